@@ -1,0 +1,76 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * alloc.c: checked allocation and the growable buffer.  Running out of
+ * memory is a system error: exit 2.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lt.h"
+
+static void LT_NORETURN
+oom(void)
+{
+	lt_die(LT_EXIT_SYS, "out of memory");
+}
+
+void *
+lt_malloc(size_t n)
+{
+	void *p;
+
+	if ((p = malloc(n != 0 ? n : 1)) == NULL)
+		oom();
+	return p;
+}
+
+void *
+lt_calloc(size_t nmemb, size_t size)
+{
+	void *p;
+
+	if ((p = calloc(nmemb != 0 ? nmemb : 1, size != 0 ? size : 1)) == NULL)
+		oom();
+	return p;
+}
+
+void *
+lt_reallocarray(void *p, size_t nmemb, size_t size)
+{
+	if (size != 0 && nmemb > SIZE_MAX / size)
+		oom();
+	if ((p = realloc(p, nmemb * size != 0 ? nmemb * size : 1)) == NULL)
+		oom();
+	return p;
+}
+
+char *
+lt_strdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(lt_malloc(n), s, n);
+}
+
+/* Make room for at least extra more bytes, doubling. */
+void
+lt_buf_grow(struct ltbuf *b, size_t extra)
+{
+	size_t cap = b->cap != 0 ? b->cap : 256;
+
+	if (extra > SIZE_MAX / 2 - b->n)
+		oom();
+	while (cap - b->n < extra)
+		cap *= 2;
+	b->p = lt_reallocarray(b->p, cap, 1);
+	b->cap = cap;
+}
+
+void
+lt_buf_free(struct ltbuf *b)
+{
+	free(b->p);
+	b->p = NULL;
+	b->n = b->cap = 0;
+}

@@ -1,0 +1,142 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * err.c: diagnostics, usage and option numbers.
+ *
+ * Every message is "PROG: text" on stderr; input errors add the position,
+ * "PROG: FILE:LINE: text".  A format that ends in ':' gets ": " and
+ * strerror(errno) appended, as in sbase.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lt.h"
+
+const char *lt_prog = "litracer";
+
+void
+lt_setprog(const char *argv0)
+{
+	const char *p;
+
+	if (argv0 == NULL || *argv0 == '\0')
+		return;
+	p = strrchr(argv0, '/');
+	lt_prog = p != NULL ? p + 1 : argv0;
+}
+
+static void
+vmsg(const char *file, long line, const char *fmt, va_list ap)
+{
+	int saved = errno;
+	size_t n;
+
+	fflush(stdout);
+	fprintf(stderr, "%s: ", lt_prog);
+	if (file != NULL) {
+		if (line > 0)
+			fprintf(stderr, "%s:%ld: ", file, line);
+		else
+			fprintf(stderr, "%s: ", file);
+	}
+	vfprintf(stderr, fmt, ap);
+	n = strlen(fmt);
+	if (n > 0 && fmt[n - 1] == ':')
+		fprintf(stderr, " %s", strerror(saved));
+	fputc('\n', stderr);
+}
+
+void
+lt_die(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(NULL, 0, fmt, ap);
+	va_end(ap);
+	exit(status);
+}
+
+void
+lt_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(NULL, 0, fmt, ap);
+	va_end(ap);
+}
+
+void
+lt_diepos(int status, const char *file, long line, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(file, line, fmt, ap);
+	va_end(ap);
+	exit(status);
+}
+
+void
+lt_warnpos(const char *file, long line, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(file, line, fmt, ap);
+	va_end(ap);
+}
+
+/* A usage error: the synopsis on stderr, exit 2. */
+void
+lt_usage(const char *synopsis)
+{
+	fprintf(stderr, "usage: %s\n", synopsis);
+	exit(LT_EXIT_SYS);
+}
+
+/* -h: the synopsis and the option summary on stdout, exit 0. */
+void
+lt_help(const char *synopsis, const char *options)
+{
+	if (printf("usage: %s\n%s", synopsis, options) < 0 ||
+	    fflush(stdout) == EOF)
+		lt_die(LT_EXIT_SYS, "write error: <stdout>:");
+	exit(LT_EXIT_OK);
+}
+
+/*
+ * An integer option argument in [min, max].  On error returns 0 and sets
+ * *errstr to "invalid", "too small" or "too large" (OpenBSD strtonum).
+ */
+long long
+lt_strtonum(const char *s, long long min, long long max, const char **errstr)
+{
+	long long v;
+	char *end;
+
+	*errstr = NULL;
+	errno = 0;
+	if (s == NULL || *s == '\0' || *s == ' ' || *s == '\t') {
+		*errstr = "invalid";
+		return 0;
+	}
+	v = strtoll(s, &end, 10);
+	if (*end != '\0') {
+		*errstr = "invalid";
+		return 0;
+	}
+	if ((errno == ERANGE && v == LLONG_MIN) || v < min) {
+		*errstr = "too small";
+		return 0;
+	}
+	if ((errno == ERANGE && v == LLONG_MAX) || v > max) {
+		*errstr = "too large";
+		return 0;
+	}
+	return v;
+}

@@ -1,0 +1,538 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * json.c: a strict JSON scanner (RFC 8259) that can also canonicalise.
+ *
+ * One recursive-descent pass checks a value and, given an output buffer,
+ * writes it minified with strings re-escaped as esc.c does: surrogate
+ * pair escapes decoded to raw UTF-8, lone surrogates, NULs and invalid
+ * UTF-8 replaced by U+FFFD, raw control characters escaped.  Numbers are
+ * checked against the grammar and copied as written.  Duplicate keys are
+ * not looked for.  Nesting is limited to LT_JSON_DEPTH levels so that no
+ * input can exhaust the stack.
+ */
+#include "lt.h"
+
+#define LT_JSON_DEPTH	1000
+
+struct scan {
+	const char	*s;	/* start of the text */
+	const char	*p;	/* current position */
+	const char	*end;
+	struct ltbuf	*out;
+	struct ltjson	*j;
+	int		 depth;
+	int		 final;	/* the text ends where the input ends */
+};
+
+static int value(struct scan *);
+
+static int
+bad(struct scan *sc, const char *what)
+{
+	sc->j->err = what;
+	sc->j->errat = (size_t)(sc->p - sc->s);
+	return LT_JSON_BAD;
+}
+
+static int
+more(struct scan *sc, const char *what)
+{
+	if (sc->final)
+		return bad(sc, what);
+	return LT_JSON_MORE;
+}
+
+static void
+emit(struct scan *sc, const void *p, size_t n)
+{
+	if (sc->out != NULL)
+		lt_buf_add(sc->out, p, n);
+}
+
+static void
+emitc(struct scan *sc, int c)
+{
+	if (sc->out != NULL)
+		lt_buf_addc(sc->out, c);
+}
+
+static void
+blank(struct scan *sc)
+{
+	const char *p = sc->p;
+
+	while (p < sc->end &&
+	    (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	if (p != sc->p)
+		sc->j->flags |= LT_JS_BLANK;
+	sc->p = p;
+}
+
+static int
+hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* The code point of \uXXXX at p (p points at 'u'), or -1. */
+static long
+uescape(const char *p)
+{
+	long v = 0;
+	int i, h;
+
+	for (i = 1; i <= 4; i++) {
+		if ((h = hexval((unsigned char)p[i])) < 0)
+			return -1;
+		v = v * 16 + h;
+	}
+	return v;
+}
+
+/* Are there upper-case hex digits in the 4 bytes at p? */
+static int
+uppercase(const char *p)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (p[i] >= 'A' && p[i] <= 'F')
+			return 1;
+	return 0;
+}
+
+/* Write code point cp in canonical form. */
+static void
+putcp(struct scan *sc, long cp)
+{
+	char u[4];
+	size_t n;
+
+	if (cp < 0x20 || cp == '"' || cp == '\\') {
+		u[0] = (char)cp;
+		if (sc->out != NULL)
+			lt_esc(sc->out, u, 1);
+		return;
+	}
+	if (cp < 0x80) {
+		u[0] = (char)cp;
+		n = 1;
+	} else if (cp < 0x800) {
+		u[0] = (char)(0xc0 | cp >> 6);
+		u[1] = (char)(0x80 | (cp & 0x3f));
+		n = 2;
+	} else if (cp < 0x10000) {
+		u[0] = (char)(0xe0 | cp >> 12);
+		u[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+		u[2] = (char)(0x80 | (cp & 0x3f));
+		n = 3;
+	} else {
+		u[0] = (char)(0xf0 | cp >> 18);
+		u[1] = (char)(0x80 | (cp >> 12 & 0x3f));
+		u[2] = (char)(0x80 | (cp >> 6 & 0x3f));
+		u[3] = (char)(0x80 | (cp & 0x3f));
+		n = 4;
+	}
+	emit(sc, u, n);
+}
+
+/* An escape at sc->p (pointing at '\'). */
+static int
+escape(struct scan *sc)
+{
+	const char *p = sc->p;
+	ptrdiff_t rest;
+	long cp, lo;
+	int c;
+
+	if (sc->end - p < 2)
+		return more(sc, "unterminated string");
+	c = (unsigned char)p[1];
+	switch (c) {
+	case '"': case '\\':
+	case 'b': case 'f': case 'n': case 'r': case 't':
+		emit(sc, p, 2);
+		sc->p += 2;
+		return LT_JSON_OK;
+	case '/':
+		emitc(sc, '/');
+		sc->j->flags |= LT_JS_ESCAPE;
+		sc->p += 2;
+		return LT_JSON_OK;
+	case 'u':
+		break;
+	default:
+		sc->p++;
+		return bad(sc, "invalid escape in string");
+	}
+	if (sc->end - p < 6)
+		return more(sc, "unterminated string");
+	if ((cp = uescape(p + 1)) < 0) {
+		sc->p++;
+		return bad(sc, "invalid \\u escape in string");
+	}
+	sc->p += 6;
+	if (cp >= 0xd800 && cp <= 0xdbff) {
+		sc->j->flags |= LT_JS_SURROGATE;
+		rest = sc->end - sc->p;
+		if (!sc->final && rest < 6 && (rest == 0 ||
+		    (sc->p[0] == '\\' && (rest == 1 || sc->p[1] == 'u'))))
+			return LT_JSON_MORE;
+		if (rest >= 6 && sc->p[0] == '\\' && sc->p[1] == 'u' &&
+		    (lo = uescape(sc->p + 1)) >= 0xdc00 && lo <= 0xdfff) {
+			sc->p += 6;
+			putcp(sc, 0x10000 + ((cp - 0xd800) << 10) +
+			    (lo - 0xdc00));
+			return LT_JSON_OK;
+		}
+		sc->j->flags |= LT_JS_LONE;
+		cp = 0xfffd;
+	} else if (cp >= 0xdc00 && cp <= 0xdfff) {
+		sc->j->flags |= LT_JS_SURROGATE | LT_JS_LONE;
+		cp = 0xfffd;
+	} else if (cp == 0) {
+		sc->j->flags |= LT_JS_NUL;
+		cp = 0xfffd;
+	} else if (cp >= 0x20 || cp == '\b' || cp == '\f' || cp == '\n' ||
+	    cp == '\r' || cp == '\t' || uppercase(p + 2))
+		sc->j->flags |= LT_JS_ESCAPE;	/* canonical is raw or short */
+	putcp(sc, cp);
+	return LT_JSON_OK;
+}
+
+/*
+ * A string at sc->p: with quoted, from its opening quote to its closing
+ * one; without, the contents up to the end of the text (a raw quote is
+ * then an error).
+ */
+static int
+string(struct scan *sc, int quoted)
+{
+	const unsigned char *p;
+	const char *run;
+	size_t k;
+	int r;
+
+	if (quoted) {
+		emitc(sc, '"');
+		sc->p++;
+	}
+	for (;;) {
+		run = sc->p;
+		p = (const unsigned char *)sc->p;
+		while (p < (const unsigned char *)sc->end && *p >= 0x20 &&
+		    *p < 0x80 && *p != '"' && *p != '\\')
+			p++;
+		sc->p = (const char *)p;
+		emit(sc, run, (size_t)(sc->p - run));
+		if (sc->p == sc->end) {
+			if (!quoted)
+				return LT_JSON_OK;
+			return more(sc, "unterminated string");
+		}
+		if (*p == '"') {
+			if (!quoted)
+				return bad(sc, "unescaped '\"' in string");
+			emitc(sc, '"');
+			sc->p++;
+			return LT_JSON_OK;
+		}
+		if (*p == '\\') {
+			if ((r = escape(sc)) != LT_JSON_OK)
+				return r;
+		} else if (*p < 0x20) {
+			if (*p == 0) {
+				sc->j->flags |= LT_JS_NUL;
+				emit(sc, "\xef\xbf\xbd", 3);
+			} else {
+				sc->j->flags |= LT_JS_CTRL;
+				if (sc->out != NULL)
+					lt_esc(sc->out, sc->p, 1);
+			}
+			sc->p++;
+		} else if ((k = lt_utf8_len(p,
+		    (size_t)(sc->end - sc->p))) != 0) {
+			emit(sc, sc->p, k);
+			sc->p += k;
+		} else if (!sc->final && sc->end - sc->p < 4 && *p >= 0xc2 &&
+		    *p <= 0xf4) {
+			return LT_JSON_MORE;	/* maybe a cut sequence */
+		} else {
+			sc->j->flags |= LT_JS_UTF8;
+			emit(sc, "\xef\xbf\xbd", 3);
+			sc->p++;
+		}
+	}
+}
+
+#define ISDIGIT(c)	((unsigned)(c) - '0' < 10)
+
+static int
+number(struct scan *sc)
+{
+	const char *p = sc->p, *e = sc->end;
+
+	if (p < e && *p == '-')
+		p++;
+	if (p == e)
+		return more(sc, "invalid number");
+	if (*p == '0')
+		p++;
+	else if (ISDIGIT(*p))
+		while (p < e && ISDIGIT(*p))
+			p++;
+	else {
+		sc->p = p;
+		return bad(sc, "invalid number");
+	}
+	if (p < e && *p == '.') {
+		if (++p == e)
+			return more(sc, "invalid number");
+		if (!ISDIGIT(*p)) {
+			sc->p = p;
+			return bad(sc, "invalid number");
+		}
+		while (p < e && ISDIGIT(*p))
+			p++;
+	}
+	if (p < e && (*p == 'e' || *p == 'E')) {
+		if (++p < e && (*p == '+' || *p == '-'))
+			p++;
+		if (p == e)
+			return more(sc, "invalid number");
+		if (!ISDIGIT(*p)) {
+			sc->p = p;
+			return bad(sc, "invalid number");
+		}
+		while (p < e && ISDIGIT(*p))
+			p++;
+	}
+	if (p == e && !sc->final)
+		return LT_JSON_MORE;	/* more digits may follow */
+	if (p < e && (ISDIGIT(*p) || *p == '.' || *p == 'e' || *p == 'E' ||
+	    *p == '+' || *p == '-')) {
+		sc->p = p;
+		return bad(sc, "invalid number");
+	}
+	emit(sc, sc->p, (size_t)(p - sc->p));
+	sc->p = p;
+	return LT_JSON_OK;
+}
+
+static int
+literal(struct scan *sc, const char *word, size_t n)
+{
+	size_t have = (size_t)(sc->end - sc->p);
+
+	if (memcmp(sc->p, word, have < n ? have : n) != 0)
+		return bad(sc, "invalid literal");
+	if (have < n)
+		return more(sc, "invalid literal");
+	emit(sc, word, n);
+	sc->p += n;
+	return LT_JSON_OK;
+}
+
+static int
+container(struct scan *sc, int open)
+{
+	int close = open == '{' ? '}' : ']', r, first = 1;
+
+	if (++sc->depth > LT_JSON_DEPTH)
+		return bad(sc, "nesting too deep");
+	emitc(sc, open);
+	sc->p++;
+	for (;;) {
+		blank(sc);
+		if (sc->p == sc->end)
+			return more(sc, open == '{' ? "unterminated object" :
+			    "unterminated array");
+		if (*sc->p == close) {
+			if (!first)
+				return bad(sc, open == '{' ?
+				    "trailing comma in object" :
+				    "trailing comma in array");
+			break;
+		}
+		if (open == '{') {
+			if (*sc->p != '"')
+				return bad(sc, "expected a string key");
+			if ((r = string(sc, 1)) != LT_JSON_OK)
+				return r;
+			blank(sc);
+			if (sc->p == sc->end)
+				return more(sc, "unterminated object");
+			if (*sc->p != ':')
+				return bad(sc, "expected ':' after key");
+			emitc(sc, ':');
+			sc->p++;
+		}
+		if ((r = value(sc)) != LT_JSON_OK)
+			return r;
+		blank(sc);
+		if (sc->p == sc->end)
+			return more(sc, open == '{' ? "unterminated object" :
+			    "unterminated array");
+		if (*sc->p == close)
+			break;
+		if (*sc->p != ',')
+			return bad(sc, open == '{' ? "expected ',' or '}'" :
+			    "expected ',' or ']'");
+		emitc(sc, ',');
+		sc->p++;
+		first = 0;
+	}
+	emitc(sc, close);
+	sc->p++;
+	sc->depth--;
+	return LT_JSON_OK;
+}
+
+static int
+value(struct scan *sc)
+{
+	blank(sc);
+	if (sc->p == sc->end)
+		return more(sc, "expected a value");
+	switch (*sc->p) {
+	case '{':
+	case '[':
+		return container(sc, *sc->p);
+	case '"':
+		return string(sc, 1);
+	case 't':
+		return literal(sc, "true", 4);
+	case 'f':
+		return literal(sc, "false", 5);
+	case 'n':
+		return literal(sc, "null", 4);
+	default:
+		if (*sc->p == '-' || ISDIGIT(*sc->p))
+			return number(sc);
+		return bad(sc, "expected a value");
+	}
+}
+
+static void
+start(struct scan *sc, const char *p, size_t n, struct ltbuf *out,
+    struct ltjson *j, int final)
+{
+	sc->s = sc->p = p;
+	sc->end = p + n;
+	sc->out = out;
+	sc->j = j;
+	sc->depth = 0;
+	sc->final = final;
+	j->err = NULL;
+	j->errat = 0;
+	j->end = 0;
+	j->flags = 0;
+	j->type = 0;
+}
+
+static int
+run(const char *p, size_t n, struct ltbuf *out, struct ltjson *j, int final)
+{
+	struct scan sc;
+	size_t mark = out != NULL ? out->n : 0;
+	int r;
+
+	start(&sc, p, n, out, j, final);
+	blank(&sc);
+	if (sc.p < sc.end)
+		j->type = (unsigned char)*sc.p;
+	r = value(&sc);
+	if (r == LT_JSON_OK)
+		j->end = (size_t)(sc.p - p);
+	else if (out != NULL)
+		out->n = mark;
+	return r;
+}
+
+/*
+ * One value at the start of p[0..n) (blanks before it allowed); more text
+ * may follow, and the text may stop inside the value (LT_JSON_MORE).
+ */
+int
+lt_json_value(const char *p, size_t n, struct ltbuf *out, struct ltjson *j)
+{
+	return run(p, n, out, j, 0);
+}
+
+/* Exactly one value in p[0..n), blanks around it allowed. */
+int
+lt_json_whole(const char *p, size_t n, struct ltbuf *out, struct ltjson *j)
+{
+	struct scan sc;
+	int r;
+
+	if ((r = run(p, n, out, j, 1)) != LT_JSON_OK)
+		return r;
+	sc.s = p;
+	sc.p = p + j->end;
+	sc.end = p + n;
+	sc.j = j;
+	blank(&sc);
+	if (sc.p != sc.end)
+		return bad(&sc, "text after the value");
+	return LT_JSON_OK;
+}
+
+/*
+ * The contents of a JSON string, without its quotes, as in the cat and
+ * name columns of lt1: checked, and canonicalised into out if not NULL.
+ */
+int
+lt_json_str(const char *p, size_t n, struct ltbuf *out, struct ltjson *j)
+{
+	struct scan sc;
+	size_t mark = out != NULL ? out->n : 0;
+	int r;
+
+	start(&sc, p, n, out, j, 1);
+	j->type = '"';
+	if ((r = string(&sc, 0)) == LT_JSON_OK)
+		j->end = n;
+	else if (out != NULL)
+		out->n = mark;
+	return r;
+}
+
+/*
+ * Iterate the members of a valid minified object: *cur starts at its '{'.
+ * Returns 1 with the key (contents, without quotes) and the value's text,
+ * 0 after the last member.
+ */
+int
+lt_json_objnext(const char **cur, const char *end, const char **key,
+    size_t *keyn, const char **val, size_t *valn)
+{
+	struct ltjson j;
+	const char *p = *cur;
+
+	if (p >= end || *p == '}')
+		return 0;
+	p++;			/* '{' or ',' */
+	if (p >= end || *p == '}') {
+		*cur = end;
+		return 0;
+	}
+	if (lt_json_value(p, (size_t)(end - p), NULL, &j) != LT_JSON_OK)
+		return 0;
+	*key = p + 1;
+	*keyn = j.end - 2;
+	p += j.end + 1;		/* past ':' */
+	if (lt_json_value(p, (size_t)(end - p), NULL, &j) != LT_JSON_OK)
+		return 0;
+	*val = p;
+	*valn = j.end;
+	*cur = p + j.end;
+	return 1;
+}

@@ -1,0 +1,385 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * jsonev.c: Chrome trace JSON, read as a stream of events.
+ *
+ * Both forms are read: {"traceEvents":[...], ...} and the bare array
+ * [...] (whose closing ']' may be missing, as the format allows).  Each
+ * event is found and checked by the strict scanner of json.c, then cut
+ * into tokens by jsmn; only one event is held at a time, so memory does
+ * not grow with the file.  Top-level members other than traceEvents are
+ * handed out too, canonicalised.  This is the one file that compiles
+ * jsmn's code.
+ */
+#define JSMN_STATIC
+#define JSMN_STRICT
+#include <jsmn.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "lt.h"
+
+enum {
+	ST_START,	/* before the first byte */
+	ST_MEMBERS,	/* inside the top-level object */
+	ST_EVENTS,	/* inside the traceEvents array */
+	ST_END,		/* after the value: only blanks may follow */
+	ST_DONE
+};
+
+void
+lt_jr_init(struct ltjr *jr, struct ltin *in, int canon)
+{
+	memset(jr, 0, sizeof(*jr));
+	jr->in = in;
+	jr->canonical = canon;
+	jr->line = 1;
+	jr->state = ST_START;
+}
+
+void
+lt_jr_free(struct ltjr *jr)
+{
+	free(jr->tok);
+	jr->tok = NULL;
+	lt_buf_free(&jr->canon);
+	lt_buf_free(&jr->key);
+}
+
+/* Give up: the error is in jr; returns LT_JEV_ERROR. */
+static int
+fail(struct ltjr *jr, const char *what, size_t at)
+{
+	const char *p = jr->in->buf + jr->in->pos, *q;
+	long line = jr->line;
+
+	for (q = p; (q = memchr(q, '\n', (size_t)(p + at - q))) != NULL; q++)
+		line++;
+	jr->err = what;
+	jr->errline = line;
+	jr->erroff = (long long)(jr->in->off + (off_t)jr->in->pos + (off_t)at);
+	jr->state = ST_DONE;
+	return LT_JEV_ERROR;
+}
+
+/* Consume n bytes, counting lines. */
+static void
+take(struct ltjr *jr, size_t n)
+{
+	const char *p = jr->in->buf + jr->in->pos, *end = p + n;
+
+	while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+		jr->line++;
+		p++;
+	}
+	jr->in->pos += n;
+}
+
+/* Skip blanks; returns the next byte, or -1 at the end of the input. */
+static int
+peek(struct ltjr *jr)
+{
+	struct ltin *in = jr->in;
+	int c;
+
+	for (;;) {
+		while (in->pos < in->end) {
+			c = (unsigned char)in->buf[in->pos];
+			if (c != ' ' && c != '\t' && c != '\r' && c != '\n')
+				return c;
+			if (c == '\n')
+				jr->line++;
+			in->pos++;
+		}
+		if (lt_in_fill(in, 1) == 0)
+			return -1;
+	}
+}
+
+/*
+ * Scan one value at the current position, reading more input as needed.
+ * Returns LT_JSON_OK with j filled, LT_JSON_BAD, or LT_JSON_MORE when the
+ * input ends inside the value.
+ */
+static int
+scan(struct ltjr *jr, struct ltbuf *out, struct ltjson *j)
+{
+	struct ltin *in = jr->in;
+	size_t have, mark = out != NULL ? out->n : 0;
+	int r;
+
+	for (;;) {
+		have = in->end - in->pos;
+		r = lt_json_value(in->buf + in->pos, have, out, j);
+		if (r != LT_JSON_MORE)
+			return r;
+		if (out != NULL)
+			out->n = mark;
+		if (lt_in_fill(in, have + 1) <= have)
+			return LT_JSON_MORE;
+	}
+}
+
+/* Cut p[0..n) into jsmn tokens, growing the token array as needed. */
+static int
+tokens(struct ltjr *jr, const char *p, size_t n)
+{
+	jsmn_parser ps;
+	int r;
+
+	if (n > INT32_MAX)
+		return -1;
+	for (;;) {
+		jsmn_init(&ps);
+		r = jsmn_parse(&ps, p, n, jr->tok, jr->ntokcap);
+		if (r != JSMN_ERROR_NOMEM)
+			return r;
+		jr->ntokcap = jr->ntokcap != 0 ? jr->ntokcap * 2 : 256;
+		jr->tok = lt_reallocarray(jr->tok, jr->ntokcap,
+		    sizeof(*jr->tok));
+	}
+}
+
+static int
+event(struct ltjr *jr, struct ltjev *ev)
+{
+	struct ltjson j;
+	const char *p;
+	size_t n;
+	int r;
+
+	jr->canon.n = 0;
+	r = scan(jr, jr->canonical ? &jr->canon : NULL, &j);
+	if (r == LT_JSON_MORE) {
+		if (jr->form == '[' && jr->in->pos == jr->in->end)
+			goto unterminated;
+		return fail(jr, jr->form == '{' ? "the trace ends inside "
+		    "an event (incomplete file)" : "the trace ends inside an "
+		    "event", jr->in->end - jr->in->pos);
+	}
+	if (r == LT_JSON_BAD)
+		return fail(jr, j.err, j.errat);
+	ev->kind = LT_JEV_EVENT;
+	ev->type = j.type;
+	ev->flags = j.flags;
+	ev->line = jr->line;
+	ev->off = (long long)(jr->in->off + (off_t)jr->in->pos);
+	ev->raw = jr->in->buf + jr->in->pos;
+	ev->rawn = j.end;
+	/* jsmn stops at a NUL: tokenise a canonical copy then. */
+	if (!jr->canonical && (j.flags & LT_JS_NUL)) {
+		lt_json_value(ev->raw, ev->rawn, &jr->canon, &j);
+		p = jr->canon.p;
+		n = jr->canon.n;
+	} else if (jr->canonical) {
+		p = jr->canon.p;
+		n = jr->canon.n;
+	} else {
+		p = ev->raw;
+		n = ev->rawn;
+	}
+	if ((r = tokens(jr, p, n)) < 1)
+		return fail(jr, "event too large", 0);
+	ev->p = p;
+	ev->n = n;
+	ev->tok = jr->tok;
+	ev->ntok = r;
+	take(jr, j.end);
+	jr->nevents++;
+	return LT_JEV_EVENT;
+
+unterminated:
+	jr->unterminated = 1;
+	jr->state = ST_DONE;
+	return LT_JEV_EOF;
+}
+
+/*
+ * The next event or top-level member of the trace in ev.  Returns
+ * LT_JEV_EVENT, LT_JEV_TOP, LT_JEV_EOF, or LT_JEV_ERROR with jr->err,
+ * jr->errline and jr->erroff set.  What ev points to stays valid until
+ * the next call.
+ */
+int
+lt_jr_next(struct ltjr *jr, struct ltjev *ev)
+{
+	struct ltin *in = jr->in;
+	struct ltjson j;
+	int c, r;
+
+	memset(ev, 0, sizeof(*ev));
+	for (;;) {
+		switch (jr->state) {
+		case ST_START:
+			if (lt_in_fill(in, 3) >= 3 &&
+			    memcmp(in->buf + in->pos, "\xef\xbb\xbf", 3) == 0) {
+				jr->bom = 1;
+				in->pos += 3;
+			}
+			c = peek(jr);
+			if (c != '{' && c != '[')
+				return fail(jr, c < 0 ? "empty input" :
+				    "not a JSON trace: expected '{' or '['", 0);
+			jr->form = c;
+			jr->first = 1;
+			in->pos++;
+			jr->state = c == '{' ? ST_MEMBERS : ST_EVENTS;
+			break;
+		case ST_MEMBERS:
+			c = peek(jr);
+			if (c == '}') {
+				in->pos++;
+				jr->state = ST_END;
+				break;
+			}
+			if (!jr->first) {
+				if (c != ',')
+					return fail(jr, c < 0 ? "the trace "
+					    "ends before its closing '}' "
+					    "(incomplete file)" :
+					    "expected ',' or '}' after a "
+					    "top-level member", 0);
+				in->pos++;
+				c = peek(jr);
+			}
+			if (c != '"')
+				return fail(jr, c < 0 ? "the trace ends before "
+				    "its closing '}' (incomplete file)" :
+				    "expected a string key", 0);
+			jr->key.n = 0;
+			if ((r = scan(jr, &jr->key, &j)) != LT_JSON_OK)
+				return fail(jr, r == LT_JSON_MORE ? "the trace "
+				    "ends inside a key" : j.err, j.errat);
+			take(jr, j.end);
+			if (peek(jr) != ':')
+				return fail(jr, "expected ':' after a key", 0);
+			in->pos++;
+			jr->first = 0;
+			if (jr->key.n == 13 &&
+			    memcmp(jr->key.p, "\"traceEvents\"", 13) == 0) {
+				if (jr->seen_events)
+					return fail(jr, "traceEvents appears "
+					    "twice", 0);
+				jr->seen_events = 1;
+				if ((c = peek(jr)) != '[')
+					return fail(jr, "traceEvents is not "
+					    "an array", 0);
+				in->pos++;
+				jr->state = ST_EVENTS;
+				jr->first = 1;
+				break;
+			}
+			peek(jr);
+			jr->canon.n = 0;
+			if ((r = scan(jr, &jr->canon, &j)) != LT_JSON_OK)
+				return fail(jr, r == LT_JSON_MORE ? "the trace "
+				    "ends inside a top-level member" : j.err,
+				    j.errat);
+			ev->kind = LT_JEV_TOP;
+			ev->key = jr->key.p + 1;
+			ev->keyn = jr->key.n - 2;
+			ev->p = jr->canon.p;
+			ev->n = jr->canon.n;
+			ev->type = j.type;
+			ev->flags = j.flags;
+			ev->line = jr->line;
+			ev->off = (long long)(in->off + (off_t)in->pos);
+			take(jr, j.end);
+			jr->first = 0;
+			return LT_JEV_TOP;
+		case ST_EVENTS:
+			c = peek(jr);
+			if (c == ']' && jr->first) {
+				in->pos++;
+				jr->state = jr->form == '[' ? ST_END :
+				    ST_MEMBERS;
+				jr->first = 0;
+				break;
+			}
+			if (!jr->first) {
+				if (c == ']') {
+					in->pos++;
+					jr->state = jr->form == '[' ? ST_END :
+					    ST_MEMBERS;
+					jr->first = 0;
+					break;
+				}
+				if (c < 0 && jr->form == '[') {
+					jr->unterminated = 1;
+					jr->state = ST_DONE;
+					return LT_JEV_EOF;
+				}
+				if (c != ',')
+					return fail(jr, c < 0 ? "the trace "
+					    "ends inside traceEvents "
+					    "(incomplete file)" :
+					    "expected ',' or ']' after an "
+					    "event", 0);
+				in->pos++;
+				c = peek(jr);
+				if (c == ']') {
+					jr->trailing_comma++;
+					continue;
+				}
+				if (c < 0 && jr->form == '[') {
+					jr->unterminated = 1;
+					jr->state = ST_DONE;
+					return LT_JEV_EOF;
+				}
+			}
+			if (c < 0 && jr->form == '[') {
+				jr->unterminated = 1;
+				jr->state = ST_DONE;
+				return LT_JEV_EOF;
+			}
+			if (c < 0)
+				return fail(jr, "the trace ends inside "
+				    "traceEvents (incomplete file)", 0);
+			jr->first = 0;
+			return event(jr, ev);
+		case ST_END:
+			if ((c = peek(jr)) >= 0)
+				return fail(jr, "text after the end of the "
+				    "trace", 0);
+			jr->state = ST_DONE;
+			break;
+		default:
+			return LT_JEV_EOF;
+		}
+	}
+}
+
+/* The index just after token i and everything inside it. */
+int
+lt_jtok_skip(const jsmntok_t *t, int i)
+{
+	int pending = 1;
+
+	while (pending > 0) {
+		pending += t[i].size;
+		pending--;
+		i++;
+	}
+	return i;
+}
+
+/*
+ * The value token of member key in object token obj, or -1.  When a key
+ * is repeated the last one counts, as in Perfetto.
+ */
+int
+lt_jtok_get(const char *js, const jsmntok_t *t, int obj, const char *key)
+{
+	size_t n = strlen(key);
+	int i, k, found = -1;
+
+	if (t[obj].type != JSMN_OBJECT)
+		return -1;
+	for (i = obj + 1, k = 0; k < t[obj].size; k++) {
+		if ((size_t)(t[i].end - t[i].start) == n &&
+		    memcmp(js + t[i].start, key, n) == 0)
+			found = i + 1;
+		i = lt_jtok_skip(t, i + 1);
+	}
+	return found;
+}

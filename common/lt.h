@@ -1,0 +1,362 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * lt.h: the shared library of the litracer tools.
+ *
+ * Errors and allocation (err.c, alloc.c), buffered input by line and by
+ * byte (in.c), buffered output (out.c), the lt1 stream reader and writer
+ * (stream.c), exact decimal <-> int64 nanosecond numbers (num.c), JSON
+ * string escaping (esc.c), a strict JSON scanner that validates and
+ * canonicalises (json.c), and a streaming reader of Chrome trace JSON
+ * built on jsmn (jsonev.c).  The stream format is described in
+ * litracer-stream(5).
+ */
+#ifndef LT_H
+#define LT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/types.h>
+
+#ifndef JSMN_H		/* only jsonev.c compiles jsmn's code */
+#define JSMN_HEADER
+#include <jsmn.h>
+#undef JSMN_HEADER
+#endif
+
+#define LT_VERSION	"0.1.0"
+
+#if defined(__GNUC__)
+#define LT_NORETURN	__attribute__((noreturn))
+#define LT_PRINTF(a, b)	__attribute__((format(printf, a, b)))
+#else
+#define LT_NORETURN
+#define LT_PRINTF(a, b)
+#endif
+
+/* Exit status, the same in every program. */
+enum {
+	LT_EXIT_OK = 0,
+	LT_EXIT_DATA = 1,	/* bad data, or findings */
+	LT_EXIT_SYS = 2		/* usage, I/O, memory */
+};
+
+/* err.c: "PROG: message"; a format ending in ':' appends strerror(errno). */
+extern const char *lt_prog;
+void	lt_setprog(const char *);
+void	lt_die(int, const char *, ...) LT_NORETURN LT_PRINTF(2, 3);
+void	lt_warn(const char *, ...) LT_PRINTF(1, 2);
+void	lt_diepos(int, const char *, long, const char *, ...)
+	    LT_NORETURN LT_PRINTF(4, 5);
+void	lt_warnpos(const char *, long, const char *, ...) LT_PRINTF(3, 4);
+void	lt_usage(const char *) LT_NORETURN;
+void	lt_help(const char *, const char *) LT_NORETURN;
+long long lt_strtonum(const char *, long long, long long, const char **);
+
+/* alloc.c: every allocation is checked; failure exits 2. */
+void	*lt_malloc(size_t);
+void	*lt_calloc(size_t, size_t);
+void	*lt_reallocarray(void *, size_t, size_t);
+char	*lt_strdup(const char *);
+
+struct ltfield {
+	char	*p;
+	size_t	 n;
+};
+
+/* A growable byte buffer. */
+struct ltbuf {
+	char	*p;
+	size_t	 n;
+	size_t	 cap;
+};
+
+void	lt_buf_grow(struct ltbuf *, size_t);
+void	lt_buf_free(struct ltbuf *);
+
+static inline void
+lt_buf_add(struct ltbuf *b, const void *p, size_t n)
+{
+	if (b->cap - b->n < n)
+		lt_buf_grow(b, n);
+	memcpy(b->p + b->n, p, n);
+	b->n += n;
+}
+
+static inline void
+lt_buf_addc(struct ltbuf *b, int c)
+{
+	if (b->cap == b->n)
+		lt_buf_grow(b, 1);
+	b->p[b->n++] = (char)c;
+}
+
+static inline void
+lt_buf_adds(struct ltbuf *b, const char *s)
+{
+	lt_buf_add(b, s, strlen(s));
+}
+
+/* out.c: buffered output on a file descriptor; errors exit 2. */
+struct ltout {
+	int		 fd;
+	const char	*name;
+	char		*buf;
+	size_t		 n;
+	size_t		 cap;
+};
+
+void	lt_out_init(struct ltout *, int, const char *);
+void	lt_out_flush(struct ltout *);
+void	lt_out_close(struct ltout *);
+void	lt_out_slow(struct ltout *, const void *, size_t);
+
+static inline void
+lt_out_write(struct ltout *o, const void *p, size_t n)
+{
+	if (o->cap - o->n >= n) {
+		memcpy(o->buf + o->n, p, n);
+		o->n += n;
+	} else
+		lt_out_slow(o, p, n);
+}
+
+static inline void
+lt_out_putc(struct ltout *o, int c)
+{
+	if (o->n == o->cap)
+		lt_out_flush(o);
+	o->buf[o->n++] = (char)c;
+}
+
+static inline void
+lt_out_puts(struct ltout *o, const char *s)
+{
+	lt_out_write(o, s, strlen(s));
+}
+
+/*
+ * in.c: buffered input.  Lines are returned in place, without their
+ * '\n'; they stay valid until the next call.  Lines of any length are
+ * read.  "-" is standard input.  Open and read errors exit 2.
+ */
+struct ltin {
+	int		 fd;
+	const char	*name;		/* as given, "<stdin>" for "-" */
+	char		*buf;
+	size_t		 cap;
+	size_t		 pos;		/* start of unread data */
+	size_t		 end;		/* end of data */
+	int		 eof;
+	long		 line;		/* number of the last line returned */
+	off_t		 off;		/* file offset of buf[0] */
+	off_t		 lineoff;	/* file offset of the last line */
+	off_t		 limit;		/* stop reading here; -1 for none */
+	pid_t		 child;		/* decompressor, or -1 */
+};
+
+void	lt_in_open(struct ltin *, const char *);
+void	lt_in_fdopen(struct ltin *, int, const char *);
+ssize_t	lt_in_line(struct ltin *, char **);
+size_t	lt_in_fill(struct ltin *, size_t);
+void	lt_in_close(struct ltin *);
+
+/* num.c: decimal text <-> int64 nanoseconds, exactly, no floating point. */
+enum {
+	LT_NUM_OK = 0,
+	LT_NUM_SYNTAX = -1,
+	LT_NUM_RANGE = -2
+};
+
+int	lt_us_parse(const char *, size_t, int64_t *);
+int	lt_dec_parse(const char *, size_t, int, int64_t *);
+size_t	lt_us_fmt(char *, int64_t);
+int	lt_int_parse(const char *, size_t, int64_t *);
+int	lt_uint_parse(const char *, size_t, uint64_t *);
+size_t	lt_i64_fmt(char *, int64_t);
+size_t	lt_u64_fmt(char *, uint64_t);
+#define LT_NUMBUF	32
+
+/* esc.c: raw bytes -> JSON string contents (see litracer-stream(5)). */
+size_t	lt_esc(struct ltbuf *, const char *, size_t);
+int	lt_esc_plain(const char *, size_t);
+size_t	lt_utf8_len(const unsigned char *, size_t);
+
+/*
+ * json.c: a strict JSON scanner.  It checks one value against RFC 8259
+ * and, given a buffer, writes its canonical minified form: no blanks,
+ * strings as esc.c writes them, numbers as written.  What it had to
+ * change is or-ed into flags; what it cannot accept is an error.
+ */
+enum {
+	LT_JS_BLANK = 1 << 0,	/* whitespace between tokens */
+	LT_JS_ESCAPE = 1 << 1,	/* an escape written another way */
+	LT_JS_CTRL = 1 << 2,	/* raw control character in a string */
+	LT_JS_UTF8 = 1 << 3,	/* invalid UTF-8, replaced by U+FFFD */
+	LT_JS_SURROGATE = 1 << 4, /* \uD800-\uDFFF escape */
+	LT_JS_LONE = 1 << 5,	/* lone surrogate, replaced by U+FFFD */
+	LT_JS_NUL = 1 << 6,	/* NUL character, replaced by U+FFFD */
+	LT_JS_DUPKEY = 1 << 7	/* not detected here; for callers */
+};
+#define LT_JS_REPAIRED	(LT_JS_CTRL | LT_JS_UTF8 | LT_JS_LONE | LT_JS_NUL)
+
+enum {
+	LT_JSON_OK = 0,
+	LT_JSON_BAD = -1,	/* syntax error: see err and errat */
+	LT_JSON_MORE = -2	/* the text ends inside the value */
+};
+
+struct ltjson {
+	const char	*err;		/* what is wrong */
+	size_t		 errat;		/* offset of the error */
+	size_t		 end;		/* offset just after the value */
+	unsigned	 flags;		/* LT_JS_* */
+	int		 type;		/* first byte of the value: { [ " n t f */
+};
+
+int	lt_json_value(const char *, size_t, struct ltbuf *, struct ltjson *);
+int	lt_json_whole(const char *, size_t, struct ltbuf *, struct ltjson *);
+int	lt_json_str(const char *, size_t, struct ltbuf *, struct ltjson *);
+int	lt_json_objnext(const char **, const char *, const char **, size_t *,
+	    const char **, size_t *);
+
+/* logline.c: one line of a LitData log, tokenised in place. */
+enum {
+	LT_LOG_EVENT,		/* a record with a ph */
+	LT_SKIP_BLANK,		/* empty or blank */
+	LT_SKIP_TEXT,		/* a record without ph: a logger message */
+	LT_SKIP_NOISE,		/* not a record: traceback, stray output */
+	LT_SKIP_TORN,		/* a damaged record */
+	LT_NKIND
+};
+
+struct ltkv {
+	const char	*k;
+	size_t		 kn;
+	const char	*v;
+	size_t		 vn;
+};
+
+struct ltlog {
+	int		 kind;
+	const char	*why;		/* for LT_SKIP_TORN */
+	int		 secs;		/* ts was in seconds (before 0.2.68) */
+	int		 v1;		/* logger_name/level prefix (v1) */
+	int64_t		 ts;		/* nanoseconds */
+	uint64_t	 pid;
+	uint64_t	 tid;
+	struct ltfield	 name, ph, cat, cname;	/* p == NULL: absent */
+	struct ltkv	*kv;		/* other keys, in order */
+	size_t		 nkv;
+	size_t		 kvcap;
+};
+
+int	lt_logline(char *, size_t, struct ltlog *);
+void	lt_logline_free(struct ltlog *);
+
+/*
+ * jsonev.c: Chrome trace JSON as a stream of events (object or array
+ * form), each checked strictly, then cut into jsmn tokens.
+ */
+enum {
+	LT_JEV_EOF = 0,
+	LT_JEV_EVENT,		/* an element of traceEvents */
+	LT_JEV_TOP,		/* a top-level member other than traceEvents */
+	LT_JEV_ERROR
+};
+
+struct ltjev {
+	int		 kind;
+	int		 type;		/* first byte: { [ " n t f - 0-9 */
+	unsigned	 flags;		/* LT_JS_* found by the scan */
+	const char	*p;		/* the text tokenised (canonical when */
+	size_t		 n;		/*   asked for, or repaired) */
+	const char	*raw;		/* the event as written in the input */
+	size_t		 rawn;
+	const char	*key;		/* LT_JEV_TOP: the key's contents */
+	size_t		 keyn;
+	jsmntok_t	*tok;		/* LT_JEV_EVENT: tokens of p */
+	int		 ntok;
+	long		 line;		/* where the value starts */
+	long long	 off;
+};
+
+struct ltjr {
+	struct ltin	*in;
+	int		 canonical;	/* tokenise canonicalised events */
+	int		 state;
+	int		 form;		/* '{' or '[' */
+	int		 first;
+	int		 seen_events;
+	long		 line;
+	jsmntok_t	*tok;
+	unsigned	 ntokcap;
+	struct ltbuf	 canon;
+	struct ltbuf	 key;
+	/* What was accepted although strict JSON would not. */
+	int		 bom;
+	int		 unterminated;	/* array form without its ']' */
+	long		 trailing_comma;
+	long long	 nevents;
+	/* LT_JEV_ERROR */
+	const char	*err;
+	long		 errline;
+	long long	 erroff;
+};
+
+void	lt_jr_init(struct ltjr *, struct ltin *, int);
+int	lt_jr_next(struct ltjr *, struct ltjev *);
+void	lt_jr_free(struct ltjr *);
+int	lt_jtok_skip(const jsmntok_t *, int);
+int	lt_jtok_get(const char *, const jsmntok_t *, int, const char *);
+
+/* stream.c: the lt1 stream. */
+enum {
+	LT_TS, LT_PH, LT_PID, LT_TID, LT_DUR, LT_CAT, LT_NAME, LT_ARGS,
+	LT_EXTRA, LT_NCOL
+};
+
+struct ltrec {
+	struct ltfield	 f[LT_NCOL];
+	char		*line;
+	size_t		 len;
+};
+
+enum {
+	LT_EOF = 0,
+	LT_REC = 1,
+	LT_DIR = 2
+};
+
+struct ltrd {
+	struct ltin	 in;
+	const char	**files;	/* remaining operands */
+	int		 nfiles;
+	int		 open;
+};
+
+void	lt_rd_init(struct ltrd *, int, char **);
+int	lt_rd_next(struct ltrd *, struct ltrec *);
+void	lt_rd_bad(struct ltrd *, const char *, ...) LT_NORETURN LT_PRINTF(2, 3);
+void	lt_rd_done(struct ltrd *);
+int	lt_rec_ts(const struct ltrec *, int, int64_t *);
+int	lt_rec_check(const struct ltrec *, const char **, int *);
+extern const char *const lt_colname[LT_NCOL];
+
+#define LT_ISNONE(fl)	((fl).n == 1 && (fl).p[0] == '-')
+#define LT_IS(fl, s)	((fl).n == sizeof(s) - 1 && \
+			    memcmp((fl).p, (s), sizeof(s) - 1) == 0)
+
+void	lt_put_header(struct ltout *);
+void	lt_put_rec(struct ltout *, const struct ltrec *);
+void	lt_put_field(struct ltout *, const struct ltfield *);
+
+/* #stat lines: one per tool, keys in a fixed order. */
+struct ltstat {
+	const char	*key;
+	long long	 val;
+};
+
+void	lt_put_stat(struct ltout *, const char *, const struct ltstat *, size_t);
+
+#endif

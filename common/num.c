@@ -1,0 +1,214 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * num.c: exact decimal numbers.
+ *
+ * Times travel as decimal text and are computed on as int64 nanoseconds;
+ * no double is ever involved, so nothing drifts.  lt_dec_parse() scales
+ * any decimal (JSON number grammar) by a power of ten and rounds half away
+ * from zero; lt_us_parse() is the strict lt1 form of microseconds.
+ */
+#include <stdint.h>
+
+#include "lt.h"
+
+#define ISDIGIT(c)	((unsigned)(c) - '0' < 10)
+
+/*
+ * value * 10^scale as an integer, rounded half away from zero.  Accepts
+ * -?D+(.D+)?([eE][+-]?D+)?, the whole text and nothing else.
+ */
+int
+lt_dec_parse(const char *p, size_t n, int scale, int64_t *out)
+{
+	const char *end = p + n, *ip, *fp = NULL;
+	size_t il, fl = 0, m, i;
+	long long e = 0, point;
+	uint64_t acc = 0;
+	int neg = 0, eneg = 0, d;
+
+	if (p < end && *p == '-') {
+		neg = 1;
+		p++;
+	}
+	ip = p;
+	while (p < end && ISDIGIT(*p))
+		p++;
+	if ((il = (size_t)(p - ip)) == 0)
+		return LT_NUM_SYNTAX;
+	if (p < end && *p == '.') {
+		fp = ++p;
+		while (p < end && ISDIGIT(*p))
+			p++;
+		if ((fl = (size_t)(p - fp)) == 0)
+			return LT_NUM_SYNTAX;
+	}
+	if (p < end && (*p == 'e' || *p == 'E')) {
+		p++;
+		if (p < end && (*p == '+' || *p == '-'))
+			eneg = *p++ == '-';
+		if (p == end || !ISDIGIT(*p))
+			return LT_NUM_SYNTAX;
+		for (; p < end && ISDIGIT(*p); p++)
+			if (e < 1000000)
+				e = e * 10 + (*p - '0');
+		if (eneg)
+			e = -e;
+	}
+	if (p != end)
+		return LT_NUM_SYNTAX;
+
+	/* Digits ip[0..il) fp[0..fl); the point moves to il + e + scale. */
+	m = il + fl;
+	point = (long long)il + e + scale;
+	for (i = 0; (long long)i < point; i++) {
+		if (i >= m && acc == 0)
+			break;
+		d = i < il ? ip[i] - '0' : i < m ? fp[i - il] - '0' : 0;
+		if (acc > (UINT64_MAX - 9) / 10)
+			return LT_NUM_RANGE;
+		acc = acc * 10 + (uint64_t)d;
+		if (acc > (uint64_t)INT64_MAX)
+			return LT_NUM_RANGE;
+	}
+	if (point >= 0 && (size_t)point < m) {
+		i = (size_t)point;
+		d = i < il ? ip[i] - '0' : fp[i - il] - '0';
+		if (d >= 5 && ++acc > (uint64_t)INT64_MAX)
+			return LT_NUM_RANGE;
+	}
+	*out = neg ? -(int64_t)acc : (int64_t)acc;
+	return LT_NUM_OK;
+}
+
+/* lt1 microseconds: -?D+(.D{1,3})? exactly, to nanoseconds. */
+int
+lt_us_parse(const char *p, size_t n, int64_t *ns)
+{
+	const char *end = p + n, *q;
+	uint64_t v = 0;
+	int neg = 0, k;
+
+	if (p < end && *p == '-') {
+		neg = 1;
+		p++;
+	}
+	for (q = p; p < end && ISDIGIT(*p); p++) {
+		if (v > (uint64_t)INT64_MAX / 10 / 1000)
+			return LT_NUM_RANGE;
+		v = v * 10 + (uint64_t)(*p - '0');
+	}
+	if (p == q)
+		return LT_NUM_SYNTAX;
+	v *= 1000;
+	if (p < end && *p == '.') {
+		p++;
+		for (k = 100, q = p; p < end && ISDIGIT(*p) && k > 0; p++) {
+			v += (uint64_t)(*p - '0') * (uint64_t)k;
+			k /= 10;
+		}
+		if (p == q)
+			return LT_NUM_SYNTAX;
+	}
+	if (p != end)
+		return LT_NUM_SYNTAX;
+	if (v > (uint64_t)INT64_MAX)
+		return LT_NUM_RANGE;
+	*ns = neg ? -(int64_t)v : (int64_t)v;
+	return LT_NUM_OK;
+}
+
+size_t
+lt_u64_fmt(char *buf, uint64_t v)
+{
+	char tmp[LT_NUMBUF];
+	size_t n = 0, i;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v != 0);
+	for (i = 0; i < n; i++)
+		buf[i] = tmp[n - 1 - i];
+	buf[n] = '\0';
+	return n;
+}
+
+size_t
+lt_i64_fmt(char *buf, int64_t v)
+{
+	if (v < 0) {
+		buf[0] = '-';
+		return 1 + lt_u64_fmt(buf + 1, (uint64_t)0 - (uint64_t)v);
+	}
+	return lt_u64_fmt(buf, (uint64_t)v);
+}
+
+/* Nanoseconds as the shortest decimal microseconds: 12, 12.5, 0.001. */
+size_t
+lt_us_fmt(char *buf, int64_t ns)
+{
+	uint64_t a;
+	size_t n = 0;
+	unsigned frac;
+
+	if (ns < 0) {
+		buf[n++] = '-';
+		a = (uint64_t)0 - (uint64_t)ns;
+	} else
+		a = (uint64_t)ns;
+	n += lt_u64_fmt(buf + n, a / 1000);
+	if ((frac = (unsigned)(a % 1000)) != 0) {
+		buf[n++] = '.';
+		buf[n++] = (char)('0' + frac / 100);
+		frac %= 100;
+		if (frac != 0) {
+			buf[n++] = (char)('0' + frac / 10);
+			frac %= 10;
+			if (frac != 0)
+				buf[n++] = (char)('0' + frac);
+		}
+		buf[n] = '\0';
+	}
+	return n;
+}
+
+/* A canonical JSON integer that fits int64: 0 or -?[1-9][0-9]*. */
+int
+lt_int_parse(const char *p, size_t n, int64_t *v)
+{
+	uint64_t u;
+	int neg = 0, r;
+
+	if (n > 0 && *p == '-') {
+		neg = 1;
+		p++;
+		n--;
+	}
+	if ((r = lt_uint_parse(p, n, &u)) != LT_NUM_OK)
+		return r;
+	if (u > (uint64_t)INT64_MAX)
+		return LT_NUM_RANGE;
+	*v = neg ? -(int64_t)u : (int64_t)u;
+	return LT_NUM_OK;
+}
+
+/* Canonical unsigned decimal: 0 or [1-9][0-9]*, up to UINT64_MAX. */
+int
+lt_uint_parse(const char *p, size_t n, uint64_t *v)
+{
+	uint64_t u = 0;
+	size_t i;
+	unsigned d;
+
+	if (n == 0 || (p[0] == '0' && n > 1))
+		return LT_NUM_SYNTAX;
+	for (i = 0; i < n; i++) {
+		if ((d = (unsigned)p[i] - '0') > 9)
+			return LT_NUM_SYNTAX;
+		if (u > (UINT64_MAX - d) / 10)
+			return LT_NUM_RANGE;
+		u = u * 10 + d;
+	}
+	*v = u;
+	return LT_NUM_OK;
+}

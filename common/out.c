@@ -1,0 +1,70 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * out.c: buffered output straight to a file descriptor.  Every write is
+ * checked; a failure (disk full, /dev/full, a closed pipe without
+ * SIGPIPE) is reported with the output's name and exits 2.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "lt.h"
+
+#define OUTBUF	(256 * 1024)
+
+void
+lt_out_init(struct ltout *o, int fd, const char *name)
+{
+	o->fd = fd;
+	o->name = name;
+	o->cap = OUTBUF;
+	o->n = 0;
+	o->buf = lt_malloc(o->cap);
+}
+
+static void
+writeall(struct ltout *o, const char *p, size_t n)
+{
+	ssize_t w;
+
+	while (n > 0) {
+		if ((w = write(o->fd, p, n)) < 0) {
+			if (errno == EINTR)
+				continue;
+			lt_die(LT_EXIT_SYS, "write error: %s:", o->name);
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+void
+lt_out_flush(struct ltout *o)
+{
+	if (o->n > 0)
+		writeall(o, o->buf, o->n);
+	o->n = 0;
+}
+
+/* The slow path of lt_out_write: flush, then buffer or write through. */
+void
+lt_out_slow(struct ltout *o, const void *p, size_t n)
+{
+	lt_out_flush(o);
+	if (n >= o->cap)
+		writeall(o, p, n);
+	else {
+		memcpy(o->buf, p, n);
+		o->n = n;
+	}
+}
+
+void
+lt_out_close(struct ltout *o)
+{
+	lt_out_flush(o);
+	free(o->buf);
+	o->buf = NULL;
+	if (close(o->fd) < 0 && errno != EINTR)
+		lt_die(LT_EXIT_SYS, "write error: %s:", o->name);
+}

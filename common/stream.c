@@ -1,0 +1,259 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * stream.c: reading and writing lt1, the toolkit's event stream.
+ *
+ * A stream is a "#lt1" header line, then directives ("#...") and records
+ * of nine TAB-separated columns (litracer-stream(5)).  Records are split
+ * in place; nothing is allocated per line.  Operands are read one after
+ * the other, each with its own header; none or "-" is standard input.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "lt.h"
+
+static const char *stdin_only[] = { "-" };
+
+void
+lt_rd_init(struct ltrd *rd, int argc, char **argv)
+{
+	memset(rd, 0, sizeof(*rd));
+	if (argc > 0) {
+		rd->files = (const char **)argv;
+		rd->nfiles = argc;
+	} else {
+		rd->files = stdin_only;
+		rd->nfiles = 1;
+	}
+}
+
+/* Bad data at the current line: "PROG: FILE:LINE: message", exit 1. */
+void
+lt_rd_bad(struct ltrd *rd, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	lt_diepos(LT_EXIT_DATA, rd->in.name, rd->in.line, "%s", msg);
+}
+
+static void
+header(struct ltrd *rd)
+{
+	char *line;
+	ssize_t n;
+
+	if ((n = lt_in_line(&rd->in, &line)) < 0)
+		lt_diepos(LT_EXIT_DATA, rd->in.name, 1,
+		    "empty input, not an lt1 stream");
+	if (n >= 4 && memcmp(line, "#lt1", 4) == 0 &&
+	    (n == 4 || line[4] == '\t'))
+		return;
+	if (n >= 3 && memcmp(line, "#lt", 3) == 0)
+		lt_rd_bad(rd, "unsupported stream version \"%.*s\"",
+		    (int)(n > 16 ? 16 : n), line);
+	lt_rd_bad(rd, "not an lt1 stream: missing #lt1 header");
+}
+
+/*
+ * The next record or directive of the input.  A record is split into
+ * rec->f[]; a directive is in rec->line.  Returns LT_REC, LT_DIR or
+ * LT_EOF after the last operand.
+ */
+int
+lt_rd_next(struct ltrd *rd, struct ltrec *rec)
+{
+	char *line, *p, *end, *tab;
+	ssize_t n;
+	int i;
+
+	for (;;) {
+		if (!rd->open) {
+			if (rd->nfiles == 0)
+				return LT_EOF;
+			lt_in_open(&rd->in, rd->files[0]);
+			rd->files++;
+			rd->nfiles--;
+			rd->open = 1;
+			header(rd);
+		}
+		if ((n = lt_in_line(&rd->in, &line)) >= 0)
+			break;
+		lt_in_close(&rd->in);
+		rd->open = 0;
+	}
+	rec->line = line;
+	rec->len = (size_t)n;
+	if (n > 0 && line[0] == '#')
+		return LT_DIR;
+	p = line;
+	end = line + n;
+	for (i = 0; i < LT_NCOL - 1; i++) {
+		if ((tab = memchr(p, '\t', (size_t)(end - p))) == NULL)
+			lt_rd_bad(rd, "expected 9 columns, found %d", i + 1);
+		rec->f[i].p = p;
+		rec->f[i].n = (size_t)(tab - p);
+		p = tab + 1;
+	}
+	if (memchr(p, '\t', (size_t)(end - p)) != NULL)
+		lt_rd_bad(rd, "expected 9 columns, found more");
+	rec->f[LT_EXTRA].p = p;
+	rec->f[LT_EXTRA].n = (size_t)(end - p);
+	return LT_REC;
+}
+
+void
+lt_rd_done(struct ltrd *rd)
+{
+	if (rd->open)
+		lt_in_close(&rd->in);
+	rd->open = 0;
+}
+
+/*
+ * Column col (LT_TS or LT_DUR) in nanoseconds.  Returns 1 with *ns set,
+ * 0 when the column is "-", and -1 when it is not lt1 microseconds.
+ */
+int
+lt_rec_ts(const struct ltrec *rec, int col, int64_t *ns)
+{
+	const struct ltfield *f = &rec->f[col];
+
+	if (LT_ISNONE(*f))
+		return 0;
+	return lt_us_parse(f->p, f->n, ns) == LT_NUM_OK ? 1 : -1;
+}
+
+const char *const lt_colname[LT_NCOL] = {
+	"ts", "ph", "pid", "tid", "dur", "cat", "name", "args", "extra"
+};
+
+static int
+idcol(const struct ltfield *f)
+{
+	struct ltjson j;
+	int64_t v;
+
+	if (LT_ISNONE(*f))
+		return 1;
+	if (f->n > 0 && f->p[0] == '"')
+		return lt_json_whole(f->p, f->n, NULL, &j) == LT_JSON_OK &&
+		    j.type == '"' && j.flags == 0;
+	return lt_int_parse(f->p, f->n, &v) == LT_NUM_OK;
+}
+
+/*
+ * Check every column of a record against litracer-stream(5).  Returns 0
+ * when the record is valid; 1 when it is valid but a string or object
+ * column is not in canonical form (blanks, other escapes, characters
+ * that must be replaced), so the caller may canonicalise it; -1 when it
+ * is invalid, with *why saying what and *col which column.
+ */
+int
+lt_rec_check(const struct ltrec *rec, const char **why, int *col)
+{
+	const struct ltfield *f = rec->f;
+	struct ltjson j;
+	int64_t ns;
+	int i, c, ret = 0;
+
+	*why = NULL;
+	for (i = 0; i < LT_NCOL; i++) {
+		*col = i;
+		switch (i) {
+		case LT_TS:
+		case LT_DUR:
+			if (lt_rec_ts(rec, i, &ns) < 0) {
+				*why = "not microseconds (-?D+ with at most "
+				    "3 decimals) or -";
+				return -1;
+			}
+			break;
+		case LT_PH:
+			c = f[i].n == 1 ? (unsigned char)f[i].p[0] : 0;
+			if (c <= 0x20 || c >= 0x7f || c == '"' || c == '\\') {
+				*why = "not a one-character phase";
+				return -1;
+			}
+			break;
+		case LT_PID:
+		case LT_TID:
+			if (!idcol(&f[i])) {
+				*why = "not an integer, a JSON string or -";
+				return -1;
+			}
+			break;
+		case LT_CAT:
+		case LT_NAME:
+			if (lt_esc_plain(f[i].p, f[i].n))
+				break;
+			if (lt_json_str(f[i].p, f[i].n, NULL, &j) !=
+			    LT_JSON_OK) {
+				*why = j.err;
+				return -1;
+			}
+			if (j.flags != 0)
+				ret = 1;
+			break;
+		default:
+			if (lt_json_whole(f[i].p, f[i].n, NULL, &j) !=
+			    LT_JSON_OK) {
+				*why = j.err;
+				return -1;
+			}
+			if (j.type != '{') {
+				*why = "not a JSON object";
+				return -1;
+			}
+			if (j.flags != 0)
+				ret = 1;
+		}
+	}
+	return ret;
+}
+
+void
+lt_put_header(struct ltout *o)
+{
+	lt_out_write(o, "#lt1\n", 5);
+}
+
+void
+lt_put_field(struct ltout *o, const struct ltfield *f)
+{
+	lt_out_write(o, f->p, f->n);
+}
+
+void
+lt_put_rec(struct ltout *o, const struct ltrec *rec)
+{
+	int i;
+
+	for (i = 0; i < LT_NCOL; i++) {
+		lt_out_write(o, rec->f[i].p, rec->f[i].n);
+		lt_out_putc(o, i == LT_NCOL - 1 ? '\n' : '\t');
+	}
+}
+
+/* "#stat<TAB>TOOL<TAB>key=value..." */
+void
+lt_put_stat(struct ltout *o, const char *tool, const struct ltstat *st,
+    size_t n)
+{
+	char num[LT_NUMBUF];
+	size_t i;
+
+	lt_out_puts(o, "#stat\t");
+	lt_out_puts(o, tool);
+	for (i = 0; i < n; i++) {
+		lt_out_putc(o, '\t');
+		lt_out_puts(o, st[i].key);
+		lt_out_putc(o, '=');
+		lt_out_write(o, num, lt_i64_fmt(num, st[i].val));
+	}
+	lt_out_putc(o, '\n');
+}

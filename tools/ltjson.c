@@ -1,0 +1,374 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * ltjson: an lt1 stream to Chrome trace JSON.
+ *
+ * Writes {"traceEvents":[ with one event per line, then the top-level
+ * members carried by #top directives, then "metadata" holding the #stat
+ * counters of every stage and the time offset.  Timestamps keep every
+ * digit; epoch-sized ones are shifted by one whole-microsecond offset so
+ * that Perfetto's double conversion is exact (see ltjson(1)).  Streams:
+ * memory does not grow with the input.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "lt.h"
+
+#define SYNOPSIS	"ltjson [-O offset] [file ...]"
+
+/* Below 2^42 us Perfetto's ts*1000 in double is exact to the ns. */
+#define EXACT_NS	((int64_t)9007199254740992)	/* 2^53 ns */
+#define OFFSET_STEP	((int64_t)1000000000000000)	/* 1e12 us in ns */
+
+struct stat1 {
+	char	*tool;
+	char	*key;
+	char	*val;
+};
+
+static struct ltout	 out;
+static struct ltbuf	 fix[LT_NCOL];	/* canonicalised columns */
+static struct ltbuf	 tops;		/* ,"key":value of #top members */
+static struct ltbuf	 usermeta;	/* members of a #top metadata */
+static struct stat1	*stats;
+static size_t		 nstats, capstats;
+
+static int		 offset_set;
+static int64_t		 offset;
+static long long	 nevents, nrepaired, nnegative;
+static long long	 nph[128];
+
+/* The offset for a trace whose first timestamp is ns (see ltjson(1)). */
+static int64_t
+choose_offset(int64_t ns)
+{
+	if (ns < EXACT_NS)
+		return 0;
+	return (ns / OFFSET_STEP - 1) * OFFSET_STEP;
+}
+
+/* A JSON string of arbitrary bytes. */
+static void
+putstr(const char *s)
+{
+	static struct ltbuf b;
+
+	b.n = 0;
+	if (s == NULL) {
+		lt_buf_free(&b);
+		return;
+	}
+	lt_buf_addc(&b, '"');
+	lt_esc(&b, s, strlen(s));
+	lt_buf_addc(&b, '"');
+	lt_out_write(&out, b.p, b.n);
+}
+
+static int
+isint(const char *s)
+{
+	int64_t v;
+
+	return lt_int_parse(s, strlen(s), &v) == LT_NUM_OK;
+}
+
+/* #stat TOOL k=v ...: kept in order; a second TOOL k sums integers. */
+static void
+addstat(struct ltrd *rd, char *line)
+{
+	char *tool, *kv, *eq, *next, num[LT_NUMBUF];
+	int64_t a, b;
+	size_t i;
+
+	if ((tool = strchr(line, '\t')) == NULL)
+		lt_rd_bad(rd, "#stat without a tool name");
+	tool++;
+	if ((kv = strchr(tool, '\t')) != NULL)
+		*kv++ = '\0';
+	for (; kv != NULL && *kv != '\0'; kv = next) {
+		if ((next = strchr(kv, '\t')) != NULL)
+			*next++ = '\0';
+		if ((eq = strchr(kv, '=')) == NULL || eq == kv)
+			lt_rd_bad(rd, "#stat field \"%s\" is not key=value",
+			    kv);
+		*eq++ = '\0';
+		for (i = 0; i < nstats; i++)
+			if (strcmp(stats[i].tool, tool) == 0 &&
+			    strcmp(stats[i].key, kv) == 0)
+				break;
+		if (i < nstats) {
+			if (lt_int_parse(stats[i].val, strlen(stats[i].val),
+			    &a) == LT_NUM_OK && lt_int_parse(eq, strlen(eq),
+			    &b) == LT_NUM_OK && (b <= 0 || a <= INT64_MAX - b)
+			    && (b >= 0 || a >= INT64_MIN - b)) {
+				lt_i64_fmt(num, a + b);
+				free(stats[i].val);
+				stats[i].val = lt_strdup(num);
+			} else {
+				free(stats[i].val);
+				stats[i].val = lt_strdup(eq);
+			}
+			continue;
+		}
+		if (nstats == capstats) {
+			capstats = capstats != 0 ? capstats * 2 : 32;
+			stats = lt_reallocarray(stats, capstats,
+			    sizeof(*stats));
+		}
+		stats[nstats].tool = lt_strdup(tool);
+		stats[nstats].key = lt_strdup(kv);
+		stats[nstats].val = lt_strdup(eq);
+		nstats++;
+	}
+}
+
+/* #top KEY VALUE: a top-level member of the trace, written at the end. */
+static void
+addtop(struct ltrd *rd, char *line, size_t len)
+{
+	static struct ltbuf canon;
+	char *key, *val, *end = line + len;
+	const char *cur, *k, *v;
+	size_t kn, vn;
+	struct ltjson j;
+
+	if ((key = memchr(line, '\t', len)) == NULL)
+		lt_rd_bad(rd, "#top needs a key and a value");
+	key++;
+	if ((val = memchr(key, '\t', (size_t)(end - key))) == NULL)
+		lt_rd_bad(rd, "#top needs a key and a value");
+	*val++ = '\0';
+	if (lt_json_str(key, strlen(key), NULL, &j) != LT_JSON_OK ||
+	    j.flags != 0)
+		lt_rd_bad(rd, "#top key is not canonical JSON string contents");
+	if (strcmp(key, "traceEvents") == 0)
+		lt_rd_bad(rd, "#top traceEvents is not allowed");
+	canon.n = 0;
+	if (lt_json_whole(val, (size_t)(end - val), &canon, &j) != LT_JSON_OK)
+		lt_rd_bad(rd, "#top %s: %s at byte %zu", key, j.err, j.errat);
+	if (strcmp(key, "metadata") != 0) {
+		lt_buf_add(&tops, ",\n\"", 3);
+		lt_buf_adds(&tops, key);
+		lt_buf_add(&tops, "\":", 2);
+		lt_buf_add(&tops, canon.p, canon.n);
+		return;
+	}
+	if (j.type != '{')
+		lt_rd_bad(rd, "#top metadata is not an object");
+	/* Our own record of an earlier run is replaced, not kept. */
+	cur = canon.p;
+	while (lt_json_objnext(&cur, canon.p + canon.n, &k, &kn, &v, &vn)) {
+		if (kn == 8 && memcmp(k, "litracer", 8) == 0)
+			continue;
+		lt_buf_add(&usermeta, "\"", 1);
+		lt_buf_add(&usermeta, k, kn);
+		lt_buf_add(&usermeta, "\":", 2);
+		lt_buf_add(&usermeta, v, vn);
+		lt_buf_addc(&usermeta, ',');
+	}
+}
+
+static const struct ltfield *
+column(const struct ltrec *rec, int i, int repair)
+{
+	struct ltjson j;
+
+	if (!repair)
+		return &rec->f[i];
+	fix[i].n = 0;
+	if (i == LT_CAT || i == LT_NAME)
+		lt_json_str(rec->f[i].p, rec->f[i].n, &fix[i], &j);
+	else
+		lt_json_whole(rec->f[i].p, rec->f[i].n, &fix[i], &j);
+	return (const struct ltfield *)&fix[i];
+}
+
+static void
+member(const char *key, const struct ltfield *f, int quote)
+{
+	lt_out_puts(&out, key);
+	if (quote)
+		lt_out_putc(&out, '"');
+	lt_out_write(&out, f->p, f->n);
+	if (quote)
+		lt_out_putc(&out, '"');
+}
+
+static void
+event(struct ltrd *rd, const struct ltrec *rec)
+{
+	const struct ltfield *f;
+	char num[LT_NUMBUF];
+	const char *why;
+	int64_t ns;
+	int col, r, sep = 0;
+
+	if ((r = lt_rec_check(rec, &why, &col)) < 0)
+		lt_rd_bad(rd, "column %s: %s", lt_colname[col], why);
+	if (r > 0)
+		nrepaired++;
+
+	lt_out_write(&out, nevents > 0 ? ",\n{" : "{", nevents > 0 ? 3 : 1);
+	if (lt_rec_ts(rec, LT_TS, &ns) > 0) {
+		if (!offset_set) {
+			offset = choose_offset(ns);
+			offset_set = 1;
+		}
+		if (ns < INT64_MIN + offset)
+			lt_rd_bad(rd, "column ts: out of range");
+		if (ns >= 0 && ns - offset < 0 && nnegative++ == 0)
+			lt_warnpos(rd->in.name, rd->in.line, "ts %.*s is "
+			    "before the offset chosen from the first event; "
+			    "written negative, Perfetto drops it (see -O)",
+			    (int)rec->f[LT_TS].n, rec->f[LT_TS].p);
+		lt_out_puts(&out, "\"ts\":");
+		lt_out_write(&out, num, lt_us_fmt(num, ns - offset));
+		sep = 1;
+	}
+	lt_out_puts(&out, sep ? ",\"ph\":\"" : "\"ph\":\"");
+	lt_out_putc(&out, rec->f[LT_PH].p[0]);
+	lt_out_putc(&out, '"');
+	nph[(unsigned char)rec->f[LT_PH].p[0] & 127]++;
+	if (!LT_ISNONE(rec->f[LT_PID]))
+		member(",\"pid\":", &rec->f[LT_PID], 0);
+	if (!LT_ISNONE(rec->f[LT_TID]))
+		member(",\"tid\":", &rec->f[LT_TID], 0);
+	if (lt_rec_ts(rec, LT_DUR, &ns) > 0) {
+		lt_out_puts(&out, ",\"dur\":");
+		lt_out_write(&out, num, lt_us_fmt(num, ns));
+	}
+	if ((f = column(rec, LT_CAT, r))->n > 0)
+		member(",\"cat\":", f, 1);
+	if ((f = column(rec, LT_NAME, r))->n > 0)
+		member(",\"name\":", f, 1);
+	if ((f = column(rec, LT_ARGS, r))->n > 2)
+		member(",\"args\":", f, 0);
+	if ((f = column(rec, LT_EXTRA, r))->n > 2) {
+		lt_out_putc(&out, ',');
+		lt_out_write(&out, f->p + 1, f->n - 2);
+	}
+	lt_out_putc(&out, '}');
+	nevents++;
+}
+
+static void
+metadata(void)
+{
+	static const struct { const char *key; const char *ph; } phs[] = {
+		{ "B", "B" }, { "E", "E" }, { "X", "X" }, { "I", "Ii" },
+		{ "M", "M" }, { "C", "C" }, { "flows", "stf" }
+	};
+	char num[LT_NUMBUF];
+	const char *tool = NULL, *p;
+	long long n, other = nevents;
+	size_t i;
+
+	lt_out_puts(&out, ",\n\"metadata\":{");
+	lt_out_write(&out, usermeta.p, usermeta.n);
+	lt_out_puts(&out, "\"litracer\":{\"version\":\"" LT_VERSION
+	    "\",\"ts_offset_us\":");
+	lt_out_write(&out, num, lt_us_fmt(num, offset));
+	lt_out_puts(&out, ",\"stats\":{");
+	for (i = 0; i < nstats; i++) {
+		if (tool == NULL || strcmp(tool, stats[i].tool) != 0) {
+			if (tool != NULL)
+				lt_out_puts(&out, "},");
+			tool = stats[i].tool;
+			putstr(tool);
+			lt_out_puts(&out, ":{");
+		} else
+			lt_out_putc(&out, ',');
+		putstr(stats[i].key);
+		lt_out_putc(&out, ':');
+		if (isint(stats[i].val))
+			lt_out_puts(&out, stats[i].val);
+		else
+			putstr(stats[i].val);
+	}
+	if (tool != NULL)
+		lt_out_puts(&out, "},");
+	lt_out_puts(&out, "\"ltjson\":{\"events\":");
+	lt_out_write(&out, num, lt_i64_fmt(num, nevents));
+	for (i = 0; i < sizeof(phs) / sizeof(phs[0]); i++) {
+		for (n = 0, p = phs[i].ph; *p != '\0'; p++)
+			n += nph[(unsigned char)*p];
+		other -= n;
+		lt_out_puts(&out, ",\"");
+		lt_out_puts(&out, phs[i].key);
+		lt_out_puts(&out, "\":");
+		lt_out_write(&out, num, lt_i64_fmt(num, n));
+	}
+	lt_out_puts(&out, ",\"other\":");
+	lt_out_write(&out, num, lt_i64_fmt(num, other));
+	lt_out_puts(&out, ",\"repaired\":");
+	lt_out_write(&out, num, lt_i64_fmt(num, nrepaired));
+	lt_out_puts(&out, ",\"negative_ts\":");
+	lt_out_write(&out, num, lt_i64_fmt(num, nnegative));
+	lt_out_puts(&out, "}}}}}\n");
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct ltrec rec;
+	struct ltrd rd;
+	const char *errstr;
+	long long v;
+	size_t i;
+	int c, k;
+
+	lt_setprog(argv[0]);
+	while ((c = getopt(argc, argv, "hO:")) != -1) {
+		switch (c) {
+		case 'h':
+			lt_help(SYNOPSIS,
+			    "  -O offset  subtract this many microseconds "
+			    "from every ts (0: none)\n"
+			    "  -h         show this help\n");
+			break;
+		case 'O':
+			v = lt_strtonum(optarg, 0, INT64_MAX / 1000, &errstr);
+			if (errstr != NULL)
+				lt_die(LT_EXIT_SYS, "-O %s: %s", optarg,
+				    errstr);
+			offset = (int64_t)v * 1000;
+			offset_set = 1;
+			break;
+		default:
+			lt_usage(SYNOPSIS);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+
+	lt_out_init(&out, 1, "<stdout>");
+	lt_rd_init(&rd, argc, argv);
+	lt_out_puts(&out, "{\"traceEvents\":[\n");
+	while ((k = lt_rd_next(&rd, &rec)) != LT_EOF) {
+		if (k == LT_REC)
+			event(&rd, &rec);
+		else if (strncmp(rec.line, "#stat\t", 6) == 0)
+			addstat(&rd, rec.line);
+		else if (strncmp(rec.line, "#top\t", 5) == 0)
+			addtop(&rd, rec.line, rec.len);
+	}
+	lt_rd_done(&rd);
+	lt_out_puts(&out, nevents > 0 ? "\n]" : "]");
+	lt_out_write(&out, tops.p, tops.n);
+	metadata();
+	lt_out_close(&out);
+
+	for (i = 0; i < nstats; i++) {
+		free(stats[i].tool);
+		free(stats[i].key);
+		free(stats[i].val);
+	}
+	free(stats);
+	for (i = 0; i < LT_NCOL; i++)
+		lt_buf_free(&fix[i]);
+	lt_buf_free(&tops);
+	lt_buf_free(&usermeta);
+	putstr(NULL);
+	return nnegative > 0 ? LT_EXIT_DATA : LT_EXIT_OK;
+}
