@@ -32,8 +32,9 @@ MAN1 = $(wildcard man/*.1)
 MAN5 = $(wildcard man/*.5)
 MAN7 = $(wildcard man/*.7)
 GENLOG = tests/bench/genlog
+RUNSTAT = tests/bench/runstat
 GENTRACE = $(patsubst %.c,%,$(wildcard tests/bench/gentrace.c))
-TESTPROGS = $(GENLOG) $(GENTRACE)
+TESTPROGS = $(GENLOG) $(GENTRACE) $(RUNSTAT)
 FUZZERS = $(patsubst %.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 
 all: $(CPROGS)

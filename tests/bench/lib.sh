@@ -1,0 +1,71 @@
+# tests/bench/lib.sh: shared by the benchmark scripts (sourced, POSIX sh).
+#
+# Timings are reported as ratios against a cat(1) pipeline that moves
+# the same bytes through the same number of processes, so they say what
+# the tools cost beyond the pipes, whatever the machine.
+
+TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+PATH="$TOP/tools:$TOP/tests/bench:$PATH"
+BENCHDIR=${BENCHDIR:-${TMPDIR:-/tmp}/litracer-bench}
+RUNS=${RUNS:-3}
+export PATH
+mkdir -p "$BENCHDIR"
+
+# catpipe N FILE: the baseline command, N cat stages reading FILE.
+catpipe() {
+	_n=$1
+	_c="cat '$2'"
+	while [ "$_n" -gt 1 ]; do
+		_c="$_c | cat"
+		_n=$((_n - 1))
+	done
+	printf '%s > /dev/null' "$_c"
+}
+
+# best CMD: run sh -c CMD RUNS times; sets WALL (best) and RSS (KiB, max).
+best() {
+	WALL=
+	RSS=0
+	_i=0
+	while [ "$_i" -lt "$RUNS" ]; do
+		runstat -o "$BENCHDIR/runstat" sh -c "$1" || {
+			echo "bench: failed: $1" >&2
+			return 1
+		}
+		read -r _w _r < "$BENCHDIR/runstat"
+		WALL=$(awk -v a="$WALL" -v b="$_w" \
+		    'BEGIN { print (a == "" || b + 0 < a + 0) ? b : a }')
+		RSS=$(awk -v a="$RSS" -v b="$_r" \
+		    'BEGIN { print (b + 0 > a + 0) ? b : a }')
+		_i=$((_i + 1))
+	done
+}
+
+header() {
+	printf '\n%s\n' "$1"
+	printf '%-40s %8s %9s %9s %8s %9s\n' case seconds 'MB/s' 'lines/s' \
+	    'x cat' 'peak MiB'
+}
+
+# measure LABEL FILE STAGES CMD: time CMD on FILE against STAGES cats.
+measure() {
+	_bytes=$(wc -c < "$2")
+	_lines=$(wc -l < "$2")
+	best "$(catpipe "$3" "$2")" || return 1
+	_base=$WALL
+	best "$4" || return 1
+	awk -v l="$1" -v w="$WALL" -v b="$_base" -v n="$_bytes" \
+	    -v ln="$_lines" -v r="$RSS" 'BEGIN {
+		if (w <= 0) w = 0.001
+		if (b <= 0) b = 0.001
+		printf "%-40s %8.3f %9.1f %9.0f %8.2f %9.1f\n", l, w,
+		    n / 1e6 / w, ln / w, w / b, r / 1024
+	}'
+}
+
+# genlog_cached FORMAT LINES: path of a generated log, made once.
+genlog_cached() {
+	_f="$BENCHDIR/$1-$2.log"
+	[ -s "$_f" ] || genlog -f "$1" -n "$2" > "$_f" || return 1
+	printf '%s\n' "$_f"
+}
