@@ -4,7 +4,11 @@
  *
  * One buffer per input, reused; it grows only when a single line (or a
  * single JSON event) does not fit.  Lines are handed out in place.
+ * gzip-compressed input (magic bytes 1f 8b) is read through "gzip -dc",
+ * so that every reader takes .gz files and compressed standard input.
  */
+#include <sys/wait.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -26,18 +30,131 @@ lt_in_fdopen(struct ltin *in, int fd, const char *name)
 	in->child = -1;
 }
 
+/* Copy the bytes already read, then the rest of fd, to out; exit. */
+static void
+feed(const char *p, size_t n, int fd, int out)
+{
+	char buf[65536];
+	ssize_t r, w;
+
+	for (;;) {
+		while (n > 0) {
+			if ((w = write(out, p, n)) < 0) {
+				if (errno == EINTR)
+					continue;
+				_exit(0);	/* gzip stopped reading */
+			}
+			p += w;
+			n -= (size_t)w;
+		}
+		if ((r = read(fd, buf, sizeof(buf))) < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			_exit(r < 0);
+		p = buf;
+		n = (size_t)r;
+	}
+}
+
+/*
+ * Read the rest of the input through "gzip -dc".  A regular file is
+ * given to gzip from its start; from a pipe, the bytes already read go
+ * first, written by a helper process.  Failing to start gzip is an
+ * error (exit 2) naming the command.
+ */
+static void
+gunzip(struct ltin *in)
+{
+	int data[2], err[2], fdin[2], e, st;
+	ssize_t r;
+	pid_t pid;
+
+	if (pipe(data) < 0 || pipe(err) < 0)
+		lt_die(LT_EXIT_SYS, "%s: pipe:", in->name);
+	fcntl(err[1], F_SETFD, FD_CLOEXEC);
+	if ((pid = fork()) < 0)
+		lt_die(LT_EXIT_SYS, "%s: fork:", in->name);
+	if (pid == 0) {
+		close(data[0]);
+		close(err[0]);
+		if (lseek(in->fd, 0, SEEK_SET) != 0) {
+			if (pipe(fdin) < 0 || (pid = fork()) < 0)
+				goto fail;
+			if (pid == 0) {
+				close(err[1]);
+				close(data[1]);
+				close(fdin[0]);
+				feed(in->buf + in->pos, in->end - in->pos,
+				    in->fd, fdin[1]);
+			}
+			close(fdin[1]);
+			dup2(fdin[0], 0);
+		} else
+			dup2(in->fd, 0);
+		dup2(data[1], 1);
+		execlp("gzip", "gzip", "-dc", (char *)NULL);
+fail:
+		e = errno;
+		if (write(err[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(data[1]);
+	close(err[1]);
+	while ((r = read(err[0], &e, sizeof(e))) < 0 && errno == EINTR)
+		;
+	close(err[0]);
+	if (r > 0) {
+		waitpid(pid, &st, 0);
+		errno = e;
+		lt_die(LT_EXIT_SYS, "%s: compressed, and cannot run gzip -dc:",
+		    in->name);
+	}
+	if (in->fd > 0)
+		close(in->fd);
+	in->fd = data[0];
+	in->child = pid;
+	in->pos = in->end = 0;
+}
+
 void
 lt_in_open(struct ltin *in, const char *path)
 {
 	int fd;
 
-	if (strcmp(path, "-") == 0) {
+	if (strcmp(path, "-") == 0)
 		lt_in_fdopen(in, 0, "<stdin>");
-		return;
+	else {
+		if ((fd = open(path, O_RDONLY)) < 0)
+			lt_die(LT_EXIT_SYS, "%s:", path);
+		lt_in_fdopen(in, fd, path);
 	}
-	if ((fd = open(path, O_RDONLY)) < 0)
-		lt_die(LT_EXIT_SYS, "%s:", path);
-	lt_in_fdopen(in, fd, path);
+	if (lt_in_fill(in, 2) >= 2 && (unsigned char)in->buf[0] == 0x1f &&
+	    (unsigned char)in->buf[1] == 0x8b)
+		gunzip(in);
+}
+
+/*
+ * The decompressor's end: its failure means damaged data (exit 1);
+ * its warnings (exit 2, such as trailing garbage) are its own to say.
+ */
+static void
+reap(struct ltin *in, int check)
+{
+	int st;
+
+	while (waitpid(in->child, &st, 0) < 0)
+		if (errno != EINTR)
+			lt_die(LT_EXIT_SYS, "%s: waitpid:", in->name);
+	in->child = -1;
+	if (!check)
+		return;
+	if (WIFSIGNALED(st))
+		lt_die(LT_EXIT_DATA, "%s: gzip -dc killed by signal %d",
+		    in->name, WTERMSIG(st));
+	if (WEXITSTATUS(st) != 0 && WEXITSTATUS(st) != 2)
+		lt_die(LT_EXIT_DATA, "%s: gzip -dc failed (exit status %d): "
+		    "damaged compressed data", in->name, WEXITSTATUS(st));
 }
 
 /*
@@ -69,8 +186,11 @@ refill(struct ltin *in)
 		if (errno != EINTR)
 			lt_die(LT_EXIT_SYS, "read error: %s:", in->name);
 	}
-	if (r == 0)
+	if (r == 0) {
 		in->eof = 1;
+		if (in->child != -1)
+			reap(in, 1);
+	}
 	in->end += (size_t)r;
 	return (size_t)r;
 }
@@ -122,11 +242,29 @@ lt_in_line(struct ltin *in, char **line)
 	return (ssize_t)n;
 }
 
+/*
+ * Start again from the beginning of a seekable input (not one read
+ * through gzip).  Returns -1 when the input cannot seek.
+ */
+int
+lt_in_rewind(struct ltin *in)
+{
+	if (in->child != -1 || lseek(in->fd, 0, SEEK_SET) != 0)
+		return -1;
+	in->pos = in->end = 0;
+	in->off = in->lineoff = 0;
+	in->eof = 0;
+	in->line = 0;
+	return 0;
+}
+
 void
 lt_in_close(struct ltin *in)
 {
 	if (in->fd > 0)
 		close(in->fd);
+	if (in->child != -1)
+		reap(in, 0);
 	free(in->buf);
 	in->buf = NULL;
 }

@@ -2,17 +2,23 @@
 /*
  * logline.c: one line of a LitData enable_tracer() log, tokenised.
  *
- * A record is "ts:T;PID:P; TID:T; " then "key: value;" pairs (spec:
- * litdata-log.md section 2).  Tokens are split on ';', each at its first
- * ':', keys and values trimmed; nothing is copied, the line is only
- * pointed into.  The line is classified as an event or as one kind of
- * skipped line, so that every line of a log is accounted for.
+ * A record is a prefix, "ts:T;PID:P; TID:T; " (v1 adds logger_name and
+ * level before PID), then "key: value;" pairs (litdata-log.md section
+ * 2).  Tokens are split on ';', each at its first ':', keys and values
+ * trimmed; nothing is copied, the line is only pointed into.  Every line
+ * is classified, as an event or as one kind of skipped line, so that
+ * each line of a log is accounted for.  A damaged record is never
+ * turned into an event: an event that does not end in ';', or that
+ * repeats a key of the prefix (two records glued together), is torn.
  */
 #include <stdlib.h>
 
 #include "lt.h"
 
 #define ISBLANK(c)	((c) == ' ' || (c) == '\t')
+#define KEYIS(k, n, s)	((n) == sizeof(s) - 1 && memcmp(k, s, n) == 0)
+#define HASPFX(p, n, s)	((n) >= sizeof(s) - 1 && \
+			    memcmp(p, s, sizeof(s) - 1) == 0)
 
 static void
 trim(const char **p, const char **e)
@@ -21,12 +27,6 @@ trim(const char **p, const char **e)
 		(*p)++;
 	while (*e > *p && ISBLANK((*e)[-1]))
 		(*e)--;
-}
-
-static int
-keyis(const char *k, size_t n, const char *s)
-{
-	return strlen(s) == n && memcmp(k, s, n) == 0;
 }
 
 static int
@@ -71,11 +71,77 @@ parsets(const char *v, size_t n, struct ltlog *lg)
 	if (lt_dec_parse(v, n, 3, &lg->ts) != LT_NUM_OK || lg->ts < 0)
 		return -1;
 	if (lg->ts < (int64_t)100000000000 * 1000) {
-		lg->secs = 1;
+		lg->gen = LT_GEN_OLD;
 		if (lt_dec_parse(v, n, 9, &lg->ts) != LT_NUM_OK)
 			return -1;
 	}
 	return 0;
+}
+
+/* Is s[0..n) inside p[0..pn)? */
+static int
+contains(const char *p, size_t pn, const char *s, size_t n)
+{
+	const char *q, *end = p + pn;
+
+	while (pn >= n && (q = memchr(p, s[0], pn - n + 1)) != NULL) {
+		if (memcmp(q, s, n) == 0)
+			return 1;
+		p = q + 1;
+		pn = (size_t)(end - p);
+	}
+	return 0;
+}
+
+/*
+ * A line that is not a record: a line of a Python traceback, a piece of
+ * a record (its start was lost, or it was written after other bytes),
+ * or other output that reached the file.
+ */
+static int
+notrecord(const char *line, const char *p, const char *end,
+    struct ltlog *lg)
+{
+	size_t n = (size_t)(end - p);
+	const char *semi;
+
+	/* Python indents the frames and the source lines of a traceback. */
+	if (p > line || HASPFX(p, n, "Traceback (most recent call last):") ||
+	    HASPFX(p, n, "During handling of the above exception") ||
+	    HASPFX(p, n, "The above exception was the direct cause"))
+		return lg->kind = LT_SKIP_TRACEBACK;
+	if (contains(p, n, "PID:", 4) && contains(p, n, "TID:", 4))
+		return torn(lg, "record not at the start of the line");
+	/* "...worker_rank: 2;": the tail of a record whose start is lost. */
+	if (end[-1] == ';') {
+		for (semi = end - 1; semi > p && semi[-1] != ';'; semi--)
+			;
+		if (contains(semi, (size_t)(end - semi), ": ", 2))
+			return torn(lg, "the end of a record");
+	}
+	return lg->kind = LT_SKIP_NOISE;
+}
+
+/*
+ * The first line of an exception logged by commit 25bf3ca8, "[litdata]
+ * PrepareChunksThread CRASHED (rank=R, worker=W): Exc: message", is a
+ * crash, written as the instant that later releases write.
+ */
+static int
+crashtext(struct ltlog *lg)
+{
+	static const char head[] = "[litdata] PrepareChunksThread CRASHED";
+
+	if (lg->gen == LT_GEN_V1 || lg->nkv != 1 || lg->ph.p != NULL ||
+	    lg->name.p != NULL ||
+	    !HASPFX(lg->kv[0].k, lg->kv[0].kn, head))
+		return 0;
+	lg->name.p = (char *)"crash";
+	lg->name.n = 5;
+	lg->ph.p = (char *)"I";
+	lg->ph.n = 1;
+	lg->crash = 1;
+	return 1;
 }
 
 int
@@ -85,10 +151,13 @@ lt_logline(char *line, size_t n, struct ltlog *lg)
 	const char *nul;
 	struct ltkv *last = NULL;
 	int have_ts = 0, have_pid = 0, have_tid = 0, bare = 0;
+	unsigned char acc = 0;
+	size_t i;
 
 	lg->nkv = 0;
-	lg->secs = 0;
-	lg->v1 = 0;
+	lg->gen = LT_GEN_NEW;
+	lg->salvaged = 0;
+	lg->crash = 0;
 	lg->why = NULL;
 	memset(&lg->name, 0, sizeof(lg->name));
 	lg->ph = lg->cat = lg->cname = lg->name;
@@ -97,18 +166,25 @@ lt_logline(char *line, size_t n, struct ltlog *lg)
 	p = line;
 	end = line + n;
 
-	/* A hole of NULs (a crash, a power loss) may precede a record. */
+	/*
+	 * A hole of NUL bytes (a kill, a power loss) ends what was being
+	 * written; a record after it, on the same line, is intact.
+	 */
 	if ((nul = memchr(p, '\0', n)) != NULL) {
 		while ((nul = memchr(p, '\0', (size_t)(end - p))) != NULL)
 			p = nul + 1;
-		if ((size_t)(end - p) < 3 || memcmp(p, "ts:", 3) != 0)
+		if (!HASPFX(p, (size_t)(end - p), "ts:"))
 			return torn(lg, "NUL bytes");
+		lg->salvaged = 1;
 	}
 	trim(&p, &end);
 	if (p == end)
 		return lg->kind = LT_SKIP_BLANK;
-	if (end - p < 3 || memcmp(p, "ts:", 3) != 0)
-		return lg->kind = LT_SKIP_NOISE;
+	if (!HASPFX(p, (size_t)(end - p), "ts:"))
+		return notrecord(line, p, end, lg);
+	for (i = 0; i < (size_t)(end - p); i++)
+		acc |= (unsigned char)p[i];
+	lg->ascii = acc < 0x80;
 
 	for (tok = p; tok < end; tok = semi + 1) {
 		if ((semi = memchr(tok, ';', (size_t)(end - tok))) == NULL)
@@ -125,7 +201,7 @@ lt_logline(char *line, size_t n, struct ltlog *lg)
 				bare = 1;	/* message text */
 				continue;
 			}
-			/* Before 0.2.68 a ';' in a value was not escaped. */
+			/* Before 0.2.68 a ';' in a value was not replaced. */
 			ve = semi;
 			v = last->v;
 			trim(&v, &ve);
@@ -139,49 +215,60 @@ lt_logline(char *line, size_t n, struct ltlog *lg)
 		trim(&k, &ke);
 		trim(&v, &ve);
 		last = NULL;
-		if (keyis(k, (size_t)(ke - k), "ts")) {
-			if (have_ts++ || parsets(v, (size_t)(ve - v), lg) < 0)
-				return torn(lg, have_ts > 1 ? "two ts keys" :
-				    "bad ts");
-		} else if (keyis(k, (size_t)(ke - k), "PID")) {
-			if (have_pid++ || lt_uint_parse(v, (size_t)(ve - v),
-			    &lg->pid) != LT_NUM_OK || lg->pid > UINT32_MAX)
-				return torn(lg, "bad PID");
-		} else if (keyis(k, (size_t)(ke - k), "TID")) {
-			if (have_tid++ || lt_uint_parse(v, (size_t)(ve - v),
-			    &lg->tid) != LT_NUM_OK)
-				return torn(lg, "bad TID");
-		} else if (!have_tid) {
-			/* v1 puts logger_name and level before PID. */
-			if (keyis(k, (size_t)(ke - k), "logger_name") ||
-			    keyis(k, (size_t)(ke - k), "level"))
-				lg->v1 = 1;
-			else
+		n = (size_t)(ke - k);
+		if (!have_tid) {
+			if (KEYIS(k, n, "ts")) {
+				if (have_ts++ || parsets(v, (size_t)(ve - v),
+				    lg) < 0)
+					return torn(lg, "bad ts");
+			} else if (!have_ts) {
+				return torn(lg, "bad ts");
+			} else if (KEYIS(k, n, "PID")) {
+				if (have_pid++ || lt_uint_parse(v,
+				    (size_t)(ve - v), &lg->pid) != LT_NUM_OK ||
+				    lg->pid > UINT32_MAX)
+					return torn(lg, "bad PID");
+			} else if (KEYIS(k, n, "TID")) {
+				if (!have_pid || lt_uint_parse(v,
+				    (size_t)(ve - v), &lg->tid) != LT_NUM_OK)
+					return torn(lg, "bad TID");
+				have_tid = 1;
+			} else if (!have_pid && (KEYIS(k, n, "logger_name") ||
+			    KEYIS(k, n, "level"))) {
+				/* v1 puts logger_name and level before PID. */
+				lg->gen = LT_GEN_V1;
+				addkv(lg, k, n, v, (size_t)(ve - v));
+			} else
 				return torn(lg, "bad record prefix");
-			addkv(lg, k, (size_t)(ke - k), v, (size_t)(ve - v));
-		} else if (keyis(k, (size_t)(ke - k), "name")) {
+			continue;
+		}
+		if (KEYIS(k, n, "name")) {
 			if (setonce(&lg->name, v, (size_t)(ve - v)) < 0)
 				return torn(lg, "two name keys");
-		} else if (keyis(k, (size_t)(ke - k), "ph")) {
+		} else if (KEYIS(k, n, "ph")) {
 			if (setonce(&lg->ph, v, (size_t)(ve - v)) < 0)
 				return torn(lg, "two ph keys");
-		} else if (keyis(k, (size_t)(ke - k), "cat")) {
+		} else if (KEYIS(k, n, "cat")) {
 			if (setonce(&lg->cat, v, (size_t)(ve - v)) < 0)
 				return torn(lg, "two cat keys");
-		} else if (keyis(k, (size_t)(ke - k), "cname")) {
+		} else if (KEYIS(k, n, "cname")) {
 			if (setonce(&lg->cname, v, (size_t)(ve - v)) < 0)
 				return torn(lg, "two cname keys");
+		} else if (KEYIS(k, n, "ts") || KEYIS(k, n, "PID") ||
+		    KEYIS(k, n, "TID")) {
+			return torn(lg, "two records on one line");
 		} else {
-			addkv(lg, k, (size_t)(ke - k), v, (size_t)(ve - v));
+			addkv(lg, k, n, v, (size_t)(ve - v));
 			last = &lg->kv[lg->nkv - 1];
 		}
-		if (!have_ts)
-			return torn(lg, "bad ts");
 	}
-	if (!have_pid || !have_tid)
+	if (!have_tid)
 		return torn(lg, "record prefix cut short");
-	if (lg->ph.p == NULL)
-		return lg->kind = LT_SKIP_TEXT;
+	if (lg->ph.p == NULL) {
+		if (!crashtext(lg))
+			return lg->kind = LT_SKIP_TEXT;
+		return lg->kind = LT_LOG_EVENT;
+	}
 	if (lg->ph.n != 1 || (unsigned char)lg->ph.p[0] <= ' ' ||
 	    (unsigned char)lg->ph.p[0] >= 0x7f || lg->ph.p[0] == '"' ||
 	    lg->ph.p[0] == '\\')

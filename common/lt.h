@@ -225,9 +225,18 @@ enum {
 	LT_LOG_EVENT,		/* a record with a ph */
 	LT_SKIP_BLANK,		/* empty or blank */
 	LT_SKIP_TEXT,		/* a record without ph: a logger message */
-	LT_SKIP_NOISE,		/* not a record: traceback, stray output */
+	LT_SKIP_NOISE,		/* not a record: stray output */
+	LT_SKIP_TRACEBACK,	/* a line of a Python traceback */
 	LT_SKIP_TORN,		/* a damaged record */
 	LT_NKIND
+};
+
+/* The formatter that wrote a record (litdata-log.md section 1). */
+enum {
+	LT_GEN_V1,		/* 0.2.45-0.2.56: logger_name, level, seconds */
+	LT_GEN_OLD,		/* 0.2.57-0.2.67: seconds */
+	LT_GEN_NEW,		/* 0.2.68-: microseconds */
+	LT_NGEN
 };
 
 struct ltkv {
@@ -240,8 +249,10 @@ struct ltkv {
 struct ltlog {
 	int		 kind;
 	const char	*why;		/* for LT_SKIP_TORN */
-	int		 secs;		/* ts was in seconds (before 0.2.68) */
-	int		 v1;		/* logger_name/level prefix (v1) */
+	int		 gen;		/* LT_GEN_*, for records */
+	int		 salvaged;	/* the record followed NUL bytes */
+	int		 ascii;		/* the record is plain ASCII */
+	int		 crash;		/* a 25bf3ca8 CRASHED message */
 	int64_t		 ts;		/* nanoseconds */
 	uint64_t	 pid;
 	uint64_t	 tid;
@@ -358,5 +369,45 @@ struct ltstat {
 };
 
 void	lt_put_stat(struct ltout *, const char *, const struct ltstat *, size_t);
+
+/*
+ * ltparse: legacy.c, the names of older LitData releases made stable
+ * (v1 "getitem_dataset_for_chunk_index_12_and_index_6151" -> "sample"
+ * chunk=12 index=6151), and categories inferred from names.
+ */
+struct ltarg {
+	const char	*k;
+	const char	*v;		/* text of the value, in the line */
+	size_t		 vn;
+};
+
+struct ltnorm {
+	const char	*name;		/* the stable name */
+	size_t		 namen;
+	const char	*cat;		/* the category, or NULL */
+	size_t		 catn;
+	struct ltarg	 arg[4];	/* found in the name, in order */
+	int		 narg;
+	int		 renamed;	/* name is not the log's */
+	int		 inferred;	/* cat is not the log's */
+	int		 crash;		/* a CRASHED message: kv is its text */
+};
+
+void	lt_lognorm(const struct ltlog *, struct ltnorm *);
+
+/* ltparse: jsonrec.c, a Chrome trace event as an lt1 record. */
+struct ltjrec {
+	int64_t		 offset;	/* ns added to every ts */
+	uint64_t	(*pid)(void *, uint64_t); /* remaps pids, or NULL */
+	void		*arg;
+	const char	*suffix;	/* appended to string pids, or NULL */
+	const char	*why;		/* why an event has no lt1 form */
+	long long	 dupkeys;	/* repeated members dropped */
+};
+
+int	lt_jrec(const struct ltjev *, struct ltbuf *, struct ltjrec *);
+
+/* ltparse: in.c, back to the start of a seekable input; -1 if not. */
+int	lt_in_rewind(struct ltin *);
 
 #endif

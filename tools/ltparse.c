@@ -1,63 +1,93 @@
 /* See LICENSE file for copyright and license details. */
 /*
- * ltparse: LitData enable_tracer() logs to an lt1 stream.
+ * ltparse: LitData enable_tracer() logs, and Chrome trace JSON, to an lt1
+ * stream.
  *
- * Reads logs (operands, "-" or none for standard input) line by line and
- * writes one lt1 record per event line: ts in microseconds, the OS pid,
- * a small tid standing for the (pid, thread id) pair, cat, name, the
- * other keys as typed args, cname in extra.  Every other line is skipped
- * and counted by kind.  At the end come the M events naming every
- * process and thread, and a #stat line; lines = events + skipped.
+ * Reads logs of every LitData release (operands, "-" or none for
+ * standard input; gzip-compressed or not) line by line and writes one
+ * lt1 record per event line: ts in microseconds, the pid, a small tid
+ * standing for the (pid, thread id) pair, the stable name and category,
+ * the other keys as typed args, cname in extra.  Every other line is
+ * skipped and counted by kind.  At the end come the M events naming
+ * every process and thread, and a #stat line; lines = events + skipped.
+ * A JSON input is read event by event and every member kept.  With -P,
+ * one of N parts is written, so that N processes can share a file.
+ * See ltparse(1).
  */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "lt.h"
 
-#define SYNOPSIS	"ltparse [-v] [file ...]"
+#define SYNOPSIS	"ltparse [-v] [-n node] [-P k/N] [file ...]"
 
-/* What a thread's spans say about its role (by name). */
+/* Linux's pid_max is at most 2^22: an input's pids live in a block. */
+#define PIDBITS		22
+#define NBLOCKS		1024
+
+/* What a thread's spans say about its role (by stable name). */
 enum {
 	ROLE_MAIN = 1,		/* dataloader, batch, sample, read, ... */
 	ROLE_PREFETCH = 2,	/* prefetch, delete, crash */
 	ROLE_DOWNLOAD = 4	/* download, decompress */
 };
 
+struct input {
+	const char	*path;
+	uint32_t	 block;		/* pid block; 0 keeps the OS pids */
+	char		 label[32];	/* "node N", "input I", or "" */
+	char		 suffix[40];	/* " (label)" for string pids */
+	off_t		 size;		/* in part mode */
+};
+
 struct thread {
-	uint64_t	 pid;
 	uint64_t	 os;		/* the OS thread id from the log */
-	uint32_t	 tid;		/* small, unique within the pid */
 	uint32_t	 proc;		/* index in procs */
+	uint32_t	 tid;		/* small, unique within the process */
 	uint32_t	 next;		/* next thread of the process, or 0 */
 	unsigned	 roles;
 };
 
 struct proc {
-	uint64_t	 pid;
+	uint64_t	 key;		/* block << 32 | OS pid */
+	uint64_t	 pid;		/* as written */
+	const struct input *in;
 	int64_t		 rank;		/* -1: unknown */
 	int64_t		 worker;	/* -1: unknown */
 	int		 main;		/* wrote dataloader or batch spans */
+	int		 json;		/* named by its trace, not by us */
 	uint32_t	 nthreads;
-	uint32_t	 first;		/* first thread (index + 1), or 0 */
+	uint32_t	 first;		/* first thread, or 0 */
 	uint32_t	 last;
+};
+
+/* Open addressing; a slot holds an index + 1, 0 is empty. */
+struct htab {
+	uint32_t	*slot;
+	size_t		 cap;
+	size_t		 n;
 };
 
 static struct thread	*threads;	/* index 0 unused */
 static size_t		 nthreads = 1, capthreads;
-static uint32_t		*thash;		/* thread index, 0 = empty */
-static size_t		 thashcap;
 static struct proc	*procs;
 static size_t		 nprocs, capprocs;
-static uint32_t		*phash;		/* proc index + 1, 0 = empty */
-static size_t		 phashcap;
+static struct htab	 tbyid, pbykey, pbypid;
 
 static struct ltout	 out;
 static struct ltbuf	 rec;
 static int		 vflag;
+static int		 quiet;		/* rebuilding state before our part */
+static int		 part, nparts;	/* -P k/N, 0 without */
 
-static long long	 nlines, nevents, nmeta, nreplaced;
-static long long	 nskip[LT_NKIND];
+static long long	 nlines, nevents, nmeta, nreplaced, nrepaired;
+static long long	 nskip[LT_NKIND], nskipjson, ngen[LT_NGEN], njson;
+static long long	 nlegacy, ninferred, nsalvaged, ndupkeys, ntop;
 
 static uint64_t
 mix(uint64_t x)
@@ -70,74 +100,133 @@ mix(uint64_t x)
 	return x;
 }
 
-static void
-rehash(uint32_t **tab, size_t *cap, size_t count, uint64_t (*key)(uint32_t))
+static uint64_t
+thash(uint32_t proc, uint64_t os)
 {
-	uint32_t *old = *tab, i, v;
-	size_t oldcap = *cap, j;
-
-	if (count * 2 < *cap)
-		return;
-	*cap = *cap != 0 ? *cap * 2 : 1024;
-	*tab = lt_calloc(*cap, sizeof(**tab));
-	for (j = 0; j < oldcap; j++) {
-		if ((v = old[j]) == 0)
-			continue;
-		for (i = (uint32_t)(key(v) & (*cap - 1)); (*tab)[i] != 0;
-		    i = (uint32_t)((i + 1) & (*cap - 1)))
-			;
-		(*tab)[i] = v;
-	}
-	free(old);
+	return mix(os * 0x9e3779b97f4a7c15ULL ^ proc);
 }
 
 static uint64_t
-thread_key(uint32_t i)
+hthread(uint32_t i)
 {
-	return mix(threads[i].pid * 0x9e3779b97f4a7c15ULL ^ threads[i].os);
+	return thash(threads[i].proc, threads[i].os);
 }
 
 static uint64_t
-proc_key(uint32_t i)
+hprockey(uint32_t i)
+{
+	return mix(procs[i - 1].key);
+}
+
+static uint64_t
+hprocpid(uint32_t i)
 {
 	return mix(procs[i - 1].pid);
 }
 
-static struct proc *
-getproc(uint64_t pid)
+/* Make room for one more entry, keeping the load under one half. */
+static void
+hgrow(struct htab *h, uint64_t (*hash)(uint32_t))
 {
+	uint32_t *old = h->slot;
+	size_t oldcap = h->cap, i, j;
+
+	if ((h->n + 1) * 2 <= h->cap)
+		return;
+	h->cap = h->cap != 0 ? h->cap * 2 : 256;
+	h->slot = lt_calloc(h->cap, sizeof(*h->slot));
+	for (j = 0; j < oldcap; j++) {
+		if (old[j] == 0)
+			continue;
+		for (i = hash(old[j]) & (h->cap - 1); h->slot[i] != 0;
+		    i = (i + 1) & (h->cap - 1))
+			;
+		h->slot[i] = old[j];
+	}
+	free(old);
+}
+
+static int
+pidused(uint64_t pid)
+{
+	size_t i;
+
+	if (pbypid.cap == 0)
+		return 0;
+	for (i = mix(pid) & (pbypid.cap - 1); pbypid.slot[i] != 0;
+	    i = (i + 1) & (pbypid.cap - 1))
+		if (procs[pbypid.slot[i] - 1].pid == pid)
+			return 1;
+	return 0;
+}
+
+/*
+ * The pid written for OS pid os of input in: os itself in block 0,
+ * else block * 2^22 + os (os modulo 2^22 when larger, moved on to the
+ * next free number if taken), so that inputs never share a pid.
+ */
+static uint64_t
+outpid(const struct input *in, uint64_t os)
+{
+	uint64_t low = os & ((1 << PIDBITS) - 1), pid;
+
+	if (in->block == 0)
+		return os;
+	while (pid = (uint64_t)in->block << PIDBITS | low, pidused(pid))
+		low = (low + 1) & ((1 << PIDBITS) - 1);
+	return pid;
+}
+
+static struct proc *
+getproc(const struct input *in, uint64_t os)
+{
+	uint64_t key = (uint64_t)in->block << 32 | os;
 	struct proc *pr;
 	size_t i;
 
-	rehash(&phash, &phashcap, nprocs + 1, proc_key);
-	for (i = mix(pid) & (phashcap - 1); phash[i] != 0;
-	    i = (i + 1) & (phashcap - 1))
-		if (procs[phash[i] - 1].pid == pid)
-			return &procs[phash[i] - 1];
+	hgrow(&pbykey, hprockey);
+	for (i = mix(key) & (pbykey.cap - 1); pbykey.slot[i] != 0;
+	    i = (i + 1) & (pbykey.cap - 1))
+		if (procs[pbykey.slot[i] - 1].key == key)
+			return &procs[pbykey.slot[i] - 1];
 	if (nprocs == capprocs) {
 		capprocs = capprocs != 0 ? capprocs * 2 : 64;
 		procs = lt_reallocarray(procs, capprocs, sizeof(*procs));
 	}
-	pr = &procs[nprocs++];
+	pr = &procs[nprocs];
 	memset(pr, 0, sizeof(*pr));
-	pr->pid = pid;
+	pr->key = key;
+	pr->pid = outpid(in, os);
+	pr->in = in;
 	pr->rank = pr->worker = -1;
-	phash[i] = (uint32_t)nprocs;
+	pbykey.slot[i] = (uint32_t)++nprocs;
+	pbykey.n++;
+	if (in->block != 0) {
+		hgrow(&pbypid, hprocpid);
+		for (i = mix(pr->pid) & (pbypid.cap - 1); pbypid.slot[i] != 0;
+		    i = (i + 1) & (pbypid.cap - 1))
+			;
+		pbypid.slot[i] = (uint32_t)nprocs;
+		pbypid.n++;
+	}
 	return pr;
 }
 
 static struct thread *
-getthread(uint64_t pid, uint64_t os)
+getthread(const struct input *in, uint64_t pid, uint64_t os)
 {
 	struct thread *th;
 	struct proc *pr;
+	uint32_t p;
 	size_t i;
 
-	rehash(&thash, &thashcap, nthreads, thread_key);
-	for (i = mix(pid * 0x9e3779b97f4a7c15ULL ^ os) & (thashcap - 1);
-	    thash[i] != 0; i = (i + 1) & (thashcap - 1)) {
-		th = &threads[thash[i]];
-		if (th->pid == pid && th->os == os)
+	pr = getproc(in, pid);
+	p = (uint32_t)(pr - procs);
+	hgrow(&tbyid, hthread);
+	for (i = thash(p, os) & (tbyid.cap - 1); tbyid.slot[i] != 0;
+	    i = (i + 1) & (tbyid.cap - 1)) {
+		th = &threads[tbyid.slot[i]];
+		if (th->proc == p && th->os == os)
 			return th;
 	}
 	if (nthreads >= UINT32_MAX - 1)
@@ -147,12 +236,10 @@ getthread(uint64_t pid, uint64_t os)
 		threads = lt_reallocarray(threads, capthreads,
 		    sizeof(*threads));
 	}
-	pr = getproc(pid);
 	th = &threads[nthreads];
-	th->pid = pid;
 	th->os = os;
+	th->proc = p;
 	th->tid = ++pr->nthreads;
-	th->proc = (uint32_t)(pr - procs);
 	th->next = 0;
 	th->roles = 0;
 	if (pr->last != 0)
@@ -160,53 +247,69 @@ getthread(uint64_t pid, uint64_t os)
 	else
 		pr->first = (uint32_t)nthreads;
 	pr->last = (uint32_t)nthreads;
-	thash[i] = (uint32_t)nthreads++;
+	tbyid.slot[i] = (uint32_t)nthreads++;
+	tbyid.n++;
 	return th;
 }
 
 static int
-nameis(const struct ltfield *f, const char *s)
+is(const char *p, size_t n, const char *s)
 {
-	return strlen(s) == f->n && memcmp(f->p, s, f->n) == 0;
+	return strlen(s) == n && memcmp(p, s, n) == 0;
 }
 
 static unsigned
-role(const struct ltfield *name)
+role(const struct ltnorm *nm)
 {
-	if (nameis(name, "sample") || nameis(name, "read") ||
-	    nameis(name, "dataloader") || nameis(name, "batch") ||
-	    nameis(name, "combined"))
-		return ROLE_MAIN;
-	if (nameis(name, "prefetch") || nameis(name, "delete") ||
-	    nameis(name, "crash"))
-		return ROLE_PREFETCH;
-	if (nameis(name, "download") || nameis(name, "decompress"))
+	static const char *const mainrole[] = { "sample", "read", "dataloader",
+	    "batch", "combined", "dataset", "get_item", "load_item" };
+	static const char *const prefetch[] = { "prefetch", "delete",
+	    "crash" };
+	size_t i;
+
+	for (i = 0; i < sizeof(mainrole) / sizeof(mainrole[0]); i++)
+		if (is(nm->name, nm->namen, mainrole[i]))
+			return ROLE_MAIN;
+	for (i = 0; i < sizeof(prefetch) / sizeof(prefetch[0]); i++)
+		if (is(nm->name, nm->namen, prefetch[i]))
+			return ROLE_PREFETCH;
+	if (is(nm->name, nm->namen, "download") ||
+	    is(nm->name, nm->namen, "decompress"))
 		return ROLE_DOWNLOAD;
 	return 0;
 }
 
 /* The rank and worker of a process, from the env keys of its events. */
 static void
-learn(struct proc *pr, const struct ltlog *lg)
+learnkv(struct proc *pr, const char *k, size_t kn, const char *v, size_t vn)
 {
-	size_t i;
-	int64_t v;
+	int64_t x;
 
-	if (nameis(&lg->name, "dataloader") || nameis(&lg->name, "batch"))
+	if (lt_int_parse(v, vn, &x) != LT_NUM_OK || x < 0)
+		return;
+	if (is(k, kn, "dist_global_rank"))
+		pr->rank = x;
+	else if (is(k, kn, "worker_rank"))
+		pr->worker = x;
+}
+
+static void
+learn(struct proc *pr, const struct ltlog *lg, const struct ltnorm *nm)
+{
+	int i;
+	size_t j;
+
+	if (is(nm->name, nm->namen, "dataloader") ||
+	    is(nm->name, nm->namen, "batch"))
 		pr->main = 1;
 	if (pr->rank >= 0 && pr->worker >= 0)
 		return;
-	for (i = 0; i < lg->nkv; i++) {
-		if (lt_int_parse(lg->kv[i].v, lg->kv[i].vn, &v) != LT_NUM_OK ||
-		    v < 0)
-			continue;
-		if (lg->kv[i].kn == 16 &&
-		    memcmp(lg->kv[i].k, "dist_global_rank", 16) == 0)
-			pr->rank = v;
-		else if (lg->kv[i].kn == 11 &&
-		    memcmp(lg->kv[i].k, "worker_rank", 11) == 0)
-			pr->worker = v;
-	}
+	for (i = 0; i < nm->narg; i++)
+		learnkv(pr, nm->arg[i].k, strlen(nm->arg[i].k), nm->arg[i].v,
+		    nm->arg[i].vn);
+	for (j = 0; j < lg->nkv && !nm->crash; j++)
+		learnkv(pr, lg->kv[j].k, lg->kv[j].kn, lg->kv[j].v,
+		    lg->kv[j].vn);
 }
 
 static void
@@ -217,6 +320,22 @@ addstr(const char *p, size_t n)
 	lt_buf_addc(&rec, '"');
 }
 
+/* "key":value, the value a JSON integer when it is one, else a string. */
+static void
+addarg(const char *k, size_t kn, const char *v, size_t vn, int comma)
+{
+	int64_t iv;
+
+	if (comma)
+		lt_buf_addc(&rec, ',');
+	addstr(k, kn);
+	lt_buf_addc(&rec, ':');
+	if (lt_int_parse(v, vn, &iv) == LT_NUM_OK)
+		lt_buf_add(&rec, v, vn);
+	else
+		addstr(v, vn);
+}
+
 static void
 addnum(uint64_t v)
 {
@@ -225,44 +344,69 @@ addnum(uint64_t v)
 	lt_buf_add(&rec, num, lt_u64_fmt(num, v));
 }
 
-static void
-event(const struct ltlog *lg)
+/* Is key k one of the args taken from the name? */
+static int
+named(const struct ltnorm *nm, const char *k, size_t kn)
 {
+	int i;
+
+	for (i = 0; i < nm->narg; i++)
+		if (is(k, kn, nm->arg[i].k))
+			return 1;
+	return 0;
+}
+
+static void
+event(const struct input *in, const struct ltlog *lg)
+{
+	struct ltnorm nm;
 	struct thread *th;
 	struct proc *pr;
 	char num[LT_NUMBUF];
-	int64_t iv;
 	size_t i;
+	int j, n = 0;
 
-	th = getthread(lg->pid, lg->tid);
+	lt_lognorm(lg, &nm);
+	th = getthread(in, lg->pid, lg->tid);
 	pr = &procs[th->proc];
-	th->roles |= role(&lg->name);
-	learn(pr, lg);
+	th->roles |= role(&nm);
+	learn(pr, lg, &nm);
+	nevents++;
+	nlegacy += nm.renamed;
+	ninferred += nm.inferred;
+	nsalvaged += lg->salvaged;
+	/* Before our part only the count of replacements is wanted. */
+	if (quiet && lg->ascii)
+		return;
 
 	rec.n = 0;
 	lt_buf_add(&rec, num, lt_us_fmt(num, lg->ts));
 	lt_buf_addc(&rec, '\t');
 	lt_buf_add(&rec, lg->ph.p, 1);
 	lt_buf_addc(&rec, '\t');
-	addnum(lg->pid);
+	addnum(pr->pid);
 	lt_buf_addc(&rec, '\t');
 	addnum(th->tid);
 	lt_buf_add(&rec, "\t-\t", 3);
-	if (lg->cat.p != NULL)
-		nreplaced += (long long)lt_esc(&rec, lg->cat.p, lg->cat.n);
+	if (nm.cat != NULL)
+		nreplaced += (long long)lt_esc(&rec, nm.cat, nm.catn);
 	lt_buf_addc(&rec, '\t');
-	nreplaced += (long long)lt_esc(&rec, lg->name.p, lg->name.n);
+	nreplaced += (long long)lt_esc(&rec, nm.name, nm.namen);
 	lt_buf_add(&rec, "\t{", 2);
-	for (i = 0; i < lg->nkv; i++) {
-		if (i > 0)
-			lt_buf_addc(&rec, ',');
-		addstr(lg->kv[i].k, lg->kv[i].kn);
-		lt_buf_addc(&rec, ':');
-		if (lt_int_parse(lg->kv[i].v, lg->kv[i].vn, &iv) ==
-		    LT_NUM_OK)
-			lt_buf_add(&rec, lg->kv[i].v, lg->kv[i].vn);
+	for (j = 0; j < nm.narg; j++)
+		addarg(nm.arg[j].k, strlen(nm.arg[j].k), nm.arg[j].v,
+		    nm.arg[j].vn, n++);
+	for (i = 0; i < lg->nkv && !nm.crash; i++)
+		if (nm.narg == 0 || !named(&nm, lg->kv[i].k, lg->kv[i].kn))
+			addarg(lg->kv[i].k, lg->kv[i].kn, lg->kv[i].v,
+			    lg->kv[i].vn, n++);
+	if (nm.renamed) {
+		lt_buf_adds(&rec, n > 0 ? ",\"legacy_name\":" :
+		    "\"legacy_name\":");
+		if (nm.crash)
+			addstr(lg->kv[0].k, lg->kv[0].kn);
 		else
-			addstr(lg->kv[i].v, lg->kv[i].vn);
+			addstr(lg->name.p, lg->name.n);
 	}
 	lt_buf_add(&rec, "}\t{", 3);
 	if (lg->cname.p != NULL) {
@@ -270,43 +414,232 @@ event(const struct ltlog *lg)
 		addstr(lg->cname.p, lg->cname.n);
 	}
 	lt_buf_add(&rec, "}\n", 2);
-	lt_out_write(&out, rec.p, rec.n);
-	nevents++;
+	if (!quiet)
+		lt_out_write(&out, rec.p, rec.n);
 }
 
+static const char *const kinds[LT_NKIND] = {
+	"event", "blank", "text", "noise", "traceback", "torn"
+};
+
+/*
+ * The lines of a log that start before hi (-1: all); those that start
+ * before lo only rebuild the state a whole run has there.
+ */
 static void
-parse(const char *path)
+parselog(const struct input *ip, struct ltin *in, off_t lo, off_t hi)
 {
-	static const char *kinds[LT_NKIND] = {
-		"event", "blank", "text", "noise", "torn"
-	};
 	struct ltlog lg;
-	struct ltin in;
 	char *line;
 	ssize_t n;
+	int k, intb = 0;
 
 	memset(&lg, 0, sizeof(lg));
-	lt_in_open(&in, path);
-	while ((n = lt_in_line(&in, &line)) >= 0) {
+	in->limit = hi;
+	while ((n = lt_in_line(in, &line)) >= 0) {
+		quiet = in->lineoff < lo;
 		nlines++;
 		/* A UTF-8 byte order mark before the first line. */
-		if (in.line == 1 && n >= 3 &&
+		if (in->line == 1 && n >= 3 &&
 		    memcmp(line, "\xef\xbb\xbf", 3) == 0) {
 			line += 3;
 			n -= 3;
 		}
-		if (lt_logline(line, (size_t)n, &lg) == LT_LOG_EVENT) {
-			event(&lg);
+		k = lt_logline(line, (size_t)n, &lg);
+		/* The exception line that ends a traceback is not indented. */
+		if (k == LT_SKIP_NOISE && intb)
+			k = LT_SKIP_TRACEBACK;
+		intb = k == LT_SKIP_TRACEBACK;
+		if (k == LT_LOG_EVENT || k == LT_SKIP_TEXT)
+			ngen[lg.gen]++;
+		if (k == LT_LOG_EVENT) {
+			event(ip, &lg);
 			continue;
 		}
-		nskip[lg.kind]++;
-		if (vflag && lg.kind != LT_SKIP_BLANK)
-			lt_warnpos(in.name, in.line, "skipped %s line%s%s",
-			    kinds[lg.kind], lg.why != NULL ? ": " : "",
+		nskip[k]++;
+		if (vflag && !quiet && k != LT_SKIP_BLANK)
+			lt_warnpos(in->name, in->line, "skipped %s line%s%s",
+			    kinds[k], lg.why != NULL ? ": " : "",
 			    lg.why != NULL ? lg.why : "");
 	}
-	lt_in_close(&in);
+	quiet = 0;
 	lt_logline_free(&lg);
+}
+
+/*
+ * JSON input starts with '{' then '"' or '}', or with '[' then '{' or
+ * ']' or nothing (blanks and a UTF-8 byte order mark allowed before):
+ * no LitData log line does.
+ */
+static int
+isjson(struct ltin *in)
+{
+	size_t i = 0, have;
+	int c = 0, first = 0;
+
+	have = lt_in_fill(in, 4096);
+	if (have >= 3 && memcmp(in->buf + in->pos, "\xef\xbb\xbf", 3) == 0)
+		i = 3;
+	for (;;) {
+		for (; i < have; i++) {
+			c = (unsigned char)in->buf[in->pos + i];
+			if (c != ' ' && c != '\t' && c != '\r' && c != '\n')
+				break;
+		}
+		if (i == have) {
+			if ((have = lt_in_fill(in, have + 4096)) > i)
+				continue;
+			return first == '[';
+		}
+		if (first != 0)
+			break;
+		if (c != '{' && c != '[')
+			return 0;
+		first = c;
+		i++;
+	}
+	if (first == '{')
+		return c == '"' || c == '}' ? '{' : 0;
+	return c == '{' || c == ']' ? '[' : 0;
+}
+
+/* metadata.litracer.ts_offset_us of a trace written by ltjson, in ns. */
+static int64_t
+tsoffset(const char *p, size_t n)
+{
+	const char *cur = p, *end = p + n, *k, *v, *c2;
+	size_t kn, vn;
+	int64_t ns = 0;
+
+	while (lt_json_objnext(&cur, end, &k, &kn, &v, &vn)) {
+		if (!is(k, kn, "litracer") || *v != '{')
+			continue;
+		c2 = v;
+		while (lt_json_objnext(&c2, v + vn, &k, &kn, &p, &n))
+			if (is(k, kn, "ts_offset_us") &&
+			    lt_dec_parse(p, n, 3, &ns) != LT_NUM_OK)
+				ns = 0;
+	}
+	return ns;
+}
+
+/* The ts offset of a trace: a first reading of the whole input. */
+static int64_t
+prescan(struct ltin *in)
+{
+	struct ltjev ev;
+	struct ltjr jr;
+	int64_t ns = 0;
+	int k;
+
+	lt_jr_init(&jr, in, 0);
+	while ((k = lt_jr_next(&jr, &ev)) == LT_JEV_EVENT || k == LT_JEV_TOP)
+		if (k == LT_JEV_TOP && is(ev.key, ev.keyn, "metadata") &&
+		    ev.type == '{')
+			ns = tsoffset(ev.p, ev.n);
+	lt_jr_free(&jr);
+	return ns;
+}
+
+/* Standard input, kept in a temporary file so it can be read twice. */
+static void
+spool(struct ltin *in)
+{
+	char path[4096];
+	const char *dir;
+	ssize_t w;
+	int fd;
+
+	if ((dir = getenv("TMPDIR")) == NULL || *dir == '\0')
+		dir = "/tmp";
+	snprintf(path, sizeof(path), "%s/ltparse.XXXXXX", dir);
+	if ((fd = mkstemp(path)) < 0)
+		lt_die(LT_EXIT_SYS, "%s:", path);
+	unlink(path);
+	while (lt_in_fill(in, 1) > 0) {
+		w = write(fd, in->buf + in->pos, in->end - in->pos);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			lt_die(LT_EXIT_SYS, "write error: %s:", path);
+		in->pos += (size_t)w;
+	}
+	lt_in_close(in);
+	lt_in_fdopen(in, fd, "<stdin>");
+	if (lt_in_rewind(in) < 0)
+		lt_die(LT_EXIT_SYS, "%s:", path);
+}
+
+static uint64_t
+jsonpid(void *arg, uint64_t os)
+{
+	struct proc *pr = getproc(arg, os);
+
+	pr->json = 1;
+	return pr->pid;
+}
+
+static void
+parsejson(struct input *ip, struct ltin *in, int form)
+{
+	struct ltjrec jc;
+	struct ltjev ev;
+	struct ltjr jr;
+	struct ltin in2;
+	int k;
+
+	memset(&jc, 0, sizeof(jc));
+	/* ltjson writes its metadata last: find its ts offset first. */
+	if (form == '{') {
+		if (lt_in_rewind(in) == 0) {
+			jc.offset = prescan(in);
+			lt_in_rewind(in);
+		} else if (strcmp(ip->path, "-") != 0) {
+			lt_in_open(&in2, ip->path);
+			jc.offset = prescan(&in2);
+			lt_in_close(&in2);
+		} else {
+			spool(in);
+			jc.offset = prescan(in);
+			lt_in_rewind(in);
+		}
+	}
+	if (ip->block != 0) {
+		jc.pid = jsonpid;
+		jc.arg = ip;
+		jc.suffix = ip->suffix;
+	}
+	lt_jr_init(&jr, in, 1);
+	while ((k = lt_jr_next(&jr, &ev)) != LT_JEV_EOF) {
+		if (k == LT_JEV_ERROR)
+			lt_diepos(LT_EXIT_DATA, in->name, jr.errline,
+			    "byte %lld: %s", jr.erroff + 1, jr.err);
+		if (k == LT_JEV_TOP) {
+			lt_out_puts(&out, "#top\t");
+			lt_out_write(&out, ev.key, ev.keyn);
+			lt_out_putc(&out, '\t');
+			lt_out_write(&out, ev.p, ev.n);
+			lt_out_putc(&out, '\n');
+			ntop++;
+			continue;
+		}
+		nlines++;
+		njson++;
+		rec.n = 0;
+		if (lt_jrec(&ev, &rec, &jc) < 0) {
+			nskipjson++;
+			if (vflag)
+				lt_warnpos(in->name, ev.line, "skipped %s",
+				    jc.why);
+			continue;
+		}
+		if (ev.flags & LT_JS_REPAIRED)
+			nrepaired++;
+		lt_out_write(&out, rec.p, rec.n);
+		nevents++;
+	}
+	ndupkeys += jc.dupkeys;
+	lt_jr_free(&jr);
 }
 
 /* One M record: name is process_name, thread_name or *_sort_index. */
@@ -336,13 +669,14 @@ meta(uint64_t pid, uint32_t tid, const char *name, const char *label,
 }
 
 /*
- * Name every process ("rank R worker W (pid P)") and thread ("ROLE ID"),
- * and sort processes by rank, then main process first, then by worker.
+ * Name every process ("rank R worker W (pid P)", with the node or input
+ * when pids were moved to a block) and thread ("ROLE ID"), and sort
+ * processes by rank, then main process first, then by worker.
  */
 static void
 trailer(void)
 {
-	char label[128];
+	char label[160], where[64];
 	const char *r;
 	struct thread *th;
 	struct proc *pr;
@@ -352,17 +686,24 @@ trailer(void)
 
 	for (i = 0; i < nprocs; i++) {
 		pr = &procs[i];
-		if (pr->rank < 0)
-			snprintf(label, sizeof(label), "pid %llu",
+		if (pr->json)
+			continue;
+		if (pr->in->block != 0)
+			snprintf(where, sizeof(where), "%s, pid %llu",
+			    pr->in->label, (unsigned long long)(pr->key &
+			    UINT32_MAX));
+		else
+			snprintf(where, sizeof(where), "pid %llu",
 			    (unsigned long long)pr->pid);
+		if (pr->rank < 0)
+			snprintf(label, sizeof(label), "%s", where);
 		else if (pr->main || pr->worker < 0)
-			snprintf(label, sizeof(label), "rank %lld (pid %llu)",
-			    (long long)pr->rank, (unsigned long long)pr->pid);
+			snprintf(label, sizeof(label), "rank %lld (%s)",
+			    (long long)pr->rank, where);
 		else
 			snprintf(label, sizeof(label),
-			    "rank %lld worker %lld (pid %llu)",
-			    (long long)pr->rank, (long long)pr->worker,
-			    (unsigned long long)pr->pid);
+			    "rank %lld worker %lld (%s)", (long long)pr->rank,
+			    (long long)pr->worker, where);
 		if (pr->rank < 0)
 			sort = 1000000000;
 		else
@@ -378,8 +719,8 @@ trailer(void)
 			    th->roles & ROLE_DOWNLOAD ? "download" : "thread";
 			snprintf(label, sizeof(label), "%s %llu", r,
 			    (unsigned long long)th->os);
-			meta(th->pid, th->tid, "thread_name", label, 0);
-			meta(th->pid, th->tid, "thread_sort_index", NULL,
+			meta(pr->pid, th->tid, "thread_name", label, 0);
+			meta(pr->pid, th->tid, "thread_sort_index", NULL,
 			    th->tid);
 		}
 	}
@@ -388,37 +729,171 @@ trailer(void)
 static void
 stats(void)
 {
-	long long skipped = nskip[LT_SKIP_BLANK] + nskip[LT_SKIP_TEXT] +
-	    nskip[LT_SKIP_NOISE] + nskip[LT_SKIP_TORN];
-	struct ltstat st[] = {
-		{ "lines", nlines },
-		{ "events", nevents },
-		{ "skipped", skipped },
-		{ "skipped_blank", nskip[LT_SKIP_BLANK] },
-		{ "skipped_text", nskip[LT_SKIP_TEXT] },
-		{ "skipped_noise", nskip[LT_SKIP_NOISE] },
-		{ "skipped_torn", nskip[LT_SKIP_TORN] },
-		{ "processes", (long long)nprocs },
-		{ "threads", (long long)nthreads - 1 },
-		{ "metadata", nmeta },
-		{ "replaced", nreplaced }
-	};
+	long long skipped = nskipjson, nlog = 0;
+	size_t i, n = 0;
+	struct ltstat st[32];
+	int k;
 
-	lt_put_stat(&out, "ltparse", st, sizeof(st) / sizeof(st[0]));
+	for (k = LT_SKIP_BLANK; k < LT_NKIND; k++)
+		skipped += nskip[k];
+	for (i = 0; i < nprocs; i++)
+		nlog += !procs[i].json;
+#define STAT(k, v)	(st[n].key = (k), st[n++].val = (v))
+	STAT("lines", nlines);
+	STAT("events", nevents);
+	STAT("skipped", skipped);
+	STAT("skipped_blank", nskip[LT_SKIP_BLANK]);
+	STAT("skipped_text", nskip[LT_SKIP_TEXT]);
+	STAT("skipped_noise", nskip[LT_SKIP_NOISE]);
+	STAT("skipped_traceback", nskip[LT_SKIP_TRACEBACK]);
+	STAT("skipped_torn", nskip[LT_SKIP_TORN]);
+	STAT("skipped_json", nskipjson);
+	STAT("lines_v1", ngen[LT_GEN_V1]);
+	STAT("lines_old", ngen[LT_GEN_OLD]);
+	STAT("lines_new", ngen[LT_GEN_NEW]);
+	STAT("lines_json", njson);
+	STAT("renamed", nlegacy);
+	STAT("cat_inferred", ninferred);
+	STAT("salvaged", nsalvaged);
+	STAT("processes", nlog);
+	STAT("threads", (long long)nthreads - 1);
+	STAT("metadata", nmeta);
+	STAT("replaced", nreplaced);
+	STAT("repaired", nrepaired);
+	STAT("dupkeys", ndupkeys);
+	STAT("top", ntop);
+#undef STAT
+	lt_put_stat(&out, "ltparse", st, n);
+}
+
+/* -P k/N */
+static void
+partopt(const char *arg)
+{
+	char buf[32], *slash;
+	const char *errstr;
+	long long k, n;
+
+	if (strlen(arg) >= sizeof(buf) || (slash = strchr(strcpy(buf, arg),
+	    '/')) == NULL)
+		lt_die(LT_EXIT_SYS, "-P %s: expected k/N, such as 2/4", arg);
+	*slash = '\0';
+	n = lt_strtonum(slash + 1, 1, 4096, &errstr);
+	if (errstr != NULL)
+		lt_die(LT_EXIT_SYS, "-P %s: N is %s (1 to 4096)", arg,
+		    errstr);
+	k = lt_strtonum(buf, 1, n, &errstr);
+	if (errstr != NULL)
+		lt_die(LT_EXIT_SYS, "-P %s: k is %s (1 to N)", arg, errstr);
+	part = (int)k;
+	nparts = (int)n;
+}
+
+/*
+ * Can the inputs be cut into parts?  Only regular, uncompressed log
+ * files can: others are converted whole by part 1.
+ */
+static int
+cuttable(struct input *ins, int nin)
+{
+	struct ltin in;
+	struct stat sb;
+	int i, ok;
+
+	for (i = 0; i < nin; i++) {
+		if (strcmp(ins[i].path, "-") == 0)
+			return 0;
+		lt_in_open(&in, ins[i].path);
+		ok = fstat(in.fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
+		    in.child == -1 && !isjson(&in);
+		ins[i].size = sb.st_size;
+		lt_in_close(&in);
+		if (!ok)
+			return 0;
+	}
+	return 1;
+}
+
+static void
+run(struct input *ins, int nin)
+{
+	struct ltin in;
+	off_t total = 0, lo = 0, hi = -1, base = 0, l, h;
+	int i, form;
+
+	if (nparts > 0) {
+		if (!cuttable(ins, nin)) {
+			if (part > 1)
+				return;
+			nparts = 0;
+		} else {
+			for (i = 0; i < nin; i++)
+				total += ins[i].size;
+			lo = (off_t)((uint64_t)total / nparts * (part - 1) +
+			    (uint64_t)total % nparts * (part - 1) / nparts);
+			hi = part == nparts ? -1 : (off_t)((uint64_t)total /
+			    nparts * part + (uint64_t)total % nparts * part /
+			    nparts);
+		}
+	}
+	if (part <= 1)
+		lt_put_header(&out);
+	for (i = 0; i < nin; i++, base += ins[i - 1].size) {
+		l = lo - base > 0 ? lo - base : 0;
+		h = hi < 0 || hi - base >= ins[i].size ? -1 : hi - base;
+		if (hi >= 0 && hi - base <= 0)
+			break;		/* the rest is for later parts */
+		lt_in_open(&in, ins[i].path);
+		if ((form = isjson(&in)) != 0)
+			parsejson(&ins[i], &in, form);
+		else
+			parselog(&ins[i], &in, l, h);
+		lt_in_close(&in);
+	}
+	if (part != nparts)
+		return;
+	trailer();
+	stats();
+	if (nevents == 0 && nlines > 0)
+		lt_warn("no events in %lld lines: not a LitData "
+		    "enable_tracer() log?", nlines);
 }
 
 int
 main(int argc, char *argv[])
 {
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "node", required_argument, NULL, 'n' },
+		{ "part", required_argument, NULL, 'P' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ NULL, 0, NULL, 0 }
+	};
+	static char *stdin_only[] = { (char *)"-" };
+	struct input *ins;
+	const char *errstr;
+	long long node = -1;
 	int c, i;
 
 	lt_setprog(argv[0]);
-	while ((c = getopt(argc, argv, "hv")) != -1) {
+	while ((c = getopt_long(argc, argv, "hn:P:v", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			lt_help(SYNOPSIS,
-			    "  -v   report every skipped line on stderr\n"
-			    "  -h   show this help\n");
+			    "  -n node  tag the inputs as coming from node "
+			    "node, node+1, ... (0 to 1022)\n"
+			    "  -P k/N   write part k of N, for parallel runs\n"
+			    "  -v       report every skipped line on stderr\n"
+			    "  -h       show this help\n");
+			break;
+		case 'n':
+			node = lt_strtonum(optarg, 0, NBLOCKS - 2, &errstr);
+			if (errstr != NULL)
+				lt_die(LT_EXIT_SYS, "-n %s: %s (0 to %d)",
+				    optarg, errstr, NBLOCKS - 2);
+			break;
+		case 'P':
+			partopt(optarg);
 			break;
 		case 'v':
 			vflag = 1;
@@ -429,23 +904,39 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
+	if (argc == 0) {
+		argc = 1;
+		argv = stdin_only;
+	}
+	if (node + argc >= NBLOCKS || (node < 0 && argc >= NBLOCKS))
+		lt_die(LT_EXIT_SYS, "too many inputs: at most %d, less the "
+		    "node number", NBLOCKS - 1);
 
+	ins = lt_calloc((size_t)argc, sizeof(*ins));
+	for (i = 0; i < argc; i++) {
+		ins[i].path = argv[i];
+		if (node >= 0) {
+			ins[i].block = (uint32_t)(node + i + 1);
+			snprintf(ins[i].label, sizeof(ins[i].label),
+			    "node %lld", node + i);
+		} else if (argc > 1) {
+			ins[i].block = (uint32_t)(i + 1);
+			snprintf(ins[i].label, sizeof(ins[i].label),
+			    "input %d", i + 1);
+		}
+		if (ins[i].block != 0)
+			snprintf(ins[i].suffix, sizeof(ins[i].suffix),
+			    " (%s)", ins[i].label);
+	}
 	lt_out_init(&out, 1, "<stdout>");
-	lt_put_header(&out);
-	if (argc == 0)
-		parse("-");
-	for (i = 0; i < argc; i++)
-		parse(argv[i]);
-	trailer();
-	stats();
+	run(ins, argc);
 	lt_out_close(&out);
-	if (nevents == 0 && nlines > 0)
-		lt_warn("no events in %lld lines: not a LitData "
-		    "enable_tracer() log?", nlines);
+	free(ins);
 	free(threads);
-	free(thash);
 	free(procs);
-	free(phash);
+	free(tbyid.slot);
+	free(pbykey.slot);
+	free(pbypid.slot);
 	lt_buf_free(&rec);
 	return LT_EXIT_OK;
 }

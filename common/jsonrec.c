@@ -1,0 +1,209 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * jsonrec.c: one Chrome trace event (read by jsonev.c, canonicalised and
+ * cut into jsmn tokens) as an lt1 record.
+ *
+ * Every member survives: ts, ph, pid, tid, dur, cat, name and args go
+ * to their columns when the column can hold the value, and everything
+ * else, in order, to extra (litracer-stream(5)).  Numbers become lt1
+ * microseconds exactly: digits beyond the nanosecond are rounded half
+ * away from zero.  When a standard member is repeated the last one
+ * counts, as in Perfetto and JSON.parse; the others are dropped and
+ * counted.  An event without a one-character ph has no lt1 form.
+ */
+#include "lt.h"
+
+enum { M_TS, M_PH, M_PID, M_TID, M_DUR, M_CAT, M_NAME, M_ARGS, M_N };
+
+static const char *const member[M_N] = {
+	"ts", "ph", "pid", "tid", "dur", "cat", "name", "args"
+};
+
+static int
+which(const char *js, const jsmntok_t *t)
+{
+	size_t n = (size_t)(t->end - t->start);
+	int m;
+
+	for (m = 0; m < M_N; m++)
+		if (strlen(member[m]) == n &&
+		    memcmp(js + t->start, member[m], n) == 0)
+			return m;
+	return -1;
+}
+
+/* The text of token t as written: strings with their quotes. */
+static void
+text(const char *js, const jsmntok_t *t, const char **p, size_t *n)
+{
+	int q = t->type == JSMN_STRING;
+
+	*p = js + t->start - q;
+	*n = (size_t)(t->end - t->start + 2 * q);
+}
+
+/* A ts or dur in ns; 0 if the value is not a number lt1 can hold. */
+static int
+usval(const char *js, const jsmntok_t *t, int64_t add, int64_t *ns)
+{
+	const char *p = js + t->start;
+	int64_t v;
+
+	if (t->type != JSMN_PRIMITIVE || (*p != '-' && (*p < '0' || *p > '9')))
+		return 0;
+	if (lt_dec_parse(p, (size_t)(t->end - t->start), 3, &v) != LT_NUM_OK)
+		return 0;
+	if ((add > 0 && v > INT64_MAX - add) || (add < 0 &&
+	    v < INT64_MIN - add))
+		return 0;
+	*ns = v + add;
+	return 1;
+}
+
+/* Can column m hold value token t? */
+static int
+fits(const struct ltjev *ev, const struct ltjrec *jr, int m,
+    const jsmntok_t *t)
+{
+	const char *p = ev->p + t->start;
+	size_t n = (size_t)(t->end - t->start);
+	int64_t v;
+
+	switch (m) {
+	case M_TS:
+		return usval(ev->p, t, jr->offset, &v);
+	case M_DUR:
+		return usval(ev->p, t, 0, &v);
+	case M_PH:
+		return t->type == JSMN_STRING && n == 1 && *p > ' ' &&
+		    *p < 0x7f && *p != '"' && *p != '\\';
+	case M_PID:
+	case M_TID:
+		if (t->type == JSMN_STRING)
+			return 1;
+		return t->type == JSMN_PRIMITIVE &&
+		    lt_int_parse(p, n, &v) == LT_NUM_OK &&
+		    !(n == 2 && p[0] == '-');
+	case M_CAT:
+	case M_NAME:
+		return t->type == JSMN_STRING && n > 0;
+	default:
+		return t->type == JSMN_OBJECT && t->size > 0;
+	}
+}
+
+static void
+putnum(struct ltbuf *b, int64_t v, int us)
+{
+	char num[LT_NUMBUF];
+
+	lt_buf_add(b, num, us ? lt_us_fmt(num, v) : lt_i64_fmt(num, v));
+}
+
+static void
+putid(struct ltbuf *b, const struct ltjev *ev, const jsmntok_t *t,
+    const struct ltjrec *jr, int pid)
+{
+	const char *p;
+	size_t n;
+	int64_t v;
+
+	text(ev->p, t, &p, &n);
+	if (t->type == JSMN_STRING) {
+		if (pid && jr->suffix != NULL) {
+			lt_buf_add(b, p, n - 1);
+			lt_buf_adds(b, jr->suffix);
+			lt_buf_addc(b, '"');
+		} else
+			lt_buf_add(b, p, n);
+		return;
+	}
+	lt_int_parse(p, n, &v);
+	if (pid && jr->pid != NULL && v >= 0 && v <= (int64_t)UINT32_MAX)
+		v = (int64_t)jr->pid(jr->arg, (uint64_t)v);
+	putnum(b, v, 0);
+}
+
+/*
+ * Append the record of ev, with its '\n', to b.  Returns 0, or -1 when
+ * the event has no lt1 form (jr->why says why; nothing is appended).
+ */
+int
+lt_jrec(const struct ltjev *ev, struct ltbuf *b, struct ltjrec *jr)
+{
+	const jsmntok_t *t = ev->tok;
+	const char *p;
+	size_t n;
+	int col[M_N], i, k, m, first;
+	int64_t v;
+
+	if (ev->ntok < 1 || t[0].type != JSMN_OBJECT) {
+		jr->why = "an event that is not an object";
+		return -1;
+	}
+	for (m = 0; m < M_N; m++)
+		col[m] = -1;
+	for (i = 1, k = 0; k < t[0].size; k++, i = lt_jtok_skip(t, i + 1))
+		if ((m = which(ev->p, &t[i])) >= 0) {
+			if (col[m] >= 0)
+				jr->dupkeys++;
+			col[m] = i + 1;
+		}
+	if (col[M_PH] < 0 || !fits(ev, jr, M_PH, &t[col[M_PH]])) {
+		jr->why = t[0].size == 0 ? "an empty event" :
+		    col[M_PH] < 0 ? "an event without ph" :
+		    "an event whose ph is not one character";
+		return -1;
+	}
+	for (m = 0; m < M_N; m++)
+		if (col[m] >= 0 && !fits(ev, jr, m, &t[col[m]]))
+			col[m] = -col[m] - 2;	/* to extra */
+
+	for (m = 0; m < M_N; m++) {
+		if (m > 0)
+			lt_buf_addc(b, '\t');
+		if (col[m] < 0) {
+			if (m == M_ARGS)
+				lt_buf_add(b, "{}", 2);
+			else if (m != M_CAT && m != M_NAME)
+				lt_buf_addc(b, '-');
+			continue;
+		}
+		i = col[m];
+		switch (m) {
+		case M_TS:
+			usval(ev->p, &t[i], jr->offset, &v);
+			putnum(b, v, 1);
+			break;
+		case M_DUR:
+			usval(ev->p, &t[i], 0, &v);
+			putnum(b, v, 1);
+			break;
+		case M_PID:
+		case M_TID:
+			putid(b, ev, &t[i], jr, m == M_PID);
+			break;
+		default:	/* ph, cat, name: contents; args: the object */
+			lt_buf_add(b, ev->p + t[i].start,
+			    (size_t)(t[i].end - t[i].start));
+		}
+	}
+
+	lt_buf_add(b, "\t{", 2);
+	first = 1;
+	for (i = 1, k = 0; k < t[0].size; k++, i = lt_jtok_skip(t, i + 1)) {
+		m = which(ev->p, &t[i]);
+		if (m >= 0 && (col[m] >= 0 || -col[m] - 2 != i + 1))
+			continue;	/* in its column, or repeated */
+		if (!first)
+			lt_buf_addc(b, ',');
+		first = 0;
+		text(ev->p, &t[i], &p, &n);
+		lt_buf_add(b, p, n);
+		lt_buf_addc(b, ':');
+		text(ev->p, &t[i + 1], &p, &n);
+		lt_buf_add(b, p, n);
+	}
+	lt_buf_add(b, "}\n", 2);
+	return 0;
+}
