@@ -60,30 +60,41 @@ static const struct legacy {
 	    { "exception" } }
 };
 
-/* The names the current release writes, and their categories. */
+/* The names the current release writes, their categories and roles. */
+#define S(s)	s, sizeof(s) - 1
+#define MAIN	LT_ROLE_MAIN
 static const struct stable {
 	const char	*name;
+	size_t		 n;
 	const char	*cat;
+	int		 role;
 } stable[] = {
-	{ "dataloader", "epoch" }, { "batch", "batch" },
-	{ "combined", "epoch" }, { "prefetch", "download" },
-	{ "download", "download" }, { "decompress", "decompress" },
-	{ "read", "read" }, { "delete", "delete" }, { "sample", "sample" },
-	{ "lock", "lock" }, { "crash", "crash" },
+	{ S("read"), "read", MAIN }, { S("sample"), "sample", MAIN },
+	{ S("download"), "download", LT_ROLE_DOWNLOAD },
+	{ S("decompress"), "decompress", LT_ROLE_DOWNLOAD },
+	{ S("lock"), "lock", 0 },
+	{ S("prefetch"), "download", LT_ROLE_PREFETCH },
+	{ S("delete"), "delete", LT_ROLE_PREFETCH },
+	{ S("batch"), "batch", MAIN | LT_ROLE_LOADER },
+	{ S("dataloader"), "epoch", MAIN | LT_ROLE_LOADER },
+	{ S("combined"), "epoch", MAIN },
+	{ S("crash"), "crash", LT_ROLE_PREFETCH },
 	/* stable names given to v1 spans the current release lacks */
-	{ "dataset", "epoch" }, { "get_item", "sample" },
-	{ "load_item", "sample" }
+	{ S("dataset"), "epoch", MAIN }, { S("get_item"), "sample", MAIN },
+	{ S("load_item"), "sample", MAIN }
 };
+#undef MAIN
 
 /* Categories of other names, by prefix (spec section 11). */
 static const struct stable prefixes[] = {
-	{ "prefetch_download_chunk_", "download" },
-	{ "download_chunk_", "download" },
-	{ "read_chunk_", "read" }, { "reader_reading_", "read" },
-	{ "delete_chunk_", "delete" },
-	{ "decompress", "decompress" }, { "Decompress", "decompress" },
-	{ "getitem_", "sample" }, { "load_item_", "sample" },
-	{ "get_item_", "sample" }, { "iterating_", "epoch" }
+	{ S("prefetch_download_chunk_"), "download", 0 },
+	{ S("download_chunk_"), "download", 0 },
+	{ S("read_chunk_"), "read", 0 }, { S("reader_reading_"), "read", 0 },
+	{ S("delete_chunk_"), "delete", 0 },
+	{ S("decompress"), "decompress", 0 },
+	{ S("Decompress"), "decompress", 0 },
+	{ S("getitem_"), "sample", 0 }, { S("load_item_"), "sample", 0 },
+	{ S("get_item_"), "sample", 0 }, { S("iterating_"), "epoch", 0 }
 };
 
 #define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
@@ -133,15 +144,14 @@ match(const struct legacy *l, const char *s, size_t n, struct ltnorm *nm)
 	return s == end;
 }
 
-static const char *
-stablecat(const char *s, size_t n)
+static const struct stable *
+lookup(const char *s, size_t n)
 {
 	size_t i;
 
 	for (i = 0; i < NELEM(stable); i++)
-		if (strlen(stable[i].name) == n &&
-		    memcmp(stable[i].name, s, n) == 0)
-			return stable[i].cat;
+		if (stable[i].n == n && memcmp(stable[i].name, s, n) == 0)
+			return &stable[i];
 	return NULL;
 }
 
@@ -195,26 +205,19 @@ crash(const struct ltlog *lg, struct ltnorm *nm)
 void
 lt_lognorm(const struct ltlog *lg, struct ltnorm *nm)
 {
-	const char *s = lg->name.p, *cat;
-	size_t n = lg->name.n, i, k;
+	const struct stable *st;
+	const char *s = lg->name.p, *cat = NULL;
+	size_t n = lg->name.n, i;
 
-	memset(nm, 0, sizeof(*nm));
 	nm->name = s;
 	nm->namen = n;
-	if (lg->cat.p != NULL) {
-		nm->cat = lg->cat.p;
-		nm->catn = lg->cat.n;
-	}
-	if (lg->crash)
+	nm->cat = lg->cat.p;
+	nm->catn = lg->cat.n;
+	nm->narg = nm->renamed = nm->inferred = nm->crash = 0;
+	if (lg->crash) {
 		crash(lg, nm);
-	else if ((cat = stablecat(s, n)) != NULL) {
-		if (nm->cat == NULL) {
-			nm->cat = cat;
-			nm->catn = strlen(cat);
-			nm->inferred = 1;
-		}
-		return;
-	} else {
+		st = lookup(s, n);
+	} else if ((st = lookup(s, n)) == NULL) {
 		for (i = 0; i < NELEM(legacy); i++)
 			if (match(&legacy[i], s, n, nm))
 				break;
@@ -222,22 +225,23 @@ lt_lognorm(const struct ltlog *lg, struct ltnorm *nm)
 			nm->name = legacy[i].name;
 			nm->namen = strlen(nm->name);
 			nm->renamed = 1;
-			cat = legacy[i].cat;
+			st = lookup(nm->name, nm->namen);
 		} else {
 			nm->narg = 0;
-			cat = NULL;
-			for (k = 0; k < NELEM(prefixes) && cat == NULL; k++)
-				if (n >= strlen(prefixes[k].name) &&
-				    memcmp(s, prefixes[k].name,
-				    strlen(prefixes[k].name)) == 0)
-					cat = prefixes[k].cat;
-			for (k = 0; k + 4 <= n && cat == NULL; k++)
-				if (memcmp(s + k, "lock", 4) == 0)
+			for (i = 0; i < NELEM(prefixes) && cat == NULL; i++)
+				if (n >= prefixes[i].n && memcmp(s,
+				    prefixes[i].name, prefixes[i].n) == 0)
+					cat = prefixes[i].cat;
+			for (i = 0; i + 4 <= n && cat == NULL; i++)
+				if (memcmp(s + i, "lock", 4) == 0)
 					cat = "lock";
 		}
 	}
-	if (nm->crash)
-		cat = "crash";
+	if (st != NULL) {
+		cat = st->cat;
+		nm->role = st->role;
+	} else
+		nm->role = 0;
 	if (nm->cat == NULL && cat != NULL) {
 		nm->cat = cat;
 		nm->catn = strlen(cat);

@@ -20,13 +20,23 @@
 #define HASPFX(p, n, s)	((n) >= sizeof(s) - 1 && \
 			    memcmp(p, s, sizeof(s) - 1) == 0)
 
+#define TRIM(p, e)	do {						\
+		while ((p) < (e) && ISBLANK(*(p)))			\
+			(p)++;						\
+		while ((e) > (p) && ISBLANK((e)[-1]))			\
+			(e)--;						\
+	} while (0)
+
+/* Bytes that make a record need escaping or replacing in JSON. */
+static unsigned char special[256];
+
 static void
-trim(const char **p, const char **e)
+initspecial(void)
 {
-	while (*p < *e && ISBLANK(**p))
-		(*p)++;
-	while (*e > *p && ISBLANK((*e)[-1]))
-		(*e)--;
+	int c;
+
+	for (c = 0; c < 256; c++)
+		special[c] = c < 0x20 || c >= 0x7f || c == '"' || c == '\\';
 }
 
 static int
@@ -63,11 +73,54 @@ setonce(struct ltfield *f, const char *v, size_t n)
 
 /*
  * Timestamps: Unix seconds before 0.2.68, microseconds since (spec 4:
- * a value below 1e11 is seconds).  Exact decimal scaling to ns.
+ * a value below 1e11 is seconds), scaled to ns exactly.  The usual
+ * D+.D+ is read here; anything else (an exponent, 19 digits) goes to
+ * lt_dec_parse().  A microsecond time written as lt1 would write it
+ * (at most 3 decimals, no leading zero) is kept as text in tsus.
  */
 static int
 parsets(const char *v, size_t n, struct ltlog *lg)
 {
+	const char *p = v, *end = v + n, *f;
+	uint64_t ip = 0, fr = 0;
+	int k, scale, round = 0;
+
+	lg->tsus.p = NULL;
+	while (p < end && (unsigned)*p - '0' <= 9 && p - v < 16)
+		ip = ip * 10 + (uint64_t)(*p++ - '0');
+	if (p == v || (p < end && *p != '.') || (p < end && p + 1 == end))
+		goto slow;
+	f = p < end ? p + 1 : end;
+	scale = ip < 100000000000ULL ? 9 : 3;
+	if (ip > (scale == 9 ? 9000000000ULL : 9000000000000000ULL))
+		goto slow;		/* beyond int64 nanoseconds */
+	for (k = 0, p = f; p < end; p++, k++) {
+		if ((unsigned)*p - '0' > 9)
+			goto slow;
+		if (k < scale)
+			fr = fr * 10 + (uint64_t)(*p - '0');
+		else if (k == scale)
+			round = *p >= '5';
+	}
+	for (; k < scale; k++)
+		fr *= 10;
+	lg->ts = (int64_t)(ip * (scale == 9 ? 1000000000 : 1000) + fr) +
+	    round;
+	if (scale == 9)
+		lg->gen = LT_GEN_OLD;
+	else if (*v != '0' && end - f <= 3) {
+		lg->tsus.p = (char *)v;
+		lg->tsus.n = n;
+		/* lt1 writes the shortest form: 12.500 is 12.5 */
+		while (lg->tsus.n > (size_t)(f - v) &&
+		    v[lg->tsus.n - 1] == '0')
+			lg->tsus.n--;
+		if (v[lg->tsus.n - 1] == '.')
+			lg->tsus.n--;
+	}
+	return 0;
+
+slow:
 	if (lt_dec_parse(v, n, 3, &lg->ts) != LT_NUM_OK || lg->ts < 0)
 		return -1;
 	if (lg->ts < (int64_t)100000000000 * 1000) {
@@ -147,13 +200,14 @@ crashtext(struct ltlog *lg)
 int
 lt_logline(char *line, size_t n, struct ltlog *lg)
 {
-	const char *p, *end, *tok, *semi, *colon, *k, *ke, *v, *ve;
+	const char *p, *end, *tok, *semi, *colon, *k, *ke, *v, *ve, *q;
 	const char *nul;
 	struct ltkv *last = NULL;
 	int have_ts = 0, have_pid = 0, have_tid = 0, bare = 0;
 	unsigned char acc = 0;
-	size_t i;
 
+	if (special['"'] == 0)
+		initspecial();
 	lg->nkv = 0;
 	lg->gen = LT_GEN_NEW;
 	lg->salvaged = 0;
@@ -177,22 +231,20 @@ lt_logline(char *line, size_t n, struct ltlog *lg)
 			return torn(lg, "NUL bytes");
 		lg->salvaged = 1;
 	}
-	trim(&p, &end);
+	TRIM(p, end);
 	if (p == end)
 		return lg->kind = LT_SKIP_BLANK;
 	if (!HASPFX(p, (size_t)(end - p), "ts:"))
 		return notrecord(line, p, end, lg);
-	for (i = 0; i < (size_t)(end - p); i++)
-		acc |= (unsigned char)p[i];
-	lg->ascii = acc < 0x80;
-
 	for (tok = p; tok < end; tok = semi + 1) {
-		if ((semi = memchr(tok, ';', (size_t)(end - tok))) == NULL)
-			semi = end;
-		if ((colon = memchr(tok, ':', (size_t)(semi - tok))) == NULL) {
+		/* One pass finds the token's first ':' and its ';'. */
+		for (q = tok; q < end && *q != ';' && *q != ':'; q++)
+			acc |= special[(unsigned char)*q];
+		if (q == end || *q == ';') {
+			semi = q;
 			k = tok;
 			ke = semi;
-			trim(&k, &ke);
+			TRIM(k, ke);
 			if (k == ke)
 				continue;	/* ";;" or the final ';' */
 			if (!have_tid)
@@ -204,16 +256,20 @@ lt_logline(char *line, size_t n, struct ltlog *lg)
 			/* Before 0.2.68 a ';' in a value was not replaced. */
 			ve = semi;
 			v = last->v;
-			trim(&v, &ve);
+			TRIM(v, ve);
 			last->vn = (size_t)(ve - v);
 			continue;
 		}
+		colon = q;
+		for (q++; q < end && *q != ';'; q++)
+			acc |= special[(unsigned char)*q];
+		semi = q;
 		k = tok;
 		ke = colon;
 		v = colon + 1;
 		ve = semi;
-		trim(&k, &ke);
-		trim(&v, &ve);
+		TRIM(k, ke);
+		TRIM(v, ve);
 		last = NULL;
 		n = (size_t)(ke - k);
 		if (!have_tid) {
@@ -242,26 +298,45 @@ lt_logline(char *line, size_t n, struct ltlog *lg)
 				return torn(lg, "bad record prefix");
 			continue;
 		}
-		if (KEYIS(k, n, "name")) {
-			if (setonce(&lg->name, v, (size_t)(ve - v)) < 0)
-				return torn(lg, "two name keys");
-		} else if (KEYIS(k, n, "ph")) {
-			if (setonce(&lg->ph, v, (size_t)(ve - v)) < 0)
-				return torn(lg, "two ph keys");
-		} else if (KEYIS(k, n, "cat")) {
-			if (setonce(&lg->cat, v, (size_t)(ve - v)) < 0)
-				return torn(lg, "two cat keys");
-		} else if (KEYIS(k, n, "cname")) {
-			if (setonce(&lg->cname, v, (size_t)(ve - v)) < 0)
-				return torn(lg, "two cname keys");
-		} else if (KEYIS(k, n, "ts") || KEYIS(k, n, "PID") ||
-		    KEYIS(k, n, "TID")) {
-			return torn(lg, "two records on one line");
-		} else {
-			addkv(lg, k, n, v, (size_t)(ve - v));
-			last = &lg->kv[lg->nkv - 1];
+		switch (n) {
+		case 2:
+			if (k[0] == 'p' && k[1] == 'h') {
+				if (setonce(&lg->ph, v, (size_t)(ve - v)) < 0)
+					return torn(lg, "two ph keys");
+				continue;
+			}
+			if (k[0] == 't' && k[1] == 's')
+				return torn(lg, "two records on one line");
+			break;
+		case 3:
+			if (KEYIS(k, n, "cat")) {
+				if (setonce(&lg->cat, v, (size_t)(ve - v)) < 0)
+					return torn(lg, "two cat keys");
+				continue;
+			}
+			if (KEYIS(k, n, "PID") || KEYIS(k, n, "TID"))
+				return torn(lg, "two records on one line");
+			break;
+		case 4:
+			if (KEYIS(k, n, "name")) {
+				if (setonce(&lg->name, v, (size_t)(ve - v)) < 0)
+					return torn(lg, "two name keys");
+				continue;
+			}
+			break;
+		case 5:
+			if (KEYIS(k, n, "cname")) {
+				if (setonce(&lg->cname, v, (size_t)(ve - v)) <
+				    0)
+					return torn(lg, "two cname keys");
+				continue;
+			}
+			break;
 		}
+		addkv(lg, k, n, v, (size_t)(ve - v));
+		last = &lg->kv[lg->nkv - 1];
 	}
+	lg->plain = acc == 0;
 	if (!have_tid)
 		return torn(lg, "record prefix cut short");
 	if (lg->ph.p == NULL) {

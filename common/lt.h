@@ -251,12 +251,13 @@ struct ltlog {
 	const char	*why;		/* for LT_SKIP_TORN */
 	int		 gen;		/* LT_GEN_*, for records */
 	int		 salvaged;	/* the record followed NUL bytes */
-	int		 ascii;		/* the record is plain ASCII */
+	int		 plain;		/* printable ASCII, nothing to escape */
 	int		 crash;		/* a 25bf3ca8 CRASHED message */
 	int64_t		 ts;		/* nanoseconds */
 	uint64_t	 pid;
 	uint64_t	 tid;
 	struct ltfield	 name, ph, cat, cname;	/* p == NULL: absent */
+	struct ltfield	 tsus;		/* ts as written, when it is lt1 */
 	struct ltkv	*kv;		/* other keys, in order */
 	size_t		 nkv;
 	size_t		 kvcap;
@@ -390,7 +391,16 @@ struct ltnorm {
 	int		 narg;
 	int		 renamed;	/* name is not the log's */
 	int		 inferred;	/* cat is not the log's */
+	int		 role;		/* LT_ROLE_* of the stable name */
 	int		 crash;		/* a CRASHED message: kv is its text */
+};
+
+/* What an event says about the thread and the process writing it. */
+enum {
+	LT_ROLE_MAIN = 1,	/* a worker's or the main process's thread */
+	LT_ROLE_PREFETCH = 2,	/* PrepareChunksThread */
+	LT_ROLE_DOWNLOAD = 4,	/* download and decompress threads */
+	LT_ROLE_LOADER = 8	/* the process that iterates the DataLoader */
 };
 
 void	lt_lognorm(const struct ltlog *, struct ltnorm *);

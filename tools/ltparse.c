@@ -30,13 +30,6 @@
 #define PIDBITS		22
 #define NBLOCKS		1024
 
-/* What a thread's spans say about its role (by stable name). */
-enum {
-	ROLE_MAIN = 1,		/* dataloader, batch, sample, read, ... */
-	ROLE_PREFETCH = 2,	/* prefetch, delete, crash */
-	ROLE_DOWNLOAD = 4	/* download, decompress */
-};
-
 struct input {
 	const char	*path;
 	uint32_t	 block;		/* pid block; 0 keeps the OS pids */
@@ -51,6 +44,8 @@ struct thread {
 	uint32_t	 tid;		/* small, unique within the process */
 	uint32_t	 next;		/* next thread of the process, or 0 */
 	unsigned	 roles;
+	unsigned char	 idn;		/* "\tpid\ttid\t-\t", made once */
+	char		 id[40];
 };
 
 struct proc {
@@ -84,6 +79,7 @@ static struct ltbuf	 rec;
 static int		 vflag;
 static int		 quiet;		/* rebuilding state before our part */
 static int		 part, nparts;	/* -P k/N, 0 without */
+static int		 plainrec;	/* the record has nothing to escape */
 
 static long long	 nlines, nevents, nmeta, nreplaced, nrepaired;
 static long long	 nskip[LT_NKIND], nskipjson, ngen[LT_NGEN], njson;
@@ -242,6 +238,12 @@ getthread(const struct input *in, uint64_t pid, uint64_t os)
 	th->tid = ++pr->nthreads;
 	th->next = 0;
 	th->roles = 0;
+	th->id[0] = '\t';
+	th->idn = 1 + (unsigned char)lt_u64_fmt(th->id + 1, pr->pid);
+	th->id[th->idn++] = '\t';
+	th->idn += (unsigned char)lt_u64_fmt(th->id + th->idn, th->tid);
+	memcpy(th->id + th->idn, "\t-\t", 3);
+	th->idn += 3;
 	if (pr->last != 0)
 		threads[pr->last].next = (uint32_t)nthreads;
 	else
@@ -256,27 +258,6 @@ static int
 is(const char *p, size_t n, const char *s)
 {
 	return strlen(s) == n && memcmp(p, s, n) == 0;
-}
-
-static unsigned
-role(const struct ltnorm *nm)
-{
-	static const char *const mainrole[] = { "sample", "read", "dataloader",
-	    "batch", "combined", "dataset", "get_item", "load_item" };
-	static const char *const prefetch[] = { "prefetch", "delete",
-	    "crash" };
-	size_t i;
-
-	for (i = 0; i < sizeof(mainrole) / sizeof(mainrole[0]); i++)
-		if (is(nm->name, nm->namen, mainrole[i]))
-			return ROLE_MAIN;
-	for (i = 0; i < sizeof(prefetch) / sizeof(prefetch[0]); i++)
-		if (is(nm->name, nm->namen, prefetch[i]))
-			return ROLE_PREFETCH;
-	if (is(nm->name, nm->namen, "download") ||
-	    is(nm->name, nm->namen, "decompress"))
-		return ROLE_DOWNLOAD;
-	return 0;
 }
 
 /* The rank and worker of a process, from the env keys of its events. */
@@ -299,8 +280,7 @@ learn(struct proc *pr, const struct ltlog *lg, const struct ltnorm *nm)
 	int i;
 	size_t j;
 
-	if (is(nm->name, nm->namen, "dataloader") ||
-	    is(nm->name, nm->namen, "batch"))
+	if (nm->role & LT_ROLE_LOADER)
 		pr->main = 1;
 	if (pr->rank >= 0 && pr->worker >= 0)
 		return;
@@ -312,25 +292,51 @@ learn(struct proc *pr, const struct ltlog *lg, const struct ltnorm *nm)
 		    lg->kv[j].vn);
 }
 
+/* JSON string contents; a plain record needs no escaping at all. */
+static void
+addesc(const char *p, size_t n)
+{
+	if (plainrec)
+		lt_buf_add(&rec, p, n);
+	else
+		nreplaced += (long long)lt_esc(&rec, p, n);
+}
+
 static void
 addstr(const char *p, size_t n)
 {
 	lt_buf_addc(&rec, '"');
-	nreplaced += (long long)lt_esc(&rec, p, n);
+	addesc(p, n);
 	lt_buf_addc(&rec, '"');
+}
+
+/* Is v a JSON integer that fits int64 (0 or -?[1-9][0-9]*)? */
+static int
+isint(const char *v, size_t n)
+{
+	int64_t iv;
+	size_t i;
+
+	if (n == 0 || n > 18)
+		return n > 18 && lt_int_parse(v, n, &iv) == LT_NUM_OK;
+	i = *v == '-';
+	if (i == n || (v[i] == '0' && n > i + 1))
+		return 0;
+	for (; i < n; i++)
+		if ((unsigned)v[i] - '0' > 9)
+			return 0;
+	return 1;
 }
 
 /* "key":value, the value a JSON integer when it is one, else a string. */
 static void
 addarg(const char *k, size_t kn, const char *v, size_t vn, int comma)
 {
-	int64_t iv;
-
 	if (comma)
 		lt_buf_addc(&rec, ',');
 	addstr(k, kn);
 	lt_buf_addc(&rec, ':');
-	if (lt_int_parse(v, vn, &iv) == LT_NUM_OK)
+	if (isint(v, vn))
 		lt_buf_add(&rec, v, vn);
 	else
 		addstr(v, vn);
@@ -369,29 +375,29 @@ event(const struct input *in, const struct ltlog *lg)
 	lt_lognorm(lg, &nm);
 	th = getthread(in, lg->pid, lg->tid);
 	pr = &procs[th->proc];
-	th->roles |= role(&nm);
+	th->roles |= (unsigned)nm.role;
 	learn(pr, lg, &nm);
 	nevents++;
 	nlegacy += nm.renamed;
 	ninferred += nm.inferred;
 	nsalvaged += lg->salvaged;
 	/* Before our part only the count of replacements is wanted. */
-	if (quiet && lg->ascii)
+	if (quiet && lg->plain)
 		return;
 
+	plainrec = lg->plain;
 	rec.n = 0;
-	lt_buf_add(&rec, num, lt_us_fmt(num, lg->ts));
+	if (lg->tsus.p != NULL)
+		lt_buf_add(&rec, lg->tsus.p, lg->tsus.n);
+	else
+		lt_buf_add(&rec, num, lt_us_fmt(num, lg->ts));
 	lt_buf_addc(&rec, '\t');
 	lt_buf_add(&rec, lg->ph.p, 1);
-	lt_buf_addc(&rec, '\t');
-	addnum(pr->pid);
-	lt_buf_addc(&rec, '\t');
-	addnum(th->tid);
-	lt_buf_add(&rec, "\t-\t", 3);
+	lt_buf_add(&rec, th->id, th->idn);
 	if (nm.cat != NULL)
-		nreplaced += (long long)lt_esc(&rec, nm.cat, nm.catn);
+		addesc(nm.cat, nm.catn);
 	lt_buf_addc(&rec, '\t');
-	nreplaced += (long long)lt_esc(&rec, nm.name, nm.namen);
+	addesc(nm.name, nm.namen);
 	lt_buf_add(&rec, "\t{", 2);
 	for (j = 0; j < nm.narg; j++)
 		addarg(nm.arg[j].k, strlen(nm.arg[j].k), nm.arg[j].v,
@@ -649,6 +655,7 @@ meta(uint64_t pid, uint32_t tid, const char *name, const char *label,
 {
 	char num[LT_NUMBUF];
 
+	plainrec = 0;
 	rec.n = 0;
 	lt_buf_add(&rec, "-\tM\t", 4);
 	addnum(pid);
@@ -714,9 +721,9 @@ trailer(void)
 		meta(pr->pid, 0, "process_sort_index", NULL, sort);
 		for (t = pr->first; t != 0; t = th->next) {
 			th = &threads[t];
-			r = th->roles & ROLE_MAIN ? "main" :
-			    th->roles & ROLE_PREFETCH ? "prefetch" :
-			    th->roles & ROLE_DOWNLOAD ? "download" : "thread";
+			r = th->roles & LT_ROLE_MAIN ? "main" :
+			    th->roles & LT_ROLE_PREFETCH ? "prefetch" :
+			    th->roles & LT_ROLE_DOWNLOAD ? "download" : "thread";
 			snprintf(label, sizeof(label), "%s %llu", r,
 			    (unsigned long long)th->os);
 			meta(pr->pid, th->tid, "thread_name", label, 0);
