@@ -129,6 +129,11 @@ tokens(struct ltjr *jr, const char *p, size_t n)
 
 	if (n > INT32_MAX)
 		return -1;
+	/* Without a token array jsmn only counts: have one from the start. */
+	if (jr->tok == NULL) {
+		jr->ntokcap = 256;
+		jr->tok = lt_reallocarray(NULL, jr->ntokcap, sizeof(*jr->tok));
+	}
 	for (;;) {
 		jsmn_init(&ps);
 		r = jsmn_parse(&ps, p, n, jr->tok, jr->ntokcap);
@@ -178,7 +183,10 @@ event(struct ltjr *jr, struct ltjev *ev)
 		p = ev->raw;
 		n = ev->rawn;
 	}
-	if ((r = tokens(jr, p, n)) < 1)
+	/* jsmn cannot cut a bare primitive: callers see no tokens. */
+	if (j.type != '{' && j.type != '[')
+		r = 0;
+	else if ((r = tokens(jr, p, n)) < 1)
 		return fail(jr, "event too large", 0);
 	ev->p = p;
 	ev->n = n;

@@ -288,7 +288,7 @@ struct ltjev {
 	const char	*key;		/* LT_JEV_TOP: the key's contents */
 	size_t		 keyn;
 	jsmntok_t	*tok;		/* LT_JEV_EVENT: tokens of p */
-	int		 ntok;
+	int		 ntok;		/* 0 for a string, number, literal */
 	long		 line;		/* where the value starts */
 	long long	 off;
 };

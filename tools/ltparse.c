@@ -29,6 +29,7 @@
 /* Linux's pid_max is at most 2^22: an input's pids live in a block. */
 #define PIDBITS		22
 #define NBLOCKS		1024
+#define MAXPARTS	1000000
 
 struct input {
 	const char	*path;
@@ -785,10 +786,10 @@ partopt(const char *arg)
 	    '/')) == NULL)
 		lt_die(LT_EXIT_SYS, "-P %s: expected k/N, such as 2/4", arg);
 	*slash = '\0';
-	n = lt_strtonum(slash + 1, 1, 4096, &errstr);
+	n = lt_strtonum(slash + 1, 1, MAXPARTS, &errstr);
 	if (errstr != NULL)
-		lt_die(LT_EXIT_SYS, "-P %s: N is %s (1 to 4096)", arg,
-		    errstr);
+		lt_die(LT_EXIT_SYS, "-P %s: N is %s (1 to %d)", arg,
+		    errstr, MAXPARTS);
 	k = lt_strtonum(buf, 1, n, &errstr);
 	if (errstr != NULL)
 		lt_die(LT_EXIT_SYS, "-P %s: k is %s (1 to N)", arg, errstr);
@@ -832,7 +833,7 @@ run(struct input *ins, int nin)
 		if (!cuttable(ins, nin)) {
 			if (part > 1)
 				return;
-			nparts = 0;
+			part = nparts = 0;
 		} else {
 			for (i = 0; i < nin; i++)
 				total += ins[i].size;
@@ -915,9 +916,12 @@ main(int argc, char *argv[])
 		argc = 1;
 		argv = stdin_only;
 	}
-	if (node + argc >= NBLOCKS || (node < 0 && argc >= NBLOCKS))
-		lt_die(LT_EXIT_SYS, "too many inputs: at most %d, less the "
-		    "node number", NBLOCKS - 1);
+	if (node >= 0 && node + argc >= NBLOCKS)
+		lt_die(LT_EXIT_SYS, "-n %lld: too large for %d inputs (node + "
+		    "inputs at most %d)", node, argc, NBLOCKS - 1);
+	if (argc >= NBLOCKS)
+		lt_die(LT_EXIT_SYS, "too many inputs (at most %d)",
+		    NBLOCKS - 1);
 
 	ins = lt_calloc((size_t)argc, sizeof(*ins));
 	for (i = 0; i < argc; i++) {

@@ -1,0 +1,345 @@
+#!/usr/bin/env bats
+# ltparse: LitData logs of every generation and Chrome trace JSON to lt1.
+
+bats_require_minimum_version 1.5.0
+load helper
+
+D="$DATA/ltparse"
+
+# mklog FORMAT LINES [SEED]: a generated log in $BATS_TEST_TMPDIR.
+mklog() {
+	awk -v fmt="$1" -v n="$2" -v seed="${3:-1}" -f "$D/mklog.awk" \
+	    > "$BATS_TEST_TMPDIR/$1.log"
+}
+
+# balanced FILE: lines = events + skipped, and every pid and tid of the
+# records fits Perfetto's 0..2^32-1.
+balanced() {
+	local l e s
+	l=$(stat_of ltparse lines "$1")
+	e=$(stat_of ltparse events "$1")
+	s=$(stat_of ltparse skipped "$1")
+	[ "$l" -eq $((e + s)) ] || { echo "lines $l != $e + $s"; return 1; }
+	awk -F '\t' '!/^#/ && ($3 !~ /^[0-9]+$/ || $3 > 4294967295 ||
+	    $4 !~ /^[0-9]+$/ || $4 > 4294967295) { print "bad id: " $0; bad = 1 }
+	    END { exit bad }' "$1"
+}
+
+@test "ltparse -h prints the usage and options, exit 0" {
+	run -0 --separate-stderr ltparse -h
+	[ "${lines[0]}" = "usage: ltparse [-v] [-n node] [-P k/N] [file ...]" ]
+	[[ "$output" == *"-P k/N"* ]]
+	[ -z "$stderr" ]
+	run -0 ltparse --help
+	[ "${lines[0]}" = "usage: ltparse [-v] [-n node] [-P k/N] [file ...]" ]
+}
+
+@test "ltparse: the current format (0.2.68+), golden" {
+	golden "$D/new.out" ltparse "$D/new.log"
+	balanced "$D/new.out"
+}
+
+@test "ltparse: old format (0.2.57-0.2.67) gets stable names, args, categories, us" {
+	golden "$D/old.out" ltparse "$D/old.log"
+	balanced "$D/old.out"
+	# read_chunk_12_size_512 -> read chunk=12 size=512, seconds -> us
+	grep -q $'^1795940303995397.3\tB\t14015\t2\t-\tread\tread\t{"chunk":12,"size":512,' "$D/old.out"
+	grep -q '"legacy_name":"read_chunk_12_size_512"' "$D/old.out"
+	# the 25bf3ca8 CRASHED message is a crash instant; its traceback is noise
+	grep -q $'\tI\t14015\t1\t-\tcrash\tcrash\t{"exception":"TypeError",' "$D/old.out"
+	[ "$(stat_of ltparse skipped_traceback "$D/old.out")" -eq 8 ]
+}
+
+@test "ltparse: v1 format (0.2.45-0.2.56) with logger_name and level" {
+	golden "$D/v1.out" ltparse "$D/v1.log"
+	balanced "$D/v1.out"
+	grep -q $'\tsample\tsample\t{"chunk":12,"index":6151,"logger_name":"litdata.streaming.dataset","level":"DEBUG"' "$D/v1.out"
+	grep -q $'\tsample\tget_item\t{"chunk":12,"index":-1,' "$D/v1.out"
+	# Decompressing/Decompressed data are one decompress span
+	[ "$(grep -c $'\tdecompress\tdecompress\t' "$D/v1.out")" -eq 2 ]
+	grep -q '"op":"increment","path":"C:\\\\Users\\\\me\\\\chunks\\\\chunk-0-12.bin"' "$D/v1.out"
+	# a name no pattern knows keeps its name; "lock" in it gives the category
+	grep -q $'\tlock\tsome_lock_thing\t' "$D/v1.out"
+}
+
+@test "ltparse: a file of three generations appended, each line on its own" {
+	cat "$D/v1.log" "$D/old.log" "$D/new.log" > "$BATS_TEST_TMPDIR/mixed.log"
+	golden "$D/mixed.out" ltparse "$BATS_TEST_TMPDIR/mixed.log"
+	balanced "$D/mixed.out"
+	[ "$(stat_of ltparse lines_v1 "$D/mixed.out")" -eq 15 ]
+	[ "$(stat_of ltparse lines_old "$D/mixed.out")" -eq 14 ]
+	[ "$(stat_of ltparse lines_new "$D/mixed.out")" -eq 18 ]
+}
+
+@test "ltparse: damage is skipped and counted by kind, never an event" {
+	golden "$D/damage.out" ltparse "$D/damage.log"
+	balanced "$D/damage.out"
+	[ "$(stat_of ltparse skipped_torn "$D/damage.out")" -eq 15 ]
+	[ "$(stat_of ltparse skipped_blank "$D/damage.out")" -eq 2 ]
+	[ "$(stat_of ltparse salvaged "$D/damage.out")" -eq 1 ]
+	[ "$(stat_of ltparse replaced "$D/damage.out")" -eq 4 ]
+	# the cut "read E" of line 2 must not become an event
+	run -1 grep -c $'^1795940303867600\t' "$D/damage.out"
+}
+
+@test "ltparse -v names every skipped line and why" {
+	cd "$D"
+	run -0 --separate-stderr ltparse -v damage.log
+	diff -u "$D/damage.err" <(printf '%s\n' "${stderr_lines[@]}")
+}
+
+@test "ltparse: lines of 10 MB and a last line without newline" {
+	awk 'BEGIN { printf "ts:1795940303867556.250;PID:1; TID:2; name: big;ph: i;v: "
+		for (i = 0; i < 10 * 1024 * 1024 / 64; i++)
+			printf "%s", "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+		printf ";" }' > "$BATS_TEST_TMPDIR/big.log"
+	run -0 ltparse "$BATS_TEST_TMPDIR/big.log"
+	[ "$(printf '%s\n' "$output" | grep -c $'\tbig\t')" -eq 1 ]
+	[ "$(printf '%s\n' "$output" | awk -F '\t' '$7 == "big" { print length($8) }')" -eq $((10 * 1024 * 1024 + 8)) ]
+}
+
+@test "ltparse: several inputs never merge, -n tags nodes, pids stay below 2^32" {
+	run -0 ltparse "$D/new.log" "$D/new.log"
+	printf '%s\n' "$output" > "$BATS_TEST_TMPDIR/two"
+	balanced "$BATS_TEST_TMPDIR/two"
+	[ "$(stat_of ltparse processes "$BATS_TEST_TMPDIR/two")" -eq 4 ]
+	# input i: pid = i * 2^22 + OS pid, and the names say where they are
+	grep -q $'^-\tM\t4208270\t0\t-\t\tprocess_name\t{"name":"rank 1 (input 1, pid 13966)"}' "$BATS_TEST_TMPDIR/two"
+	grep -q $'^-\tM\t8402574\t0\t-\t\tprocess_name\t{"name":"rank 1 (input 2, pid 13966)"}' "$BATS_TEST_TMPDIR/two"
+	run -0 ltparse -n 1021 "$D/new.log" "$D/old.log"
+	printf '%s\n' "$output" > "$BATS_TEST_TMPDIR/tag"
+	balanced "$BATS_TEST_TMPDIR/tag"
+	grep -q '"name":"rank 1 worker 2 (node 1021, pid 13970)"' "$BATS_TEST_TMPDIR/tag"
+	grep -q $'\t4290787006\t0\t-\t\tprocess_name\t{"name":"rank 1 (node 1022, pid 14014)"}' "$BATS_TEST_TMPDIR/tag"
+	# one input without -n keeps the OS pids
+	grep -q $'^-\tM\t13966\t0\t' "$D/new.out"
+}
+
+@test "ltparse: -n and input count limits" {
+	run -2 --separate-stderr ltparse -n 1022 a b
+	[ "$stderr" = "ltparse: -n 1022: too large for 2 inputs (node + inputs at most 1023)" ]
+	run -2 --separate-stderr ltparse -n 1023 a
+	[ "$stderr" = "ltparse: -n 1023: too large (0 to 1022)" ]
+	run -2 --separate-stderr ltparse -n x a
+	[ "$stderr" = "ltparse: -n x: invalid (0 to 1022)" ]
+	[ -z "$output" ]
+}
+
+@test "ltparse: gzip input, from a file and from standard input" {
+	need gzip
+	gzip -c "$D/old.log" > "$BATS_TEST_TMPDIR/old.log.gz"
+	golden "$D/old.out" ltparse "$BATS_TEST_TMPDIR/old.log.gz"
+	run -0 sh -c 'ltparse < "$1"' sh "$BATS_TEST_TMPDIR/old.log.gz"
+	diff -u "$D/old.out" <(printf '%s\n' "$output")
+	run -0 sh -c 'cat "$1" | ltparse' sh "$BATS_TEST_TMPDIR/old.log.gz"
+	diff -u "$D/old.out" <(printf '%s\n' "$output")
+}
+
+@test "ltparse: gzip that cannot run or damaged compressed data" {
+	need gzip
+	gzip -c "$D/old.log" > "$BATS_TEST_TMPDIR/old.log.gz"
+	run -2 --separate-stderr env PATH=/nonexistent "$TOP/tools/ltparse" "$BATS_TEST_TMPDIR/old.log.gz"
+	[ "$stderr" = "ltparse: $BATS_TEST_TMPDIR/old.log.gz: compressed, and cannot run gzip -dc: No such file or directory" ]
+	[ -z "$output" ]
+	head -c 300 "$BATS_TEST_TMPDIR/old.log.gz" > "$BATS_TEST_TMPDIR/cut.gz"
+	run -1 --separate-stderr ltparse "$BATS_TEST_TMPDIR/cut.gz"
+	[ "${stderr_lines[-1]}" = "ltparse: $BATS_TEST_TMPDIR/cut.gz: gzip -dc failed (exit status 1): damaged compressed data" ]
+	[[ "$output" != *"#stat"* ]]
+}
+
+@test "ltparse: missing file, unreadable input, write error, bad options" {
+	run -2 --separate-stderr ltparse "$BATS_TEST_TMPDIR/nosuch.log"
+	[ "$stderr" = "ltparse: $BATS_TEST_TMPDIR/nosuch.log: No such file or directory" ]
+	[ -z "$output" ]
+	run -2 --separate-stderr ltparse "$BATS_TEST_TMPDIR"
+	[ "$stderr" = "ltparse: read error: $BATS_TEST_TMPDIR: Is a directory" ]
+	run -2 --separate-stderr sh -c 'ltparse "$1" > /dev/full' sh "$D/new.log"
+	[ "$stderr" = "ltparse: write error: <stdout>: No space left on device" ]
+	run -2 --separate-stderr ltparse -x
+	[ "${stderr_lines[1]}" = "usage: ltparse [-v] [-n node] [-P k/N] [file ...]" ]
+	[ -z "$output" ]
+}
+
+@test "ltparse: a file with no event says so, and still balances" {
+	printf 'hello\nworld\n' > "$BATS_TEST_TMPDIR/text"
+	run -0 --separate-stderr ltparse "$BATS_TEST_TMPDIR/text"
+	[ "$stderr" = "ltparse: no events in 2 lines: not a LitData enable_tracer() log?" ]
+	printf '%s\n' "$output" > "$BATS_TEST_TMPDIR/out"
+	balanced "$BATS_TEST_TMPDIR/out"
+	run -0 --separate-stderr ltparse /dev/null
+	[ "$output" = "$(printf '#lt1\n#stat\tltparse\tlines=0\tevents=0\tskipped=0\tskipped_blank=0\tskipped_text=0\tskipped_noise=0\tskipped_traceback=0\tskipped_torn=0\tskipped_json=0\tlines_v1=0\tlines_old=0\tlines_new=0\tlines_json=0\trenamed=0\tcat_inferred=0\tsalvaged=0\tprocesses=0\tthreads=0\tmetadata=0\treplaced=0\trepaired=0\tdupkeys=0\ttop=0')" ]
+	[ -z "$stderr" ]
+}
+
+@test "ltparse -P: the parts of generated logs concatenate to the whole stream" {
+	for f in new old v1 mixed; do
+		mklog "$f" 20000 7
+		ltparse "$BATS_TEST_TMPDIR/$f.log" > "$BATS_TEST_TMPDIR/whole"
+		for n in 2 3 7 16; do
+			k=1
+			: > "$BATS_TEST_TMPDIR/cat"
+			while [ "$k" -le "$n" ]; do
+				ltparse -P "$k/$n" "$BATS_TEST_TMPDIR/$f.log" >> "$BATS_TEST_TMPDIR/cat"
+				k=$((k + 1))
+			done
+			cmp "$BATS_TEST_TMPDIR/whole" "$BATS_TEST_TMPDIR/cat" ||
+			    { echo "$f: -P k/$n differs"; return 1; }
+		done
+	done
+}
+
+@test "ltparse -P: damage, tracebacks and several inputs cut anywhere" {
+	cat "$D/damage.log" "$D/old.log" "$D/v1.log" > "$BATS_TEST_TMPDIR/a.log"
+	ltparse "$BATS_TEST_TMPDIR/a.log" "$D/new.log" "$D/damage.log" > "$BATS_TEST_TMPDIR/whole"
+	size=$(cat "$BATS_TEST_TMPDIR/a.log" "$D/new.log" "$D/damage.log" | wc -c)
+	# parts of a few bytes: most line boundaries are part boundaries
+	for n in 5 31 $((size / 20)); do
+		k=1
+		: > "$BATS_TEST_TMPDIR/cat"
+		while [ "$k" -le "$n" ]; do
+			ltparse -P "$k/$n" "$BATS_TEST_TMPDIR/a.log" "$D/new.log" "$D/damage.log" >> "$BATS_TEST_TMPDIR/cat" 2>/dev/null
+			k=$((k + 1))
+		done
+		cmp "$BATS_TEST_TMPDIR/whole" "$BATS_TEST_TMPDIR/cat" ||
+		    { echo "-P k/$n differs"; return 1; }
+	done
+}
+
+@test "ltparse -P: -v reports each skipped line in one part only" {
+	ltparse -v "$D/damage.log" 2> "$BATS_TEST_TMPDIR/whole.err" > /dev/null
+	for k in 1 2 3; do
+		ltparse -v -P "$k/3" "$D/damage.log" 2>> "$BATS_TEST_TMPDIR/parts.err" > /dev/null
+	done
+	diff -u "$BATS_TEST_TMPDIR/whole.err" "$BATS_TEST_TMPDIR/parts.err"
+}
+
+@test "ltparse -P: input that cannot be cut is converted whole by part 1" {
+	need gzip
+	gzip -c "$D/new.log" > "$BATS_TEST_TMPDIR/new.log.gz"
+	for f in "$BATS_TEST_TMPDIR/new.log.gz" "$D/trace.json"; do
+		ltparse "$f" > "$BATS_TEST_TMPDIR/whole"
+		ltparse -P 1/3 "$f" > "$BATS_TEST_TMPDIR/cat"
+		run -0 ltparse -P 2/3 "$f"
+		[ -z "$output" ]
+		run -0 ltparse -P 3/3 "$f"
+		[ -z "$output" ]
+		cmp "$BATS_TEST_TMPDIR/whole" "$BATS_TEST_TMPDIR/cat"
+	done
+	run -0 sh -c 'ltparse -P 2/2 < "$1"' sh "$D/new.log"
+	[ -z "$output" ]
+}
+
+@test "ltparse -P: bad part specifications" {
+	run -2 --separate-stderr ltparse -P 3/2 "$D/new.log"
+	[ "$stderr" = "ltparse: -P 3/2: k is too large (1 to N)" ]
+	run -2 --separate-stderr ltparse -P 0/2 "$D/new.log"
+	[ "$stderr" = "ltparse: -P 0/2: k is too small (1 to N)" ]
+	run -2 --separate-stderr ltparse -P 1/0 "$D/new.log"
+	[ "$stderr" = "ltparse: -P 1/0: N is too small (1 to 1000000)" ]
+	run -2 --separate-stderr ltparse --part 2 "$D/new.log"
+	[ "$stderr" = "ltparse: -P 2: expected k/N, such as 2/4" ]
+	[ -z "$output" ]
+}
+
+@test "ltparse: every prefix of a damaged log and of a trace gives 0 or 1" {
+	for f in "$D/damage.log" "$D/trace.json"; do
+		size=$(wc -c < "$f")
+		i=0
+		while [ "$i" -le "$size" ]; do
+			head -c "$i" "$f" > "$BATS_TEST_TMPDIR/prefix"
+			st=0
+			ltparse "$BATS_TEST_TMPDIR/prefix" > /dev/null 2>&1 || st=$?
+			[ "$st" -le 1 ] || { echo "prefix $i of $f: exit $st"; return 1; }
+			i=$((i + 1))
+		done
+	done
+}
+
+@test "ltparse: Chrome trace JSON, every member kept, golden" {
+	golden "$D/trace.out" ltparse "$D/trace.json"
+	balanced "$D/trace.out" || true	# string pids are allowed in JSON
+	[ "$(stat_of ltparse lines "$D/trace.out")" -eq 9 ]
+	[ "$(stat_of ltparse events "$D/trace.out")" -eq 7 ]
+	[ "$(stat_of ltparse skipped_json "$D/trace.out")" -eq 2 ]
+	[ "$(stat_of ltparse dupkeys "$D/trace.out")" -eq 2 ]
+	# ts_offset_us of an ltjson trace is added back to every ts
+	grep -q $'^2000.5\tX\t123\t456\t2.25\tcpu_op\taten::add\t' "$D/trace.out"
+}
+
+@test "ltparse: JSON from standard input, from a pipe, gzip-compressed" {
+	need gzip
+	run -0 sh -c 'ltparse < "$1"' sh "$D/trace.json"
+	diff -u "$D/trace.out" <(printf '%s\n' "$output")
+	run -0 sh -c 'cat "$1" | ltparse' sh "$D/trace.json"
+	diff -u "$D/trace.out" <(printf '%s\n' "$output")
+	run -0 sh -c 'gzip -c "$1" | ltparse' sh "$D/trace.json"
+	diff -u "$D/trace.out" <(printf '%s\n' "$output")
+	gzip -c "$D/trace.json" > "$BATS_TEST_TMPDIR/t.json.gz"
+	golden "$D/trace.out" ltparse "$BATS_TEST_TMPDIR/t.json.gz"
+}
+
+@test "ltparse: bare array JSON, with or without its closing bracket" {
+	printf '[{"ph":"X","ts":1,"dur":2,"pid":1,"tid":1,"name":"a"},\n{"ph":"i","ts":3,"pid":1,"tid":1,"name":"b"},' > "$BATS_TEST_TMPDIR/a.json"
+	run -0 ltparse "$BATS_TEST_TMPDIR/a.json"
+	[ "${lines[1]}" = $'1\tX\t1\t1\t2\t\ta\t{}\t{}' ]
+	[ "${lines[2]}" = $'3\ti\t1\t1\t-\t\tb\t{}\t{}' ]
+	printf ' \n[]' > "$BATS_TEST_TMPDIR/e.json"
+	run -0 ltparse "$BATS_TEST_TMPDIR/e.json"
+	[ "${#lines[@]}" -eq 2 ]
+}
+
+@test "ltparse: JSON numbers become exact lt1 microseconds" {
+	printf '{"traceEvents":[{"ph":"X","ts":1.0005e3,"dur":0.0004,"pid":1,"tid":1},{"ph":"X","ts":1795940303867556.2505,"dur":12,"pid":1,"tid":1},{"ph":"X","ts":-0.0015,"dur":1E-3,"pid":-0,"tid":99999999999999}]}' > "$BATS_TEST_TMPDIR/n.json"
+	run -0 ltparse "$BATS_TEST_TMPDIR/n.json"
+	[ "${lines[1]}" = $'1000.5\tX\t1\t1\t0\t\t\t{}\t{}' ]
+	[ "${lines[2]}" = $'1795940303867556.251\tX\t1\t1\t12\t\t\t{}\t{}' ]
+	# -0 is not an lt1 integer: kept as written, in extra
+	[ "${lines[3]}" = $'-0.002\tX\t-\t99999999999999\t0.001\t\t\t{}\t{"pid":-0}' ]
+}
+
+@test "ltparse: -n moves JSON pids to the node's block, strings get the node" {
+	run -0 ltparse -n 2 "$D/trace.json"
+	[[ "$output" == *$'\t12583035\t456\t2.25\tcpu_op\taten::add\t'* ]]
+	[[ "$output" == *$'\t"stream 7 (node 2)"\t"stream 7"\t'* ]]
+}
+
+@test "ltparse: bad JSON exits 1 with FILE:LINE: byte N: what" {
+	printf '{"traceEvents":[{"ph":"X",}]}' > "$BATS_TEST_TMPDIR/b1.json"
+	run -1 --separate-stderr ltparse "$BATS_TEST_TMPDIR/b1.json"
+	[ "$stderr" = "ltparse: $BATS_TEST_TMPDIR/b1.json:1: byte 27: trailing comma in object" ]
+	[[ "$output" != *"#stat"* ]]
+	printf '{"traceEvents":[{"ph":"X"},\n{"ph":"B"' > "$BATS_TEST_TMPDIR/b2.json"
+	run -1 --separate-stderr ltparse "$BATS_TEST_TMPDIR/b2.json"
+	[ "$stderr" = "ltparse: $BATS_TEST_TMPDIR/b2.json:2: byte 38: the trace ends inside an event (incomplete file)" ]
+	printf '{"traceEvents":[]} x' > "$BATS_TEST_TMPDIR/b3.json"
+	run -1 --separate-stderr ltparse "$BATS_TEST_TMPDIR/b3.json"
+	[ "$stderr" = "ltparse: $BATS_TEST_TMPDIR/b3.json:1: byte 20: text after the end of the trace" ]
+	printf '{"traceEvents":{}}' > "$BATS_TEST_TMPDIR/b4.json"
+	run -1 --separate-stderr ltparse "$BATS_TEST_TMPDIR/b4.json"
+	[ "$stderr" = "ltparse: $BATS_TEST_TMPDIR/b4.json:1: byte 16: traceEvents is not an array" ]
+	printf '[{"ph":"i","ts":1},1]' > "$BATS_TEST_TMPDIR/b5.json"
+	run -0 --separate-stderr ltparse -v "$BATS_TEST_TMPDIR/b5.json"
+	[ "$stderr" = "ltparse: $BATS_TEST_TMPDIR/b5.json:1: skipped an event that is not an object" ]
+}
+
+@test "ltparse | ltjson keeps every event of a trace (independent check with node)" {
+	need node
+	ltparse "$D/trace.json" | ltjson > "$BATS_TEST_TMPDIR/out.json"
+	json_ok "$BATS_TEST_TMPDIR/out.json"
+	node "$D/samevents.js" "$D/trace.json" "$BATS_TEST_TMPDIR/out.json"
+	# and a trace of epoch-sized times, whose offset ltjson chose
+	ltparse "$D/new.log" "$D/old.log" | ltjson > "$BATS_TEST_TMPDIR/a.json"
+	ltparse "$BATS_TEST_TMPDIR/a.json" | ltjson > "$BATS_TEST_TMPDIR/b.json"
+	node "$D/samevents.js" "$BATS_TEST_TMPDIR/a.json" "$BATS_TEST_TMPDIR/b.json"
+}
+
+@test "ltparse | ltjson | ltparse | ltjson: the same events, offset, times" {
+	ltparse "$D/new.log" | ltjson > "$BATS_TEST_TMPDIR/a.json"
+	ltparse "$BATS_TEST_TMPDIR/a.json" | ltjson > "$BATS_TEST_TMPDIR/b.json"
+	diff -u <(sed -n '/^\]/q;p' "$BATS_TEST_TMPDIR/a.json") \
+	    <(sed -n '/^\]/q;p' "$BATS_TEST_TMPDIR/b.json")
+	grep -o '"ts_offset_us":[0-9]*' "$BATS_TEST_TMPDIR/a.json" > "$BATS_TEST_TMPDIR/oa"
+	grep -o '"ts_offset_us":[0-9]*' "$BATS_TEST_TMPDIR/b.json" > "$BATS_TEST_TMPDIR/ob"
+	diff "$BATS_TEST_TMPDIR/oa" "$BATS_TEST_TMPDIR/ob"
+	[ "$(cat "$BATS_TEST_TMPDIR/oa")" != '"ts_offset_us":0' ]
+}
