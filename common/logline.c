@@ -348,7 +348,7 @@ lt_logline(char *line, size_t n, struct ltlog *lg)
 	    (unsigned char)lg->ph.p[0] >= 0x7f || lg->ph.p[0] == '"' ||
 	    lg->ph.p[0] == '\\')
 		return torn(lg, "bad ph");
-	if (lg->name.p == NULL)
+	if (lg->name.p == NULL || lg->name.n == 0)
 		return torn(lg, "event without a name");
 	if (bare)
 		return torn(lg, "text without a key in an event");

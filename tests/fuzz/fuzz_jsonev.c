@@ -1,0 +1,95 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * fuzz_jsonev: libFuzzer harness for the Chrome trace JSON reader
+ * (jsonev.c, json.c) and its conversion to lt1 records (jsonrec.c).
+ * The input is read as a file, event by event, in canonical mode (as
+ * ltparse reads it) and raw mode; every record made must be valid lt1
+ * (lt_rec_check), and an error must come with its message and line.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "lt.h"
+
+static int tmpfd = -1;
+
+static void
+record(struct ltbuf *b)
+{
+	struct ltrec rec;
+	const char *why;
+	char *p = b->p, *end = b->p + b->n - 1, *tab;
+	int i, col;
+
+	if (b->n == 0 || b->p[b->n - 1] != '\n')
+		abort();
+	for (i = 0; i < LT_NCOL - 1; i++) {
+		if ((tab = memchr(p, '\t', (size_t)(end - p))) == NULL)
+			abort();
+		rec.f[i].p = p;
+		rec.f[i].n = (size_t)(tab - p);
+		p = tab + 1;
+	}
+	if (memchr(p, '\t', (size_t)(end - p)) != NULL ||
+	    memchr(b->p, '\n', b->n - 1) != NULL)
+		abort();
+	rec.f[LT_EXTRA].p = p;
+	rec.f[LT_EXTRA].n = (size_t)(end - p);
+	if (lt_rec_check(&rec, &why, &col) < 0)
+		abort();
+}
+
+static void
+readall(int canon)
+{
+	static struct ltbuf b;
+	struct ltjrec jc;
+	struct ltjev ev;
+	struct ltjr jr;
+	struct ltin in;
+	int k;
+
+	if (lseek(tmpfd, 0, SEEK_SET) != 0)
+		abort();
+	lt_in_fdopen(&in, dup(tmpfd), "fuzz");
+	memset(&jc, 0, sizeof(jc));
+	jc.offset = 1000;
+	lt_jr_init(&jr, &in, canon);
+	while ((k = lt_jr_next(&jr, &ev)) != LT_JEV_EOF) {
+		if (k == LT_JEV_ERROR) {
+			if (jr.err == NULL || jr.errline < 1)
+				abort();
+			break;
+		}
+		if (k == LT_JEV_TOP || !canon)
+			continue;
+		b.n = 0;
+		if (lt_jrec(&ev, &b, &jc) == 0)
+			record(&b);
+		else if (jc.why == NULL)
+			abort();
+	}
+	lt_jr_free(&jr);
+	lt_in_close(&in);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char path[] = "/tmp/fuzz_jsonev.XXXXXX";
+
+	if (tmpfd < 0) {
+		if ((tmpfd = mkstemp(path)) < 0)
+			abort();
+		unlink(path);
+	}
+	if (ftruncate(tmpfd, 0) != 0 || pwrite(tmpfd, data, size, 0) !=
+	    (ssize_t)size)
+		abort();
+	readall(1);
+	readall(0);
+	return 0;
+}
