@@ -154,7 +154,7 @@ event(struct ltjr *jr, struct ltjev *ev)
 	int r;
 
 	jr->canon.n = 0;
-	r = scan(jr, jr->canonical ? &jr->canon : NULL, &j);
+	r = scan(jr, jr->canonical > 0 ? &jr->canon : NULL, &j);
 	if (r == LT_JSON_MORE) {
 		if (jr->form == '[' && jr->in->pos == jr->in->end)
 			goto unterminated;
@@ -172,11 +172,11 @@ event(struct ltjr *jr, struct ltjev *ev)
 	ev->raw = jr->in->buf + jr->in->pos;
 	ev->rawn = j.end;
 	/* jsmn stops at a NUL: tokenise a canonical copy then. */
-	if (!jr->canonical && (j.flags & LT_JS_NUL)) {
+	if (jr->canonical == 0 && (j.flags & LT_JS_NUL)) {
 		lt_json_value(ev->raw, ev->rawn, &jr->canon, &j);
 		p = jr->canon.p;
 		n = jr->canon.n;
-	} else if (jr->canonical) {
+	} else if (jr->canonical > 0) {
 		p = jr->canon.p;
 		n = jr->canon.n;
 	} else {
@@ -184,7 +184,7 @@ event(struct ltjr *jr, struct ltjev *ev)
 		n = ev->rawn;
 	}
 	/* jsmn cannot cut a bare primitive: callers see no tokens. */
-	if (j.type != '{' && j.type != '[')
+	if (jr->canonical < 0 || (j.type != '{' && j.type != '['))
 		r = 0;
 	else if ((r = tokens(jr, p, n)) < 1)
 		return fail(jr, "event too large", 0);

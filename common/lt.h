@@ -314,7 +314,8 @@ struct ltjev {
 
 struct ltjr {
 	struct ltin	*in;
-	int		 canonical;	/* tokenise canonicalised events */
+	int		 canonical;	/* 1: tokenise canonicalised events,
+					   0: as written, -1: only check them */
 	int		 state;
 	int		 form;		/* '{' or '[' */
 	int		 first;

@@ -539,7 +539,7 @@ prescan(struct ltin *in)
 	int64_t ns = 0;
 	int k;
 
-	lt_jr_init(&jr, in, 0);
+	lt_jr_init(&jr, in, -1);
 	while ((k = lt_jr_next(&jr, &ev)) == LT_JEV_EVENT || k == LT_JEV_TOP)
 		if (k == LT_JEV_TOP && is(ev.key, ev.keyn, "metadata") &&
 		    ev.type == '{')
