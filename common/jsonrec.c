@@ -110,10 +110,11 @@ putid(struct ltbuf *b, const struct ltjev *ev, const jsmntok_t *t,
 
 	text(ev->p, t, &p, &n);
 	if (t->type == JSMN_STRING) {
-		if (pid && jr->suffix != NULL) {
+		if (pid && jr->label != NULL) {
 			lt_buf_add(b, p, n - 1);
-			lt_buf_adds(b, jr->suffix);
-			lt_buf_addc(b, '"');
+			lt_buf_adds(b, " (");
+			lt_buf_adds(b, jr->label);
+			lt_buf_add(b, ")\"", 2);
 		} else
 			lt_buf_add(b, p, n);
 		return;
@@ -122,6 +123,42 @@ putid(struct ltbuf *b, const struct ltjev *ev, const jsmntok_t *t,
 	if (pid && jr->pid != NULL && v >= 0 && v <= (int64_t)UINT32_MAX)
 		v = (int64_t)jr->pid(jr->arg, (uint64_t)v);
 	putnum(b, v, 0);
+}
+
+/*
+ * The args of an M process_name event of a process moved to a block
+ * (jr->label set) get the label and the pid as written, so that the
+ * name still says where the process ran: {"name":"python3 (node 2, pid
+ * 4021)"}.  Other args are copied.
+ */
+static void
+putargs(struct ltbuf *b, const struct ltjev *ev, const int *col,
+    const struct ltjrec *jr)
+{
+	const jsmntok_t *t = ev->tok, *a = &t[col[M_ARGS]];
+	const char *p = ev->p;
+	int64_t pid;
+	int v;
+
+	if (jr->label == NULL || p[t[col[M_PH]].start] != 'M' ||
+	    col[M_NAME] < 0 ||
+	    t[col[M_NAME]].end - t[col[M_NAME]].start != 12 ||
+	    memcmp(p + t[col[M_NAME]].start, "process_name", 12) != 0 ||
+	    col[M_PID] < 0 || t[col[M_PID]].type != JSMN_PRIMITIVE ||
+	    (v = lt_jtok_get(p, t, col[M_ARGS], "name")) < 0 ||
+	    t[v].type != JSMN_STRING) {
+		lt_buf_add(b, p + a->start, (size_t)(a->end - a->start));
+		return;
+	}
+	lt_int_parse(p + t[col[M_PID]].start, (size_t)(t[col[M_PID]].end -
+	    t[col[M_PID]].start), &pid);
+	lt_buf_add(b, p + a->start, (size_t)(t[v].end - a->start));
+	lt_buf_adds(b, " (");
+	lt_buf_adds(b, jr->label);
+	lt_buf_adds(b, ", pid ");
+	putnum(b, pid, 0);
+	lt_buf_addc(b, ')');
+	lt_buf_add(b, p + t[v].end, (size_t)(a->end - t[v].end));
 }
 
 /*
@@ -182,6 +219,9 @@ lt_jrec(const struct ltjev *ev, struct ltbuf *b, struct ltjrec *jr)
 		case M_PID:
 		case M_TID:
 			putid(b, ev, &t[i], jr, m == M_PID);
+			break;
+		case M_ARGS:
+			putargs(b, ev, col, jr);
 			break;
 		default:	/* ph, cat, name: contents; args: the object */
 			lt_buf_add(b, ev->p + t[i].start,

@@ -431,7 +431,8 @@ struct ltjrec {
 	int64_t		 offset;	/* ns added to every ts */
 	uint64_t	(*pid)(void *, uint64_t); /* remaps pids, or NULL */
 	void		*arg;
-	const char	*suffix;	/* appended to string pids, or NULL */
+	const char	*label;		/* "node N": string pids get " (node N)",
+					   process names " (node N, pid P)" */
 	const char	*why;		/* why an event has no lt1 form */
 	long long	 dupkeys;	/* repeated members dropped */
 };

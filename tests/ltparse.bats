@@ -297,10 +297,12 @@ balanced() {
 	[ "${lines[3]}" = $'-0.002\tX\t-\t99999999999999\t0.001\t\t\t{}\t{"pid":-0}' ]
 }
 
-@test "ltparse: -n moves JSON pids to the node's block, strings get the node" {
+@test "ltparse: -n moves JSON pids to the node's block, names get the node" {
 	run -0 ltparse -n 2 "$D/trace.json"
 	[[ "$output" == *$'\t12583035\t456\t2.25\tcpu_op\taten::add\t'* ]]
 	[[ "$output" == *$'\t"stream 7 (node 2)"\t"stream 7"\t'* ]]
+	# the trace's process name says where the process ran
+	[[ "$output" == *$'\t12583035\t0\t-\t\tprocess_name\t{"name":"python3 (node 2, pid 123)"}\t'* ]]
 }
 
 @test "ltparse: bad JSON exits 1 with FILE:LINE: byte N: what" {

@@ -35,7 +35,6 @@ struct input {
 	const char	*path;
 	uint32_t	 block;		/* pid block; 0 keeps the OS pids */
 	char		 label[32];	/* "node N", "input I", or "" */
-	char		 suffix[40];	/* " (label)" for string pids */
 	off_t		 size;		/* in part mode */
 };
 
@@ -614,7 +613,7 @@ parsejson(struct input *ip, struct ltin *in, int form)
 	if (ip->block != 0) {
 		jc.pid = jsonpid;
 		jc.arg = ip;
-		jc.suffix = ip->suffix;
+		jc.label = ip->label;
 	}
 	lt_jr_init(&jr, in, 1);
 	while ((k = lt_jr_next(&jr, &ev)) != LT_JEV_EOF) {
@@ -724,7 +723,8 @@ trailer(void)
 			th = &threads[t];
 			r = th->roles & LT_ROLE_MAIN ? "main" :
 			    th->roles & LT_ROLE_PREFETCH ? "prefetch" :
-			    th->roles & LT_ROLE_DOWNLOAD ? "download" : "thread";
+			    th->roles & LT_ROLE_DOWNLOAD ? "download" :
+			    "thread";
 			snprintf(label, sizeof(label), "%s %llu", r,
 			    (unsigned long long)th->os);
 			meta(pr->pid, th->tid, "thread_name", label, 0);
@@ -935,9 +935,6 @@ main(int argc, char *argv[])
 			snprintf(ins[i].label, sizeof(ins[i].label),
 			    "input %d", i + 1);
 		}
-		if (ins[i].block != 0)
-			snprintf(ins[i].suffix, sizeof(ins[i].suffix),
-			    " (%s)", ins[i].label);
 	}
 	lt_out_init(&out, 1, "<stdout>");
 	run(ins, argc);

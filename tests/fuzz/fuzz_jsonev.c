@@ -3,7 +3,8 @@
  * fuzz_jsonev: libFuzzer harness for the Chrome trace JSON reader
  * (jsonev.c, json.c) and its conversion to lt1 records (jsonrec.c).
  * The input is read as a file, event by event, in canonical mode (as
- * ltparse reads it) and raw mode; every record made must be valid lt1
+ * ltparse reads it, with and without a pid block), raw mode and
+ * check-only mode; every record made must be valid lt1
  * (lt_rec_check), and an error must come with its message and line.
  */
 #include <stdint.h>
@@ -40,8 +41,16 @@ record(struct ltbuf *b)
 		abort();
 }
 
+/* A block's pid, as ltparse -n 0 gives it. */
+static uint64_t
+moved(void *arg, uint64_t pid)
+{
+	(void)arg;
+	return (1ULL << 22) + (pid & ((1ULL << 22) - 1));
+}
+
 static void
-readall(int canon)
+readall(int canon, int block)
 {
 	static struct ltbuf b;
 	struct ltjrec jc;
@@ -55,6 +64,10 @@ readall(int canon)
 	lt_in_fdopen(&in, dup(tmpfd), "fuzz");
 	memset(&jc, 0, sizeof(jc));
 	jc.offset = 1000;
+	if (block) {
+		jc.pid = moved;
+		jc.label = "node 0";
+	}
 	lt_jr_init(&jr, &in, canon);
 	while ((k = lt_jr_next(&jr, &ev)) != LT_JEV_EOF) {
 		if (k == LT_JEV_ERROR) {
@@ -89,7 +102,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ftruncate(tmpfd, 0) != 0 || pwrite(tmpfd, data, size, 0) !=
 	    (ssize_t)size)
 		abort();
-	readall(1);
-	readall(0);
+	readall(1, 0);
+	readall(1, 1);
+	readall(0, 0);
+	readall(-1, 0);
 	return 0;
 }
