@@ -201,7 +201,7 @@ int
 lt_logline(char *line, size_t n, struct ltlog *lg)
 {
 	const char *p, *end, *tok, *semi, *colon, *k, *ke, *v, *ve, *q;
-	const char *nul;
+	const char *nul, *start;
 	struct ltkv *last = NULL;
 	int have_ts = 0, have_pid = 0, have_tid = 0, bare = 0;
 	unsigned char acc = 0;
@@ -231,11 +231,15 @@ lt_logline(char *line, size_t n, struct ltlog *lg)
 			return torn(lg, "NUL bytes");
 		lg->salvaged = 1;
 	}
+	/* A byte order mark starts a file; appended files keep theirs. */
+	if (HASPFX(p, (size_t)(end - p), "\xef\xbb\xbf"))
+		p += 3;
+	start = p;
 	TRIM(p, end);
 	if (p == end)
 		return lg->kind = LT_SKIP_BLANK;
 	if (!HASPFX(p, (size_t)(end - p), "ts:"))
-		return notrecord(line, p, end, lg);
+		return notrecord(start, p, end, lg);
 	for (tok = p; tok < end; tok = semi + 1) {
 		/* One pass finds the token's first ':' and its ';'. */
 		for (q = tok; q < end && *q != ';' && *q != ':'; q++)

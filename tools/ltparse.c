@@ -445,12 +445,6 @@ parselog(const struct input *ip, struct ltin *in, off_t lo, off_t hi)
 	while ((n = lt_in_line(in, &line)) >= 0) {
 		quiet = in->lineoff < lo;
 		nlines++;
-		/* A UTF-8 byte order mark before the first line. */
-		if (in->line == 1 && n >= 3 &&
-		    memcmp(line, "\xef\xbb\xbf", 3) == 0) {
-			line += 3;
-			n -= 3;
-		}
 		k = lt_logline(line, (size_t)n, &lg);
 		/* The exception line that ends a traceback is not indented. */
 		if (k == LT_SKIP_NOISE && intb)
