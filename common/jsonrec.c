@@ -133,7 +133,7 @@ putid(struct ltbuf *b, const struct ltjev *ev, const jsmntok_t *t,
  */
 static void
 putargs(struct ltbuf *b, const struct ltjev *ev, const int *col,
-    const struct ltjrec *jr)
+    struct ltjrec *jr)
 {
 	const jsmntok_t *t = ev->tok, *a = &t[col[M_ARGS]];
 	const char *p = ev->p;
@@ -153,6 +153,7 @@ putargs(struct ltbuf *b, const struct ltjev *ev, const int *col,
 	lt_int_parse(p + t[col[M_PID]].start, (size_t)(t[col[M_PID]].end -
 	    t[col[M_PID]].start), &pid);
 	lt_buf_add(b, p + a->start, (size_t)(t[v].end - a->start));
+	jr->named = 1;
 	lt_buf_adds(b, " (");
 	lt_buf_adds(b, jr->label);
 	lt_buf_adds(b, ", pid ");

@@ -435,6 +435,7 @@ struct ltjrec {
 					   process names " (node N, pid P)" */
 	const char	*why;		/* why an event has no lt1 form */
 	long long	 dupkeys;	/* repeated members dropped */
+	int		 named;		/* the event named a moved process */
 };
 
 int	lt_jrec(const struct ltjev *, struct ltbuf *, struct ltjrec *);

@@ -304,6 +304,8 @@ balanced() {
 	[[ "$output" == *$'\t"stream 7 (node 2)"\t"stream 7"\t'* ]]
 	# the trace's process name says where the process ran
 	[[ "$output" == *$'\t12583035\t0\t-\t\tprocess_name\t{"name":"python3 (node 2, pid 123)"}\t'* ]]
+	# pid 1 has no name in the trace: it gets one saying where it ran
+	[[ "$output" == *$'\n-\tM\t12582913\t0\t-\t\tprocess_name\t{"name":"node 2, pid 1"}\t{}\n#stat'* ]]
 }
 
 @test "ltparse: bad JSON exits 1 with FILE:LINE: byte N: what" {

@@ -55,7 +55,8 @@ struct proc {
 	int64_t		 rank;		/* -1: unknown */
 	int64_t		 worker;	/* -1: unknown */
 	int		 main;		/* wrote dataloader or batch spans */
-	int		 json;		/* named by its trace, not by us */
+	int		 json;		/* of a JSON input */
+	int		 named;		/* JSON: the trace names it */
 	uint32_t	 nthreads;
 	uint32_t	 first;		/* first thread, or 0 */
 	uint32_t	 last;
@@ -570,12 +571,15 @@ spool(struct ltin *in)
 		lt_die(LT_EXIT_SYS, "%s:", path);
 }
 
+static size_t		 lastjson;	/* the process of the last JSON pid */
+
 static uint64_t
 jsonpid(void *arg, uint64_t os)
 {
 	struct proc *pr = getproc(arg, os);
 
 	pr->json = 1;
+	lastjson = (size_t)(pr - procs);
 	return pr->pid;
 }
 
@@ -635,6 +639,10 @@ parsejson(struct input *ip, struct ltin *in, int form)
 		}
 		if (ev.flags & LT_JS_REPAIRED)
 			nrepaired++;
+		if (jc.named) {
+			procs[lastjson].named = 1;
+			jc.named = 0;
+		}
 		lt_out_write(&out, rec.p, rec.n);
 		nevents++;
 	}
@@ -687,7 +695,7 @@ trailer(void)
 
 	for (i = 0; i < nprocs; i++) {
 		pr = &procs[i];
-		if (pr->json)
+		if (pr->json && pr->named)
 			continue;
 		if (pr->in->block != 0)
 			snprintf(where, sizeof(where), "%s, pid %llu",
@@ -696,6 +704,11 @@ trailer(void)
 		else
 			snprintf(where, sizeof(where), "pid %llu",
 			    (unsigned long long)pr->pid);
+		/* A moved JSON pid the trace does not name: say where. */
+		if (pr->json) {
+			meta(pr->pid, 0, "process_name", where, 0);
+			continue;
+		}
 		if (pr->rank < 0)
 			snprintf(label, sizeof(label), "%s", where);
 		else if (pr->main || pr->worker < 0)
