@@ -228,6 +228,9 @@ balanced() {
 	done
 	run -0 sh -c 'ltparse -P 2/2 < "$1"' sh "$D/new.log"
 	[ -z "$output" ]
+	# nothing of a pipe is read to find out it cannot be cut
+	run -0 ltparse -P 1/2 <(cat "$D/new.log")
+	diff -u "$D/new.out" <(printf '%s\n' "$output")
 }
 
 @test "ltparse -P: bad part specifications" {
@@ -277,6 +280,11 @@ balanced() {
 	diff -u "$D/trace.out" <(printf '%s\n' "$output")
 	gzip -c "$D/trace.json" > "$BATS_TEST_TMPDIR/t.json.gz"
 	golden "$D/trace.out" ltparse "$BATS_TEST_TMPDIR/t.json.gz"
+	# a named pipe cannot be opened twice: it is kept, not reopened
+	run -0 ltparse <(cat "$D/trace.json")
+	diff -u "$D/trace.out" <(printf '%s\n' "$output")
+	run -0 ltparse <(gzip -c "$D/trace.json")
+	diff -u "$D/trace.out" <(printf '%s\n' "$output")
 }
 
 @test "ltparse: bare array JSON, with or without its closing bracket" {

@@ -542,12 +542,22 @@ prescan(struct ltin *in)
 	return ns;
 }
 
-/* Standard input, kept in a temporary file so it can be read twice. */
+/* Is path a regular file (not "-", a pipe, a device)? */
+static int
+isreg(const char *path)
+{
+	struct stat sb;
+
+	return strcmp(path, "-") != 0 && stat(path, &sb) == 0 &&
+	    S_ISREG(sb.st_mode);
+}
+
+/* An input that cannot seek, kept in a temporary file to be read twice. */
 static void
 spool(struct ltin *in)
 {
 	char path[4096];
-	const char *dir;
+	const char *dir, *name;
 	ssize_t w;
 	int fd;
 
@@ -557,6 +567,7 @@ spool(struct ltin *in)
 	if ((fd = mkstemp(path)) < 0)
 		lt_die(LT_EXIT_SYS, "%s:", path);
 	unlink(path);
+	name = in->name;
 	while (lt_in_fill(in, 1) > 0) {
 		w = write(fd, in->buf + in->pos, in->end - in->pos);
 		if (w < 0 && errno == EINTR)
@@ -566,7 +577,7 @@ spool(struct ltin *in)
 		in->pos += (size_t)w;
 	}
 	lt_in_close(in);
-	lt_in_fdopen(in, fd, "<stdin>");
+	lt_in_fdopen(in, fd, name);
 	if (lt_in_rewind(in) < 0)
 		lt_die(LT_EXIT_SYS, "%s:", path);
 }
@@ -593,12 +604,15 @@ parsejson(struct input *ip, struct ltin *in, int form)
 	int k;
 
 	memset(&jc, 0, sizeof(jc));
-	/* ltjson writes its metadata last: find its ts offset first. */
+	/*
+	 * ltjson writes its metadata last: find its ts offset first.  A
+	 * compressed file is decompressed twice; a pipe is kept meanwhile.
+	 */
 	if (form == '{') {
 		if (lt_in_rewind(in) == 0) {
 			jc.offset = prescan(in);
 			lt_in_rewind(in);
-		} else if (strcmp(ip->path, "-") != 0) {
+		} else if (isreg(ip->path)) {
 			lt_in_open(&in2, ip->path);
 			jc.offset = prescan(&in2);
 			lt_in_close(&in2);
@@ -806,7 +820,8 @@ partopt(const char *arg)
 
 /*
  * Can the inputs be cut into parts?  Only regular, uncompressed log
- * files can: others are converted whole by part 1.
+ * files can: others are converted whole by part 1.  Nothing is read
+ * from an input that is not a regular file.
  */
 static int
 cuttable(struct input *ins, int nin)
@@ -816,7 +831,7 @@ cuttable(struct input *ins, int nin)
 	int i, ok;
 
 	for (i = 0; i < nin; i++) {
-		if (strcmp(ins[i].path, "-") == 0)
+		if (!isreg(ins[i].path))
 			return 0;
 		lt_in_open(&in, ins[i].path);
 		ok = fstat(in.fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
