@@ -72,6 +72,25 @@ balanced() {
 	[ "$(stat_of ltparse lines_new "$D/mixed.out")" -eq 18 ]
 }
 
+@test "ltparse agrees with genlog's exact counts, every format, crashes, nodes" {
+	need genlog
+	for f in new old v1 mixed; do
+		for opt in "" "-c -b" "-N 2 -r 4 -p -a async"; do
+			# shellcheck disable=SC2086
+			genlog -f "$f" -n 20000 $opt -t "$BATS_TEST_TMPDIR/truth" > "$BATS_TEST_TMPDIR/g.log"
+			ltparse "$BATS_TEST_TMPDIR/g.log" > "$BATS_TEST_TMPDIR/g.lt1"
+			balanced "$BATS_TEST_TMPDIR/g.lt1"
+			t() { sed -n "s/^$1=//p" "$BATS_TEST_TMPDIR/truth"; }
+			got=$(for k in lines events skipped_text skipped_traceback skipped_blank skipped_torn processes threads; do
+				printf '%s ' "$(stat_of ltparse $k "$BATS_TEST_TMPDIR/g.lt1")"; done
+			    awk -F '\t' '$2 == "B" { b++ } $2 == "E" { e++ } $2 == "I" { i++ }
+				END { printf "%d %d %d", b, e, i }' "$BATS_TEST_TMPDIR/g.lt1")
+			want="$(t lines) $(t event_lines) $(t noise_text) $(t noise_cont) $(t noise_blank) 0 $(t processes) $(t threads) $(t B) $(t E) $(t I)"
+			[ "$got" = "$want" ] || { echo "genlog -f $f $opt: got $got, want $want"; return 1; }
+		done
+	done
+}
+
 @test "ltparse: damage is skipped and counted by kind, never an event" {
 	golden "$D/damage.out" ltparse "$D/damage.log"
 	balanced "$D/damage.out"
