@@ -6,11 +6,6 @@ load helper
 
 D="$DATA/ltparse"
 
-# mklog FORMAT LINES [SEED]: a generated log in $BATS_TEST_TMPDIR.
-mklog() {
-	awk -v fmt="$1" -v n="$2" -v seed="${3:-1}" -f "$D/mklog.awk" \
-	    > "$BATS_TEST_TMPDIR/$1.log"
-}
 
 # balanced FILE: lines = events + skipped, and every pid and tid of the
 # records fits Perfetto's 0..2^32-1.
@@ -192,8 +187,9 @@ balanced() {
 }
 
 @test "ltparse -P: the parts of generated logs concatenate to the whole stream" {
+	need genlog
 	for f in new old v1 mixed; do
-		mklog "$f" 20000 7
+		genlog -f "$f" -n 20000 -c -b -s 7 > "$BATS_TEST_TMPDIR/$f.log"
 		ltparse "$BATS_TEST_TMPDIR/$f.log" > "$BATS_TEST_TMPDIR/whole"
 		for n in 2 3 7 16; do
 			k=1
