@@ -345,6 +345,10 @@ balanced() {
 	printf '{"traceEvents":{}}' > "$BATS_TEST_TMPDIR/b4.json"
 	run -1 --separate-stderr ltparse "$BATS_TEST_TMPDIR/b4.json"
 	[ "$stderr" = "ltparse: $BATS_TEST_TMPDIR/b4.json:1: byte 16: traceEvents is not an array" ]
+	printf '[{"name":"x"},{}]' > "$BATS_TEST_TMPDIR/b6.json"
+	run -0 --separate-stderr ltparse "$BATS_TEST_TMPDIR/b6.json"
+	[ "$stderr" = "ltparse: no trace event has a one-character ph" ]
+	[ "$(printf '%s\n' "$output" | grep -c '^#stat')" -eq 1 ]
 	printf '[{"ph":"i","ts":1},1]' > "$BATS_TEST_TMPDIR/b5.json"
 	run -0 --separate-stderr ltparse -v "$BATS_TEST_TMPDIR/b5.json"
 	[ "$stderr" = "ltparse: $BATS_TEST_TMPDIR/b5.json:1: skipped an event that is not an object" ]

@@ -884,9 +884,11 @@ run(struct input *ins, int nin)
 		return;
 	trailer();
 	stats();
-	if (nevents == 0 && nlines > 0)
+	if (nevents == 0 && nlines > njson)
 		lt_warn("no events in %lld lines: not a LitData "
-		    "enable_tracer() log?", nlines);
+		    "enable_tracer() log?", nlines - njson);
+	else if (nevents == 0 && njson > 0)
+		lt_warn("no trace event has a one-character ph");
 }
 
 int
