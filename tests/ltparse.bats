@@ -138,6 +138,9 @@ balanced() {
 	run -2 --separate-stderr ltparse -n x a
 	[ "$stderr" = "ltparse: -n x: invalid (0 to 1022)" ]
 	[ -z "$output" ]
+	run -2 --separate-stderr ltparse $(yes /dev/null | head -n 1024)
+	[ "$stderr" = "ltparse: too many inputs (at most 1023)" ]
+	[ -z "$output" ]
 }
 
 @test "ltparse: gzip input, from a file and from standard input" {
@@ -293,6 +296,10 @@ balanced() {
 	diff -u "$D/trace.out" <(printf '%s\n' "$output")
 	run -0 sh -c 'gzip -c "$1" | ltparse' sh "$D/trace.json"
 	diff -u "$D/trace.out" <(printf '%s\n' "$output")
+	# the temporary file a pipe is kept in cannot be made
+	run -2 --separate-stderr sh -c 'cat "$1" | TMPDIR=/nonexistent ltparse' sh "$D/trace.json"
+	[ "$stderr" = "ltparse: /nonexistent/ltparse.XXXXXX: No such file or directory" ]
+	[[ "$output" != *"#stat"* ]]
 	gzip -c "$D/trace.json" > "$BATS_TEST_TMPDIR/t.json.gz"
 	golden "$D/trace.out" ltparse "$BATS_TEST_TMPDIR/t.json.gz"
 	# a named pipe cannot be opened twice: it is kept, not reopened
