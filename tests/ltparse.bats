@@ -298,7 +298,7 @@ balanced() {
 	diff -u "$D/trace.out" <(printf '%s\n' "$output")
 	# the temporary file a pipe is kept in cannot be made
 	run -2 --separate-stderr sh -c 'cat "$1" | TMPDIR=/nonexistent ltparse' sh "$D/trace.json"
-	[ "$stderr" = "ltparse: /nonexistent/ltparse.XXXXXX: No such file or directory" ]
+	[ "$stderr" = "ltparse: /nonexistent: temporary file: No such file or directory" ]
 	[[ "$output" != *"#stat"* ]]
 	gzip -c "$D/trace.json" > "$BATS_TEST_TMPDIR/t.json.gz"
 	golden "$D/trace.out" ltparse "$BATS_TEST_TMPDIR/t.json.gz"

@@ -565,7 +565,7 @@ spool(struct ltin *in)
 		dir = "/tmp";
 	snprintf(path, sizeof(path), "%s/ltparse.XXXXXX", dir);
 	if ((fd = mkstemp(path)) < 0)
-		lt_die(LT_EXIT_SYS, "%s:", path);
+		lt_die(LT_EXIT_SYS, "%s: temporary file:", dir);
 	unlink(path);
 	name = in->name;
 	while (lt_in_fill(in, 1) > 0) {
