@@ -12,6 +12,7 @@
  */
 #define JSMN_STATIC
 #define JSMN_STRICT
+#define JSMN_PARENT_LINKS
 #include <jsmn.h>
 
 #include <stdio.h>

@@ -20,6 +20,7 @@
 
 #ifndef JSMN_H		/* only jsonev.c compiles jsmn's code */
 #define JSMN_HEADER
+#define JSMN_PARENT_LINKS
 #include <jsmn.h>
 #undef JSMN_HEADER
 #endif

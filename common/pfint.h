@@ -87,6 +87,9 @@ struct pfsim {
 
 	struct pfmap	 tracks;
 	uint32_t	 ntracks;
+	uint64_t	 lastkey;	/* the track of the last event */
+	uint32_t	 lasttrack;
+	uint32_t	 lastcat;
 	struct pfmap	 catmap;
 	struct pfmap	 pairmap;
 	struct pair	*pairs;

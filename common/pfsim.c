@@ -462,9 +462,13 @@ catid(struct pfsim *s, const struct pfval *cat)
 
 	if (cat->type != '"' || cat->n == 0)
 		return 0;
+	c = &s->sum.cats[s->lastcat];
+	if (s->lastcat != 0 && c->namelen == cat->n &&
+	    memcmp(c->name, cat->p, cat->n) == 0)
+		return s->lastcat;
 	slot = pf_map_get(&s->catmap, pf_hash(cat->p, cat->n, 7), &created);
 	if (!created)
-		return *slot;
+		return s->lastcat = *slot;
 	grow(&s->sum.cats, &s->sum.capcats, s->sum.ncats,
 	    sizeof(*s->sum.cats));
 	c = &s->sum.cats[s->sum.ncats];
@@ -473,7 +477,7 @@ catid(struct pfsim *s, const struct pfval *cat)
 	((char *)c->name)[cat->n] = '\0';
 	c->namelen = cat->n;
 	*slot = (uint32_t)s->sum.ncats++;
-	return *slot;
+	return s->lastcat = *slot;
 }
 
 /*
@@ -554,7 +558,8 @@ pf_percentile(const struct pfcat *c, int pct)
 	if (rank < 1)
 		rank = 1;
 	if (c->hist == NULL) {
-		qsort(c->dur, c->ndur, sizeof(*c->dur), cmpdur);
+		if (c->ndur > 1)
+			qsort(c->dur, c->ndur, sizeof(*c->dur), cmpdur);
 		return c->dur[rank - 1];
 	}
 	for (i = 0; i < HBUCKETS; i++) {
@@ -600,7 +605,7 @@ countproc(struct pfsim *s, const struct pfval *pid)
 	slot = pf_map_get(&s->procmap, pf_hash(&key, sizeof(key), str),
 	    &created);
 	if (created) {
-		grow(&s->sum.procs, &s->sum.nprocs, s->sum.nprocs + 1,
+		grow(&s->sum.procs, &s->sum.capprocs, s->sum.nprocs,
 		    sizeof(*s->sum.procs));
 		pr = &s->sum.procs[s->sum.nprocs];
 		memset(pr, 0, sizeof(*pr));
@@ -782,6 +787,10 @@ track(struct pfsim *s, uint64_t key)
 	uint32_t *slot;
 	int created;
 
+	/* Events of one thread often come together. */
+	if (key == s->lastkey && s->ntracks > 0)
+		return s->lasttrack;
+	s->lastkey = key;
 	slot = pf_map_get(&s->tracks, key, &created);
 	if (created) {
 		if (s->ntracks >= MAXTRACKS)
@@ -789,7 +798,7 @@ track(struct pfsim *s, uint64_t key)
 			    MAXTRACKS);
 		*slot = s->ntracks++;
 	}
-	return *slot;
+	return s->lasttrack = *slot;
 }
 
 static uint32_t
@@ -1181,9 +1190,9 @@ pf_event(struct pfsim *s, const struct pfev *ev)
 	if (tokenize(s, ev, ph, &ts, &flags) < 0)
 		return;
 	push(s, ts, ph == 'X');
-	if (ts < s->sum.first)
+	if (ph != 'M' && ts < s->sum.first)
 		s->sum.first = ts;
-	if (ts > s->sum.last)
+	if (ph != 'M' && ts > s->sum.last)
 		s->sum.last = ts;
 	if (ev->args.type != 0 && ev->args.type != '{' && ph != 'C')
 		pf_find(s, "SC-ARGS-NOT-OBJECT", NULL, PF_OK, ev->line, NULL);

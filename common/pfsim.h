@@ -110,7 +110,7 @@ struct pfsum {
 	struct pfcat	*cats;		/* index 0 unused: no category */
 	size_t		 ncats, capcats;
 	struct pfproc	*procs;
-	size_t		 nprocs;
+	size_t		 nprocs, capprocs;
 	int64_t		 first, last;	/* ns; first > last: no times */
 	long long	 nph[128];
 	long long	 events;

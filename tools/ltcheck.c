@@ -13,6 +13,7 @@
  * or fail to load the file.
  */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -37,9 +38,16 @@ enum {
 	M_ID2, M_BIND_ID, M_FLOW_IN, M_FLOW_OUT, M_BP, M_S, M_ARGS, M_N
 };
 
-static const char *const members[M_N] = {
-	"ph", "ts", "dur", "tdur", "tts", "pid", "tid", "name", "cat", "id",
-	"id2", "bind_id", "flow_in", "flow_out", "bp", "s", "args"
+/* Where each member goes in struct pfev (id2 is taken apart). */
+static const size_t offsets[M_N] = {
+	offsetof(struct pfev, ph), offsetof(struct pfev, ts),
+	offsetof(struct pfev, dur), offsetof(struct pfev, tdur),
+	offsetof(struct pfev, tts), offsetof(struct pfev, pid),
+	offsetof(struct pfev, tid), offsetof(struct pfev, name),
+	offsetof(struct pfev, cat), offsetof(struct pfev, id), 0,
+	offsetof(struct pfev, bind_id), offsetof(struct pfev, flow_in),
+	offsetof(struct pfev, flow_out), offsetof(struct pfev, bp),
+	offsetof(struct pfev, s), offsetof(struct pfev, args)
 };
 
 /* What ltjson recorded in metadata.litracer.stats.ltjson. */
@@ -153,17 +161,35 @@ keyis(const char *js, const jsmntok_t *t, const char *s, size_t n)
 	    memcmp(js + t->start, s, n) == 0;
 }
 
+/* Which member key t is, or -1; called for every key, so no loop. */
 static int
 member(const char *js, const jsmntok_t *t)
 {
-	size_t n = (size_t)(t->end - t->start);
-	int m;
+	const char *k = js + t->start;
 
-	for (m = 0; m < M_N; m++)
-		if (strlen(members[m]) == n && memcmp(js + t->start,
-		    members[m], n) == 0)
-			return m;
-	return -1;
+#define IS(s)	(memcmp(k, s, sizeof(s) - 1) == 0)
+	switch (t->end - t->start) {
+	case 1:
+		return k[0] == 's' ? M_S : -1;
+	case 2:
+		return IS("ph") ? M_PH : IS("ts") ? M_TS : IS("id") ? M_ID :
+		    IS("bp") ? M_BP : -1;
+	case 3:
+		return IS("dur") ? M_DUR : IS("pid") ? M_PID : IS("tid") ?
+		    M_TID : IS("cat") ? M_CAT : IS("tts") ? M_TTS : IS("id2") ?
+		    M_ID2 : -1;
+	case 4:
+		return IS("name") ? M_NAME : IS("args") ? M_ARGS : IS("tdur") ?
+		    M_TDUR : -1;
+	case 7:
+		return IS("bind_id") ? M_BIND_ID : IS("flow_in") ? M_FLOW_IN :
+		    -1;
+	case 8:
+		return IS("flow_out") ? M_FLOW_OUT : -1;
+	default:
+		return -1;
+	}
+#undef IS
 }
 
 /* args of C, M and P events: what the parser checks in them. */
@@ -280,24 +306,17 @@ event(const struct ltjev *ev, long line)
 			if (seen & 1u << m)
 				pe.dupkey = 1;
 			seen |= 1u << m;
-			v = m == M_PH ? &pe.ph : m == M_TS ? &pe.ts :
-			    m == M_DUR ? &pe.dur : m == M_TDUR ? &pe.tdur :
-			    m == M_TTS ? &pe.tts : m == M_PID ? &pe.pid :
-			    m == M_TID ? &pe.tid : m == M_NAME ? &pe.name :
-			    m == M_CAT ? &pe.cat : m == M_ID ? &pe.id :
-			    m == M_BIND_ID ? &pe.bind_id :
-			    m == M_FLOW_IN ? &pe.flow_in :
-			    m == M_FLOW_OUT ? &pe.flow_out :
-			    m == M_BP ? &pe.bp : m == M_S ? &pe.s :
-			    m == M_ARGS ? &pe.args : NULL;
 			if (m == M_ID2) {
 				memset(&pe.id2_local, 0, sizeof(pe.id2_local));
 				memset(&pe.id2_global, 0,
 				    sizeof(pe.id2_global));
 				pe.id2_bad = 0;
 				id2(js, t, i + 1, &pe);
-			} else
+			} else {
+				v = (struct pfval *)(void *)((char *)&pe +
+				    offsets[m]);
 				val(js, &t[i + 1], v);
+			}
 			if (m == M_ARGS)
 				a = i + 1;
 		} else {
@@ -789,18 +808,20 @@ static void
 quiet(struct pffind *f, size_t n, int *cards)
 {
 	char line[512];
-	size_t i, k;
+	size_t i, k, first = n;
 	int w;
 
 	k = (size_t)snprintf(line, sizeof(line), "Perfetto %s: ", bandname());
 	for (i = 0; i < n && k < sizeof(line) - 1; i++) {
-		if (f[i].card > PF_DL)
+		if (f[i].card > PF_DL ||
+		    (cards[PF_FATAL] > 0 && f[i].card != PF_FATAL))
 			continue;
-		if (cards[PF_FATAL] > 0 && f[i].card != PF_FATAL)
-			continue;
-		w = snprintf(line + k, sizeof(line) - k, "%s%s %s=%lld",
-		    k > 19 ? ", " : "", f[i].rule, f[i].counter != NULL ?
-		    f[i].counter : "-", f[i].n);
+		if (first == n)
+			first = i;
+		w = snprintf(line + k, sizeof(line) - k, "%s%s%s%s %lld",
+		    i > first ? ", " : "", f[i].rule, f[i].counter != NULL ?
+		    " " : "", f[i].counter != NULL ? f[i].counter : "",
+		    f[i].n);
 		if (w > 0)
 			k += (size_t)w;
 	}
@@ -876,7 +897,8 @@ main(int argc, char *argv[])
 	pf_finish(sim);
 
 	n = pf_findings(sim, &f);
-	qsort(f, n, sizeof(*f), cmpfind);
+	if (n > 0)
+		qsort(f, n, sizeof(*f), cmpfind);
 	bad = worst(f, n, cards);
 	if (mode == MODE_TAB)
 		tabs(f, n, cards);
