@@ -439,8 +439,8 @@ pf_tons(const struct pfnum *v, int64_t *ns)
 	}
 	if (integral(v->d)) {
 		*ns = (int64_t)((uint64_t)(int64_t)v->d * 1000);
-		return v->wrap || v->d > INT64_MAX / 1000 ||
-		    v->d < INT64_MIN / 1000;
+		return v->wrap || v->d > 9223372036854775.0 ||
+		    v->d < -9223372036854775.0;
 	}
 	x = v->d * 1000.0;
 	if (x >= 9.2e18 || x <= -9.2e18) {

@@ -131,6 +131,11 @@ struct pfnum {
 };
 
 int		 pf_num(const char *, size_t, struct pfnum *);
+
+/* pfjson.c */
+struct ltjev;
+void		 pf_sniff(struct pfsim *, const char *, size_t);
+void		 pf_jsonev(struct pfsim *, const struct ltjev *, long);
 int		 pf_tons(const struct pfnum *, int64_t *);
 
 #endif
