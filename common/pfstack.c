@@ -51,21 +51,43 @@ struct replay {
 	size_t		 v2next;
 };
 
-static int64_t
-rdur(const struct pfsim *s, const struct rec *r)
+/*
+ * The entry for record idx in a side table (longs, v2) whose entries
+ * start with the record number and are in file order; n if none.
+ */
+static size_t
+side(const void *tab, size_t n, size_t size, uint32_t idx)
 {
-	size_t lo = 0, hi = s->nlongs, mid;
+	const char *base = tab;
+	size_t lo = 0, hi = n, mid;
+	uint32_t v;
 
-	if (r->u != DUR_SIDE || !((r->tk >> 4) & RF_SIDE))
-		return r->u;
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		if (s->longs[mid].idx < r->idx)
+		memcpy(&v, base + mid * size, sizeof(v));
+		if (v < idx)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return (int64_t)((uint64_t)s->longs[lo].hi << 32 | s->longs[lo].lo);
+	if (lo < n) {
+		memcpy(&v, base + lo * size, sizeof(v));
+		if (v == idx)
+			return lo;
+	}
+	return n;
+}
+
+static int64_t
+rdur(const struct pfsim *s, const struct rec *r)
+{
+	size_t i;
+
+	if (r->u != DUR_SIDE || !((r->tk >> 4) & RF_SIDE) ||
+	    (i = side(s->longs, s->nlongs, sizeof(*s->longs), r->idx)) ==
+	    s->nlongs)
+		return r->u;
+	return (int64_t)((uint64_t)s->longs[i].hi << 32 | s->longs[i].lo);
 }
 
 /* SlowOperatorLess's key: E first, then the longer X, then the rest. */
@@ -354,18 +376,10 @@ static void
 v2(struct replay *rp, struct track *t, const struct rec *r)
 {
 	struct pfsim *s = rp->s;
-	size_t lo = 0, hi = s->nv2, mid;
+	size_t lo;
 
-	if (!((r->tk >> 4) & RF_V2))
-		return;
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (s->v2[mid].idx < r->idx)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo >= s->nv2 || s->v2[lo].idx != r->idx)
+	if (!((r->tk >> 4) & RF_V2) ||
+	    (lo = side(s->v2, s->nv2, sizeof(*s->v2), r->idx)) == s->nv2)
 		return;
 	if (t->n == 0) {
 		noenclosing(rp, t, rec_ts(r), r->idx);

@@ -282,3 +282,11 @@ bands() {
 		[ "$st" -le 1 ] || { echo "mutated $i: exit $st"; return 1; }
 	done
 }
+
+@test "X longer than 4.29 s: ordered and checked with their full dur" {
+	bands long-dur
+}
+
+@test "v2 flows: an in closes the flow, a second out while open is a duplicate" {
+	bands flow-v2
+}
