@@ -170,6 +170,8 @@ bands() {
 	run -0 --separate-stderr ltcheck -q "$D/PF-B-UNTERMINATED.json"
 	[ -z "$output" ]
 	[ -z "$stderr" ]
+	run -1 --separate-stderr ltcheck -q "$D/PF-JSON-SYNTAX.json"
+	[ "$stderr" = "ltcheck: $D/PF-JSON-SYNTAX.json: Perfetto v57+: PF-JSON-SYNTAX fatal 1 (line 3, byte 83: invalid number)" ]
 }
 
 @test "standard input is read when no file is given" {
@@ -196,6 +198,25 @@ bands() {
 	printf '#lt1\n0\tX\t1\t1\t10\t\ta\t{}\t{}\n5\tX\t1\t1\t10\t\tb\t{}\t{}\n' > "$BATS_TEST_TMPDIR/x.lt1"
 	run -1 ltcheck -t "$BATS_TEST_TMPDIR/x.lt1"
 	[ "$output" = "slice_spill_overlapping_complete_event	1	IE" ]
+	printf '#lt1\n#top\tdisplayTimeUnit\t"ns"\n0\tX\t1\t1\t10\t\ta\t{}\t{}\n' > "$BATS_TEST_TMPDIR/t.lt1"
+	run -0 ltcheck -t "$BATS_TEST_TMPDIR/t.lt1"
+	[ "$output" = "json_display_time_unit	1	info" ]
+}
+
+@test "lt1 input: epoch timestamps get ltjson's offset, so no precision loss" {
+	printf '#lt1\n1795940303867556.25\tX\t1\t1\t1.75\t\ta\t{}\t{}\n1795940303867558\tX\t1\t1\t1\t\tb\t{}\t{}\n' > "$BATS_TEST_TMPDIR/e.lt1"
+	run -0 ltcheck -t "$BATS_TEST_TMPDIR/e.lt1"
+	[ -z "$output" ]
+	ltjson "$BATS_TEST_TMPDIR/e.lt1" > "$BATS_TEST_TMPDIR/e.json"
+	run -0 ltcheck -t "$BATS_TEST_TMPDIR/e.json"
+	[ -z "$output" ]
+	ltjson -O 0 "$BATS_TEST_TMPDIR/e.lt1" > "$BATS_TEST_TMPDIR/e0.json"
+	# without the offset, touching slices overlap by Perfetto's rounding
+	run -1 ltcheck -t "$BATS_TEST_TMPDIR/e0.json"
+	[ "${lines[0]}" = "slice_spill_overlapping_complete_event	1	IE" ]
+	[ "${lines[1]}" = "PF-TS-PRECISION	1	silent" ]
+	run -1 ltcheck "$BATS_TEST_TMPDIR/e0.json"
+	[[ "$output" == *"1  PF-TS-PRECISION"* ]]
 }
 
 @test "a bad lt1 record is bad data, exit 1" {

@@ -316,6 +316,11 @@ readlt1(struct ltin *in)
 		lt_rd_bad(&rd, "unsupported stream version");
 	lt_jr_init(&jr, &rd.in, 0);
 	while ((k = lt_rd_next(&rd, &rec)) != LT_EOF) {
+		/* ltjson writes #top members at the top level. */
+		if (k == LT_DIR && rec.len > 20 &&
+		    memcmp(rec.line, "#top\tdisplayTimeUnit\t", 21) == 0)
+			pf_find(sim, "PF-DISPLAY-TIME-UNIT",
+			    "json_display_time_unit", PF_INFO, rd.in.line, NULL);
 		if (k != LT_REC)
 			continue;
 		if (lt_rec_check(&rec, &why, &col) < 0)
@@ -530,10 +535,13 @@ quiet(struct pffind *f, size_t n, int *cards)
 			continue;
 		if (first == n)
 			first = i;
-		w = snprintf(line + k, sizeof(line) - k, "%s%s%s%s %lld",
+		w = snprintf(line + k, sizeof(line) - k, "%s%s%s%s %lld%s%s%s",
 		    i > first ? ", " : "", f[i].rule, f[i].counter != NULL ?
 		    " " : "", f[i].counter != NULL ? f[i].counter : "",
-		    f[i].n);
+		    f[i].n, f[i].card == PF_FATAL && f[i].detail != NULL ?
+		    " (" : "", f[i].card == PF_FATAL && f[i].detail != NULL ?
+		    f[i].detail : "", f[i].card == PF_FATAL &&
+		    f[i].detail != NULL ? ")" : "");
 		if (w > 0)
 			k += (size_t)w;
 	}
