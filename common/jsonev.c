@@ -191,7 +191,8 @@ event(struct ltjr *jr, struct ltjev *ev)
 		n = ev->rawn;
 	}
 	if ((r = tokens(jr, p, n)) < 1)
-		return fail(jr, "event too large", 0);
+		return fail(jr, j.type != '{' ? "an event is not an object" :
+		    "event too large", 0);
 	ev->canon = p != ev->raw;
 	ev->p = p;
 	ev->n = n;

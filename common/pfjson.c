@@ -53,7 +53,7 @@ pf_sniff(struct pfsim *sim, const char *p, size_t n)
 			why = "the first key belongs to another importer";
 	} else if (k >= 3 && memcmp(b, "[{\"", 3) == 0)
 		;
-	else if (k == 2 && n < SNIFF && memcmp(b, "[]", 2) == 0) {
+	else if (k == 2 && memcmp(b, "[]", 2) == 0) {
 		pf_find(sim, "PF-DETECT-EMPTY", "fatal", PF_FATAL, 1, NULL);
 		return;
 	} else if (k >= 3 && memcmp(b, "\xef\xbb\xbf", 3) == 0)

@@ -1157,6 +1157,8 @@ pf_event(struct pfsim *s, const struct pfev *ev)
 		s->lost++;
 		return;
 	}
+	if (ev->notobj)
+		return;		/* a syntax error: the caller said so */
 	if (ev->surrogate_top)
 		pf_find(s, "PF-UNICODE-SURROGATE", "fatal", PF_FATAL,
 		    ev->line, NULL);
