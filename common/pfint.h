@@ -32,6 +32,7 @@ enum {
 	RF_SIDE = 8		/* X: dur in the side table; e: other id type */
 };
 
+#define ISDIGIT(c)	((unsigned)(c) - '0' < 10)
 #define DUR_SIDE	UINT32_MAX
 #define PENDING		INT64_MIN
 #define MAXDEPTH	512
@@ -110,11 +111,14 @@ struct pfsim {
 	size_t		 nexact;	/* durations kept exactly, in all */
 };
 
+void		 pf_grow(void *, size_t *, size_t, size_t);
+int		 pf_integral(double);
 uint32_t	*pf_map_get(struct pfmap *, uint64_t, int *);
 void		 pf_map_free(struct pfmap *);
 void		 pf_findrec(struct pfsim *, const char *, const char *, int,
 		    uint32_t);
 void		 pf_adddur(struct pfsim *, uint32_t, int64_t);
+void		 pf_countproc(struct pfsim *, const struct pfval *);
 void		 pf_replay(struct pfsim *);
 
 static inline int64_t

@@ -8,8 +8,8 @@
  * (missing ph or ts, bad dur, counters, metadata, pid coercion, number
  * overflow), runs Queue::Append's bookkeeping and keeps a 20-byte record
  * of the events the slice stacks and flows need.  The sort and the
- * replay of those records are in pfstack.c.  Findings, the number parser
- * and the -s summary live here too.
+ * replay of those records are in pfstack.c, findings in pffind.c, the
+ * number parser in pfnum.c and the -s summary in pfsum.c.
  */
 #include <stdlib.h>
 
@@ -17,17 +17,12 @@
 #include "pfint.h"
 
 #define CKEVERY		1024
-#define EXACT_MAX	(1u << 20)	/* durations kept exactly, in all */
-#define HSUB		128		/* histogram buckets per power of 2 */
-#define HBUCKETS	(2 * HSUB + 64 * HSUB)
 #define PREC_US		9007199254740.992	/* 2^53 ns in us */
-
-static void	grow(void *, size_t *, size_t, size_t);
 
 /* -------- tables -------- */
 
-static void
-grow(void *pp, size_t *cap, size_t n, size_t size)
+void
+pf_grow(void *pp, size_t *cap, size_t n, size_t size)
 {
 	void **p = pp;
 
@@ -107,351 +102,7 @@ pf_map_free(struct pfmap *m)
 	memset(m, 0, sizeof(*m));
 }
 
-/* -------- findings -------- */
-
-static const char *const cardnames[PF_NCARD] = {
-	"FATAL", "TE", "IE", "DL", "info", "silent", "ok"
-};
-
-static const char *const cardlong[PF_NCARD] = {
-	"the load fails", "Trace Errors", "Import Errors", "Data Losses",
-	"a counter with no card", "no counter, data lost or changed",
-	"accepted, not portable"
-};
-
-const char *
-pf_cardname(int c)
-{
-	return cardnames[c];
-}
-
-const char *
-pf_cardlong(int c)
-{
-	return cardlong[c];
-}
-
-static struct pffind *
-finding(struct pfsim *s, const char *rule, const char *counter, int card)
-{
-	struct pffind *f;
-	size_t i;
-
-	for (i = 0; i < s->nfinds; i++) {
-		f = &s->finds[i];
-		if (strcmp(f->rule, rule) == 0 && f->card == card &&
-		    (f->counter == NULL ? counter == NULL : counter != NULL &&
-		    strcmp(f->counter, counter) == 0))
-			return f;
-	}
-	grow(&s->finds, &s->capfinds, s->nfinds, sizeof(*s->finds));
-	f = &s->finds[s->nfinds++];
-	memset(f, 0, sizeof(*f));
-	f->rule = rule;
-	f->counter = counter;
-	f->card = card;
-	return f;
-}
-
-static void
-example(struct pffind *f, int isrec, long long v)
-{
-	int i;
-
-	for (i = 0; i < f->nex; i++)
-		if (f->exrec[i] == isrec && f->ex[i] == v)
-			return;
-	if (f->nex < PF_NEX) {
-		f->exrec[f->nex] = isrec;
-		f->ex[f->nex++] = v;
-	}
-}
-
-/* A finding about the event at line (0: no line); detail may be NULL. */
-void
-pf_find(struct pfsim *s, const char *rule, const char *counter, int card,
-    long line, const char *detail)
-{
-	struct pffind *f = finding(s, rule, counter, card);
-
-	f->n++;
-	if (line > 0)
-		example(f, 0, line);
-	if (f->detail == NULL)
-		f->detail = detail;
-}
-
-/* A finding about the event of record idx. */
-void
-pf_findrec(struct pfsim *s, const char *rule, const char *counter, int card,
-    uint32_t idx)
-{
-	struct pffind *f = finding(s, rule, counter, card);
-
-	f->n++;
-	example(f, 1, idx);
-}
-
-size_t
-pf_findings(struct pfsim *s, struct pffind **f)
-{
-	*f = s->finds;
-	return s->nfinds;
-}
-
-/* What each rule means, in a few words, for the report. */
-static const struct {
-	const char	*rule;
-	const char	*what;
-} whats[] = {
-	{ "PF-DETECT-PREFIX", "the first 128 bytes do not start with {\" "
-	    "or [{\": not recognised as JSON" },
-	{ "PF-DETECT-EMPTY", "an empty array is not recognised as JSON; "
-	    "write {\"traceEvents\":[]}" },
-	{ "PF-JSON-SYNTAX", "a JSON syntax error: the whole load fails" },
-	{ "PF-UNICODE-SURROGATE", "a \\uD800-\\uDFFF escape: fatal in a "
-	    "top-level event string, truncates args elsewhere" },
-	{ "PF-TRACEEVENTS-NOT-ARRAY", "traceEvents is not an array (or "
-	    "systemTraceEvents not a string)" },
-	{ "PF-TRUNCATED-OBJECT", "the object form ends before its closing "
-	    "] and }: \"JSON trace file is incomplete\"" },
-	{ "PF-BAD-DUR-STALL", "dur, tts or tdur is not a number: the "
-	    "tokenizer stalls and every later event is lost" },
-	{ "PF-ARRAY-NO-CLOSE", "the array form has no closing ]: accepted "
-	    "by Perfetto, not by strict JSON tools" },
-	{ "PF-TRAILING-COMMA", "a comma before the ] of traceEvents" },
-	{ "PF-EMPTY-OBJECT", "an empty event {}" },
-	{ "PF-MISSING-PH", "an event without a string ph is dropped" },
-	{ "PF-MISSING-TS", "an event without a numeric ts is dropped" },
-	{ "PF-NEGATIVE-TS", "a negative ts: the event is dropped" },
-	{ "PF-TS-OVERFLOW", "ts*1000 overflows int64: a garbage timestamp" },
-	{ "PF-NUM-DIGITS", "19 or more fractional digits overflow "
-	    "Perfetto's number parser: a garbage value" },
-	{ "PF-X-NO-DUR", "an X without dur is dropped" },
-	{ "PF-X-NEG-DUR", "an X with a negative dur is dropped" },
-	{ "PF-INSTANT-NO-TID", "a thread instant without tid (or a process "
-	    "instant without pid) is dropped" },
-	{ "PF-ASYNC-NO-ID", "b/e/n without id/id2 or without pid" },
-	{ "PF-COUNTER-BAD", "C without numeric args: bad series dropped" },
-	{ "PF-META-BAD", "M process_name/thread_name without args.name, or "
-	    "*_sort_index without a numeric sort_index" },
-	{ "PF-PHASE-T", "T is read as a thread-state event, not an async "
-	    "step" },
-	{ "PF-MAX-DEPTH", "a track already holds 512 slices: dropped" },
-	{ "PF-FLOW-INVALID-ID", "a flow event without a usable id" },
-	{ "PF-FLOW-NO-ENCLOSING", "a flow event on a thread with no open "
-	    "slice" },
-	{ "PF-FLOW-BEFORE-SLICE", "a flow event sorted just before the "
-	    "slice that should enclose it (same ts, earlier in the file)" },
-	{ "PF-FLOW-DUP-ID", "a second flow start with the same id" },
-	{ "PF-FLOW-V2-NO-DIRECTION", "bind_id without flow_in or flow_out" },
-	{ "PF-FLOW-END-NO-START", "a flow step or end whose flow never "
-	    "started: no arrow" },
-	{ "PF-DISPLAY-TIME-UNIT", "displayTimeUnit is counted and ignored" },
-	{ "PF-X-OVERLAP", "an X starts inside a complete slice and ends "
-	    "after it" },
-	{ "PF-X-OVERLAP-ROUNDING", "X slices adjacent in the text overlap "
-	    "after Perfetto's per-field ns rounding" },
-	{ "PF-TS-PRECISION", "a fractional ts beyond ~9.0e12 us: double "
-	    "rounding moves it" },
-	{ "PF-BE-CROSS-NAMED", "crossing B/E pairs: the inner B is "
-	    "truncated and its E dropped" },
-	{ "PF-BE-CROSS-UNNAMED", "an unnamed E closed a B that had B "
-	    "children: if the pairs were meant to cross, durations are "
-	    "wrong (cannot be told apart from proper nesting)" },
-	{ "PF-B-INSIDE-X-OUTLIVES", "a B opened inside an X ends after it: "
-	    "truncated to the X end, its E dropped" },
-	{ "PF-CHILD-OUTLIVES-PARENT", "a slice extends past the E of its B "
-	    "parent" },
-	{ "PF-SAME-TS-B-BEFORE-E", "a B sorted before the E ending the "
-	    "previous slice at the same ts: truncated to 0 ns" },
-	{ "PF-E-UNMATCHED", "an E with no open B on its track: dropped" },
-	{ "PF-E-NAME-MISMATCH", "an E whose name/cat matches no open B: "
-	    "dropped" },
-	{ "PF-B-UNTERMINATED", "a B (or b) that never ends: dur -1" },
-	{ "PF-TIE-ORDER", "equal-ts X slices reordered: the longer is the "
-	    "parent" },
-	{ "PF-ASYNC-KEY-MISMATCH", "an e that matches no open b (cat, id, "
-	    "scope or name differ): dropped" },
-	{ "PF-ASYNC-ID-TYPE", "an e whose id differs from its b's only in "
-	    "type (\"7\" vs 7): dropped" },
-	{ "PF-PID-COERCE", "pid/tid negative, above 2^32-1 or fractional: "
-	    "becomes 0 or is truncated" },
-	{ "PF-PID-STRING", "a string pid/tid: an internal id that may "
-	    "collide" },
-	{ "PF-PHASE-IGNORED", "a phase Perfetto ignores" },
-	{ "PF-LARGE-FILE", "over 1 GB: the UI may run out of memory; use "
-	    "trace_processor --httpd" },
-	{ "SC-INSTANT-SCOPE", "instant scope s is not g, p or t" },
-	{ "SC-BP-VALUE", "bp other than \"e\", or a flow end never bound "
-	    "to a slice" },
-	{ "SC-ID2-AMBIGUOUS", "id with id2, id2 with local and global, or a "
-	    "malformed id2" },
-	{ "SC-DUP-KEY", "a key repeated in an event: the last one wins" },
-	{ "SC-CONTROL-CHAR", "a raw control character in a string: invalid "
-	    "JSON" },
-	{ "SC-META-UNKNOWN", "an M name Perfetto ignores" },
-	{ "SC-TOPLEVEL-IGNORED", "a top-level member Perfetto ignores" },
-	{ "SC-ARGS-NOT-OBJECT", "args is not an object: dropped" },
-	{ "LT-STRICT-JSON", "accepted by Perfetto, rejected by strict JSON" },
-	{ "LT-COUNT-MISMATCH", "the event counts differ from those ltjson "
-	    "recorded in the metadata" }
-};
-
-const char *
-pf_what(const char *rule)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(whats) / sizeof(whats[0]); i++)
-		if (strcmp(whats[i].rule, rule) == 0)
-			return whats[i].what;
-	return "";
-}
-
-/* -------- numbers (no libm: the Makefile links none) -------- */
-
-/* 10^e as a double, exact up to 10^22 like pow(10, e). */
-static double
-p10(long long e)
-{
-	double v = 1;
-
-	if (e > 400)
-		e = 400;
-	while (e-- > 0)
-		v *= 10;
-	return v;
-}
-
-static int
-integral(double d)
-{
-	return d > -9.2e18 && d < 9.2e18 && (double)(int64_t)d == d;
-}
-
-/* llround: halves away from zero; |x| < 9.2e18. */
-static int64_t
-roundll(double x)
-{
-	int64_t t = (int64_t)x;
-	double frac = x - (double)t;
-
-	if (frac >= 0.5)
-		t++;
-	else if (frac <= -0.5)
-		t--;
-	return t;
-}
-
-#define ISDIGIT(c)	((unsigned)(c) - '0' < 10)
-
-/*
- * Perfetto's ParseNumber: integers as int64; anything with '.' or 'e'
- * as double(int part) + double(fraction digits) / 10^k, then scaled by
- * pow(10, exp).  Both accumulators wrap like int64 when they overflow,
- * which is what makes 19+ fractional digits garbage.  Returns 0, or -1
- * when the text is not a number.
- */
-int
-pf_num(const char *p, size_t n, struct pfnum *v)
-{
-	const char *e = p + n, *q;
-	uint64_t ip = 0, fr = 0, div = 1;
-	long long ex = 0, il, last = -1, k = 0;
-	int neg = 0, eneg = 0;
-
-	memset(v, 0, sizeof(*v));
-	if (p < e && *p == '-') {
-		neg = 1;
-		p++;
-	}
-	for (q = p; p < e && ISDIGIT(*p); p++) {
-		if (ip > (uint64_t)INT64_MAX / 10 ||
-		    ip * 10 + (uint64_t)(*p - '0') > (uint64_t)INT64_MAX)
-			v->wrap = 1;
-		ip = ip * 10 + (uint64_t)(*p - '0');
-		if (*p != '0')
-			last = p - q;
-	}
-	if ((il = p - q) == 0)
-		return -1;
-	v->isint = 1;
-	if (p < e && *p == '.') {
-		v->isint = 0;
-		for (q = ++p; p < e && ISDIGIT(*p); p++) {
-			fr = fr * 10 + (uint64_t)(*p - '0');
-			div *= 10;
-			if (*p != '0')
-				last = il + k;
-			k++;
-		}
-		if (p == q)
-			return -1;
-		if (k >= 19)
-			v->fracwrap = 1;
-	}
-	if (p < e && (*p == 'e' || *p == 'E')) {
-		v->isint = 0;
-		if (++p < e && (*p == '+' || *p == '-'))
-			eneg = *p++ == '-';
-		for (q = p; p < e && ISDIGIT(*p); p++)
-			if (ex < 100000)
-				ex = ex * 10 + (*p - '0');
-		if (p == q)
-			return -1;
-	}
-	if (p != e)
-		return -1;
-	if (v->isint) {
-		v->i = neg ? (int64_t)(0 - ip) : (int64_t)ip;
-		v->exact = 1;
-		return 0;
-	}
-	v->d = (double)(int64_t)ip + (double)(int64_t)fr / (double)(int64_t)div;
-	if (ex != 0)
-		v->d = eneg ? v->d / p10(ex) : v->d * p10(ex);
-	if (neg)
-		v->d = -v->d;
-	/* Whole ns: no non-zero digit at or after 10^-4 us. */
-	v->exact = last < il + (eneg ? -ex : ex) + 3;
-	return 0;
-}
-
-/*
- * CoerceToTs: integers times 1000, integral doubles through int64, the
- * rest llround(v * 1000).  Returns 1 when the result overflowed (the C
- * code's undefined behaviour, modelled as wrapping or saturating).
- */
-int
-pf_tons(const struct pfnum *v, int64_t *ns)
-{
-	double x;
-
-	if (v->isint) {
-		*ns = (int64_t)((uint64_t)v->i * 1000);
-		return v->wrap || v->i > INT64_MAX / 1000 ||
-		    v->i < INT64_MIN / 1000;
-	}
-	if (v->d != v->d || v->d >= 9.2e18 || v->d <= -9.2e18) {
-		*ns = v->d < 0 ? INT64_MIN : INT64_MAX;
-		return 1;
-	}
-	if (integral(v->d)) {
-		*ns = (int64_t)((uint64_t)(int64_t)v->d * 1000);
-		return v->wrap || v->d > 9223372036854775.0 ||
-		    v->d < -9223372036854775.0;
-	}
-	x = v->d * 1000.0;
-	if (x >= 9.2e18 || x <= -9.2e18) {
-		*ns = x < 0 ? INT64_MIN : INT64_MAX;
-		return 1;
-	}
-	*ns = roundll(x);
-	return v->wrap;
-}
-
-/* -------- the summary -------- */
+/* -------- categories -------- */
 
 static uint32_t
 catid(struct pfsim *s, const struct pfval *cat)
@@ -469,7 +120,7 @@ catid(struct pfsim *s, const struct pfval *cat)
 	slot = pf_map_get(&s->catmap, pf_hash(cat->p, cat->n, 7), &created);
 	if (!created)
 		return s->lastcat = *slot;
-	grow(&s->sum.cats, &s->sum.capcats, s->sum.ncats,
+	pf_grow(&s->sum.cats, &s->sum.capcats, s->sum.ncats,
 	    sizeof(*s->sum.cats));
 	c = &s->sum.cats[s->sum.ncats];
 	memset(c, 0, sizeof(*c));
@@ -484,144 +135,6 @@ catid(struct pfsim *s, const struct pfval *cat)
  * Log buckets: values below 2 * HSUB exactly, then HSUB buckets per
  * power of two, so a bucket is at most 1/HSUB of its values wide.
  */
-static void
-hist_add(uint32_t *h, int64_t d)
-{
-	uint64_t v = d > 0 ? (uint64_t)d : 0;
-	int e = 0;
-
-	while (v >> e >= 2 * HSUB)
-		e++;
-	if (e == 0)
-		h[v]++;
-	else
-		h[2 * HSUB + (e - 1) * HSUB + ((v >> e) - HSUB)]++;
-}
-
-/* A duration of a slice of category cat (index), for -s. */
-void
-pf_adddur(struct pfsim *s, uint32_t cat, int64_t d)
-{
-	struct pfcat *c;
-	size_t i;
-
-	if (!s->summary || cat == 0)
-		return;
-	c = &s->sum.cats[cat];
-	c->nslices++;
-	c->total += d;
-	if (c->nslices == 1 || d > c->max)
-		c->max = d;
-	if (c->hist == NULL && c->ndur == c->capdur &&
-	    s->nexact >= EXACT_MAX) {
-		c->hist = lt_calloc(HBUCKETS, sizeof(*c->hist));
-		for (i = 0; i < c->ndur; i++)
-			hist_add(c->hist, c->dur[i]);
-		s->nexact -= c->ndur;
-		free(c->dur);
-		c->dur = NULL;
-		c->ndur = c->capdur = 0;
-	}
-	if (c->hist != NULL) {
-		hist_add(c->hist, d);
-		return;
-	}
-	grow(&c->dur, &c->capdur, c->ndur, sizeof(*c->dur));
-	c->dur[c->ndur++] = d;
-	s->nexact++;
-}
-
-static int
-cmpdur(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/*
- * The pct-th percentile (nearest rank) of a category's durations: exact
- * while they are all kept, else the middle of a histogram bucket (at
- * most 1/(2 * HSUB) off).
- */
-int64_t
-pf_percentile(const struct pfcat *c, int pct)
-{
-	long long rank, seen = 0;
-	uint64_t lo;
-	size_t i;
-	int e;
-
-	if (c->nslices == 0)
-		return 0;
-	rank = (c->nslices * pct + 99) / 100;
-	if (rank < 1)
-		rank = 1;
-	if (c->hist == NULL) {
-		if (c->ndur > 1)
-			qsort(c->dur, c->ndur, sizeof(*c->dur), cmpdur);
-		return c->dur[rank - 1];
-	}
-	for (i = 0; i < HBUCKETS; i++) {
-		seen += c->hist[i];
-		if (seen >= rank)
-			break;
-	}
-	if (i < 2 * HSUB)
-		return (int64_t)i;
-	e = (int)((i - 2 * HSUB) / HSUB) + 1;
-	lo = ((i - 2 * HSUB) % HSUB + HSUB) << e;
-	return (int64_t)(lo + ((uint64_t)1 << e) / 2);
-}
-
-const struct pfsum *
-pf_sum(const struct pfsim *s)
-{
-	return &s->sum;
-}
-
-void
-pf_summary(struct pfsim *s, int on)
-{
-	s->summary = on;
-}
-
-static void
-countproc(struct pfsim *s, const struct pfval *pid)
-{
-	struct pfproc *pr;
-	struct pfnum v;
-	uint32_t *slot;
-	uint64_t key;
-	int created, str = 0;
-
-	if (pid->type == '"') {
-		str = 1;
-		key = pf_hash(pid->p, pid->n, 3);
-	} else if (pid->type == 'n' && pf_num(pid->p, pid->n, &v) == 0)
-		key = v.isint ? (uint64_t)v.i : (uint64_t)(int64_t)v.d;
-	else
-		key = 0;
-	slot = pf_map_get(&s->procmap, pf_hash(&key, sizeof(key), str),
-	    &created);
-	if (created) {
-		grow(&s->sum.procs, &s->sum.capprocs, s->sum.nprocs,
-		    sizeof(*s->sum.procs));
-		pr = &s->sum.procs[s->sum.nprocs];
-		memset(pr, 0, sizeof(*pr));
-		pr->str = str;
-		pr->pid = key;
-		if (str) {
-			pr->name = memcpy(lt_malloc(pid->n + 1), pid->p,
-			    pid->n);
-			((char *)pr->name)[pid->n] = '\0';
-			pr->namelen = pid->n;
-		}
-		*slot = (uint32_t)s->sum.nprocs++;
-	}
-	s->sum.procs[*slot].count++;
-}
-
 /* -------- the simulator -------- */
 
 struct pfsim *
@@ -632,7 +145,7 @@ pf_new(int band)
 	s->band = band;
 	s->sum.first = INT64_MAX;
 	s->sum.last = INT64_MIN;
-	grow(&s->sum.cats, &s->sum.capcats, 0, sizeof(*s->sum.cats));
+	pf_grow(&s->sum.cats, &s->sum.capcats, 0, sizeof(*s->sum.cats));
 	memset(&s->sum.cats[0], 0, sizeof(s->sum.cats[0]));
 	s->sum.ncats = 1;
 	return s;
@@ -717,14 +230,14 @@ addline(struct pfsim *s, long line)
 	uint64_t d = line > s->lastline ? (uint64_t)(line - s->lastline) : 0;
 
 	if (s->nrec % CKEVERY == 0) {
-		grow(&s->ckline, &s->capck, s->nck, sizeof(*s->ckline));
+		pf_grow(&s->ckline, &s->capck, s->nck, sizeof(*s->ckline));
 		s->ckpos = lt_reallocarray(s->ckpos, s->capck,
 		    sizeof(*s->ckpos));
 		s->ckline[s->nck] = line;
 		s->ckpos[s->nck++] = s->nld;
 		d = 0;
 	}
-	grow(&s->ld, &s->capld, s->nld + 5, 1);
+	pf_grow(&s->ld, &s->capld, s->nld + 5, 1);
 	if (d < 255)
 		s->ld[s->nld++] = (uint8_t)d;
 	else {
@@ -770,7 +283,7 @@ addrec(struct pfsim *s, long line, int64_t ts, int kind, int flags,
 	if (s->nrec >= UINT32_MAX - 1)
 		lt_die(LT_EXIT_SYS, "too many events (more than %u)",
 		    UINT32_MAX - 1);
-	grow(&s->recs, &s->caprec, s->nrec, sizeof(*s->recs));
+	pf_grow(&s->recs, &s->caprec, s->nrec, sizeof(*s->recs));
 	addline(s, line);
 	r = &s->recs[s->nrec];
 	r->tslo = (uint32_t)(uint64_t)ts;
@@ -819,7 +332,7 @@ pair(struct pfsim *s, uint32_t cat, const struct pfval *name,
 	slot = pf_map_get(&s->pairmap, pf_hash(key, sizeof(key), 13),
 	    &created);
 	if (created) {
-		grow(&s->pairs, &s->cappairs, s->npairs, sizeof(*s->pairs));
+		pf_grow(&s->pairs, &s->cappairs, s->npairs, sizeof(*s->pairs));
 		pp = &s->pairs[s->npairs];
 		pp->name = nh;
 		pp->cat = cat;
@@ -866,7 +379,7 @@ pidkey(struct pfsim *s, const struct pfval *v, long line, uint64_t *key)
 		}
 	} else if (n.d >= 0 && n.d < 4294967296.0) {
 		*key = (uint64_t)n.d;
-		if (!integral(n.d))
+		if (!pf_integral(n.d))
 			pf_find(s, "PF-PID-COERCE", NULL, PF_SILENT, line,
 			    NULL);
 		return;
@@ -931,7 +444,7 @@ flowslot(struct pfsim *s, uint64_t key)
 
 	slot = pf_map_get(&s->flowmap, key, &created);
 	if (created) {
-		grow(&s->flows, &s->capflows, s->nflows, 1);
+		pf_grow(&s->flows, &s->capflows, s->nflows, 1);
 		s->flows[s->nflows] = 0;
 		*slot = (uint32_t)s->nflows++;
 	}
@@ -957,7 +470,7 @@ v2flow(struct pfsim *s, const struct pfev *ev)
 		    PF_TE, ev->line, NULL);
 		return 0;
 	}
-	grow(&s->v2, &s->capv2, s->nv2, sizeof(*s->v2));
+	pf_grow(&s->v2, &s->capv2, s->nv2, sizeof(*s->v2));
 	f = &s->v2[s->nv2++];
 	f->idx = (uint32_t)s->nrec;
 	f->slot = flowslot(s, key3('2', id, 0));
@@ -1125,7 +638,7 @@ tokenize(struct pfsim *s, const struct pfev *ev, int ph, int64_t *ts,
 	}
 	if (!n.exact)
 		*flags |= RF_ROUND;
-	if (!n.isint && !integral(n.d) && (n.d >= PREC_US ||
+	if (!n.isint && !pf_integral(n.d) && (n.d >= PREC_US ||
 	    n.d <= -PREC_US)) {
 		*flags |= RF_PREC;
 		if (lt_dec_parse(ev->ts.p, ev->ts.n, 3, &exact) ==
@@ -1152,7 +665,7 @@ pf_event(struct pfsim *s, const struct pfev *ev)
 	cat = catid(s, &ev->cat);
 	s->sum.cats[cat].count++;
 	if (s->summary)
-		countproc(s, &ev->pid);
+		pf_countproc(s, &ev->pid);
 	if (s->stalled) {
 		s->lost++;
 		return;
@@ -1223,7 +736,7 @@ pf_event(struct pfsim *s, const struct pfev *ev)
 		pf_adddur(s, cat, dur);
 		u = (uint32_t)dur;
 		if (dur >= DUR_SIDE) {
-			grow(&s->longs, &s->caplongs, s->nlongs,
+			pf_grow(&s->longs, &s->caplongs, s->nlongs,
 			    sizeof(*s->longs));
 			s->longs[s->nlongs].idx = (uint32_t)s->nrec;
 			s->longs[s->nlongs].hi = (uint32_t)((uint64_t)dur >> 32);
