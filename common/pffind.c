@@ -65,8 +65,11 @@ example(struct pffind *f, int isrec, long long v)
 	}
 }
 
-/* A finding about the event at line (0: no line); detail may be NULL. */
-void
+/*
+ * A finding about the event at line (0: no line); detail may be NULL.
+ * Returns it, so that a caller may count more than one at once.
+ */
+struct pffind *
 pf_find(struct pfsim *s, const char *rule, const char *counter, int card,
     long line, const char *detail)
 {
@@ -77,10 +80,11 @@ pf_find(struct pfsim *s, const char *rule, const char *counter, int card,
 		example(f, 0, line);
 	if (f->detail == NULL)
 		f->detail = detail;
+	return f;
 }
 
 /* A finding about the event of record idx. */
-void
+struct pffind *
 pf_findrec(struct pfsim *s, const char *rule, const char *counter, int card,
     uint32_t idx)
 {
@@ -88,6 +92,7 @@ pf_findrec(struct pfsim *s, const char *rule, const char *counter, int card,
 
 	f->n++;
 	example(f, 1, idx);
+	return f;
 }
 
 size_t

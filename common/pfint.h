@@ -115,8 +115,8 @@ void		 pf_grow(void *, size_t *, size_t, size_t);
 int		 pf_integral(double);
 uint32_t	*pf_map_get(struct pfmap *, uint64_t, int *);
 void		 pf_map_free(struct pfmap *);
-void		 pf_findrec(struct pfsim *, const char *, const char *, int,
-		    uint32_t);
+struct pffind	*pf_findrec(struct pfsim *, const char *, const char *,
+		    int, uint32_t);
 void		 pf_adddur(struct pfsim *, uint32_t, int64_t);
 void		 pf_countproc(struct pfsim *, const struct pfval *);
 void		 pf_replay(struct pfsim *);

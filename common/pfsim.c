@@ -812,8 +812,8 @@ void
 pf_finish(struct pfsim *s)
 {
 	if (s->stalled && s->lost > 0) {
-		pf_find(s, "PF-BAD-DUR-STALL", NULL, PF_SILENT, 0, NULL);
-		s->finds[s->nfinds - 1].n = s->lost;
+		pf_find(s, "PF-BAD-DUR-STALL", NULL, PF_SILENT, 0,
+		    NULL)->n += s->lost - 1;
 	}
 	pf_replay(s);
 }

@@ -73,7 +73,7 @@ struct pfsim	*pf_new(int);
 void		 pf_free(struct pfsim *);
 void		 pf_event(struct pfsim *, const struct pfev *);
 void		 pf_finish(struct pfsim *);
-void		 pf_find(struct pfsim *, const char *, const char *, int,
+struct pffind	*pf_find(struct pfsim *, const char *, const char *, int,
 		    long, const char *);
 void		 pf_stall(struct pfsim *, long);
 int		 pf_stalled(const struct pfsim *);

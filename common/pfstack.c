@@ -332,8 +332,7 @@ flushflows(struct replay *rp, struct track *t)
 	if (t->dn == 0)
 		return;
 	pf_findrec(rp->s, "PF-FLOW-NO-ENCLOSING", "flow_no_enclosing_slice",
-	    PF_TE, t->didx);
-	rp->s->finds[rp->s->nfinds - 1].n += t->dn - 1;
+	    PF_TE, t->didx)->n += t->dn - 1;
 	t->dn = 0;
 }
 
@@ -464,8 +463,7 @@ begin(struct replay *rp, struct track *t, const struct rec *r, int64_t dur,
 	/* A flow that sorted just before this slice at the same ts. */
 	if (t->dn > 0 && t->dts == ts) {
 		pf_findrec(s, "PF-FLOW-BEFORE-SLICE", "flow_no_enclosing_slice",
-		    PF_TE, t->didx);
-		s->finds[s->nfinds - 1].n += t->dn - 1;
+		    PF_TE, t->didx)->n += t->dn - 1;
 		t->dn = 0;
 	}
 	/* Flow ends waiting for the next slice of this thread. */

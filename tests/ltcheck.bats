@@ -311,3 +311,7 @@ bands() {
 @test "v2 flows: an in closes the flow, a second out while open is a duplicate" {
 	bands flow-v2
 }
+
+@test "flows without a slice at one ts are counted together, each one" {
+	bands flow-no-enclosing-many
+}
