@@ -315,3 +315,28 @@ bands() {
 @test "flows without a slice at one ts are counted together, each one" {
 	bands flow-no-enclosing-many
 }
+
+# A second oracle, catapult trace-viewer, where it is installed: set
+# TRACEVIEWER to the traceviewer@1.0.11 package directory (npm install
+# traceviewer@1.0.11).  It is not Perfetto: it shows where a trace that
+# Perfetto accepts (or repairs) is still a problem in chrome://tracing.
+@test "trace-viewer, where installed, agrees where the formats agree" {
+	need node
+	[ -n "${TRACEVIEWER:-}" ] || skip "TRACEVIEWER is not set"
+	tv() { node "$D/tv.js" "$TRACEVIEWER" "$D/$1.json"; }
+	run -0 tv PF-E-UNMATCHED
+	[ "${lines[0]}" = "warning	duration_parse_error	E phase event without a matching B phase event." ]
+	run -0 tv PF-BE-CROSS-NAMED
+	[[ "${lines[0]}" == "warning	title_match_error	"* ]]
+	# Perfetto accepts a trailing comma, JSON.parse does not
+	run -1 tv PF-TRAILING-COMMA
+	[[ "$output" == "error	"* ]]
+	# Perfetto spills or drops a crossing X; trace-viewer keeps both
+	run -0 tv PF-X-OVERLAP
+	[ "$output" = "slices	2" ]
+	# Perfetto sorts E first at equal ts (the file has an X);
+	# trace-viewer keeps file order and sees crossing titles
+	run -0 tv sort-e-first
+	[[ "${lines[0]}" == "warning	title_match_error	"* ]]
+	[ "${lines[2]}" = "slices	3" ]
+}
