@@ -182,17 +182,6 @@ pf_free(struct pfsim *s)
 	free(s);
 }
 
-/* Bytes held for the events (records, side tables, line numbers). */
-size_t
-pf_memory(const struct pfsim *s)
-{
-	return s->caprec * sizeof(*s->recs) + s->capld + s->capck *
-	    (sizeof(*s->ckline) + sizeof(*s->ckpos)) + s->caplongs *
-	    sizeof(*s->longs) + s->capv2 * sizeof(*s->v2) + s->cappairs *
-	    sizeof(*s->pairs) + s->pairmap.cap * 12 + s->tracks.cap * 12 +
-	    s->flowmap.cap * 12 + s->capflows;
-}
-
 /* The tokenizer stalled at line: every later event is lost. */
 void
 pf_stall(struct pfsim *s, long line)

@@ -83,7 +83,6 @@ const char	*pf_cardname(int);
 const char	*pf_cardlong(int);
 const char	*pf_what(const char *);
 uint64_t	 pf_hash(const void *, size_t, uint64_t);
-size_t		 pf_memory(const struct pfsim *);
 
 /* The per-category and per-process summary (-s). */
 struct pfcat {

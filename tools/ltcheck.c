@@ -472,6 +472,12 @@ report(struct pffind *f, size_t n, int *cards)
 	}
 	if (n == 0)
 		putf("nothing to report\n");
+	for (i = 0, warned = 0; i < PF_NCARD; i++)
+		if (cards[i] > 0)
+			putf("%s%s: %s", warned++ ? "; " : "cards: ",
+			    pf_cardname((int)i), pf_cardlong((int)i));
+	if (warned)
+		putf("\n");
 }
 
 static void
