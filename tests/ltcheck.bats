@@ -204,7 +204,7 @@ bands() {
 }
 
 @test "lt1 input: epoch timestamps get ltjson's offset, so no precision loss" {
-	printf '#lt1\n1795940303867556.25\tX\t1\t1\t1.75\t\ta\t{}\t{}\n1795940303867558\tX\t1\t1\t1\t\tb\t{}\t{}\n' > "$BATS_TEST_TMPDIR/e.lt1"
+	printf '#lt1\n1795940303867556.25\tX\t1\t1\t1.75\tc\ta\t{}\t{}\n1795940303867558\tX\t1\t1\t1\tc\tb\t{}\t{}\n' > "$BATS_TEST_TMPDIR/e.lt1"
 	run -0 ltcheck -t "$BATS_TEST_TMPDIR/e.lt1"
 	[ -z "$output" ]
 	ltjson "$BATS_TEST_TMPDIR/e.lt1" > "$BATS_TEST_TMPDIR/e.json"
