@@ -121,6 +121,13 @@ void		 pf_adddur(struct pfsim *, uint32_t, int64_t);
 void		 pf_countproc(struct pfsim *, const struct pfval *);
 void		 pf_replay(struct pfsim *);
 
+/* ts + dur for ts, dur >= 0, saturated as no real trace reaches it. */
+static inline int64_t
+endof(int64_t ts, int64_t dur)
+{
+	return dur > INT64_MAX - ts ? INT64_MAX : ts + dur;
+}
+
 static inline int64_t
 rec_ts(const struct rec *r)
 {

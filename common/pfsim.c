@@ -720,8 +720,8 @@ pf_event(struct pfsim *s, const struct pfev *ev)
 	case 'X':
 		if (xdur(s, ev, &dur, &flags) < 0)
 			break;
-		if (ts + dur > s->sum.last && ts <= INT64_MAX - dur)
-			s->sum.last = ts + dur;
+		if (endof(ts, dur) > s->sum.last)
+			s->sum.last = endof(ts, dur);
 		pf_adddur(s, cat, dur);
 		u = (uint32_t)dur;
 		if (dur >= DUR_SIDE) {

@@ -307,7 +307,7 @@ closestack(struct replay *rp, struct track *t, int64_t ts, int64_t dur)
 			incomplete = 1;
 			continue;
 		}
-		end = sl->ts + sl->dur;
+		end = endof(sl->ts, sl->dur);
 		if (incomplete) {
 			if (ts <= end)
 				continue;
@@ -320,7 +320,7 @@ closestack(struct replay *rp, struct track *t, int64_t ts, int64_t dur)
 			pop(t);
 			continue;
 		}
-		if (dur != PENDING && over < 0 && ts < end && end < ts + dur)
+		if (dur != PENDING && over < 0 && ts < end && end < endof(ts, dur))
 			over = (int)i;
 	}
 	return over;
@@ -394,7 +394,7 @@ static const char *
 overlaprule(const struct slice *p, const struct rec *r, int64_t ts)
 {
 	int f = p->flags | (int)((r->tk >> 4) & 15);
-	int64_t by = p->ts + p->dur - ts;
+	int64_t by = endof(p->ts, p->dur) - ts;
 
 	if ((f & RF_PREC) && by <= 1000)
 		return "PF-TS-PRECISION";
@@ -526,7 +526,7 @@ end(struct replay *rp, struct track *t, const struct rec *r, int async,
 		pf_findrec(s, "PF-BE-CROSS-UNNAMED", NULL, PF_SILENT, r->idx);
 	for (j = i + 1; j < t->n; j++)
 		if (t->st[j].dur != PENDING &&
-		    t->st[j].ts + t->st[j].dur > ts)
+		    endof(t->st[j].ts, t->st[j].dur) > ts)
 			pf_findrec(s, "PF-CHILD-OUTLIVES-PARENT", NULL,
 			    PF_SILENT, t->st[j].idx);
 	if (i == t->n - 1)

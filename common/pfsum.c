@@ -38,7 +38,7 @@ pf_adddur(struct pfsim *s, uint32_t cat, int64_t d)
 		return;
 	c = &s->sum.cats[cat];
 	c->nslices++;
-	c->total += d;
+	c->total = endof(c->total, d);
 	if (c->nslices == 1 || d > c->max)
 		c->max = d;
 	if (c->hist == NULL && c->ndur == c->capdur &&

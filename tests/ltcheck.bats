@@ -340,3 +340,11 @@ bands() {
 	[[ "${lines[0]}" == "warning	title_match_error	"* ]]
 	[ "${lines[2]}" = "slices	3" ]
 }
+
+@test "a dur too large for 64 bits saturates: no overflow, a silent finding" {
+	printf '[{"ph":"X","ts":310,"dur":1.77E79,"pid":1,"tid":7,"cat":"k"},\n{"ph":"X","ts":320,"dur":30,"pid":1,"tid":7,"cat":"k"}]\n' > "$BATS_TEST_TMPDIR/h.json"
+	run -0 ltcheck -t "$BATS_TEST_TMPDIR/h.json"
+	[ "$output" = "PF-TS-OVERFLOW	1	silent" ]
+	run -0 ltcheck -q -s "$BATS_TEST_TMPDIR/h.json"
+	[[ "${lines[1]}" == "category	k	count=2	slices=2	total_us=9223372036854775.807	"* ]]
+}
