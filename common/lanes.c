@@ -259,9 +259,7 @@ byiv(const void *a, const void *b)
 {
 	const struct ltiv *x = a, *y = b;
 
-	if (x->s != y->s)
-		return x->s < y->s ? -1 : 1;
-	return (x->e > y->e) - (x->e < y->e);
+	return (x->s > y->s) - (x->s < y->s);
 }
 
 static int
@@ -299,20 +297,13 @@ fen_sum(const uint32_t *f, size_t r)
 	return c;
 }
 
-/*
- * The crossing pairs among the n intervals v[] (sorted in place): pairs
- * with a.s < b.s < a.e < b.e, which Perfetto cannot put on one track.
- * O(n log n).
- */
-uint64_t
-lt_crossings(struct ltlanes *w, struct ltiv *v, size_t n)
+/* The general count: a Fenwick tree over the ranks of the ends. */
+static uint64_t
+fenwick(struct ltlanes *w, const struct ltiv *v, size_t n)
 {
 	uint64_t c = 0;
 	size_t i, j, g, r;
 
-	if (n < 2)
-		return 0;
-	qsort(v, n, sizeof(*v), byiv);
 	w->ends = grow(w->ends, &w->endscap, n, sizeof(*w->ends));
 	w->fen = grow(w->fen, &w->fencap, n + 1, sizeof(*w->fen));
 	for (i = 0; i < n; i++)
@@ -330,6 +321,56 @@ lt_crossings(struct ltlanes *w, struct ltiv *v, size_t n)
 			for (r = below(w->ends, n, v[j].e) + 1; r <= n;
 			    r += r & -r)
 				w->fen[r]++;
+	}
+	return c;
+}
+
+#define DEEP	1024
+
+/*
+ * The crossing pairs among the n intervals v[]: pairs with a.s < b.s <
+ * a.e < b.e, which Perfetto cannot put on one track.  v is sorted by
+ * start if it is not already.  The ends of the open intervals are kept
+ * sorted, so a crossing pair costs a binary search; in a trace that is
+ * mostly nested few are open at a time.  Beyond DEEP open at once, the
+ * count is made with a Fenwick tree instead: O(n log n) either way.
+ */
+uint64_t
+lt_crossings(struct ltlanes *w, struct ltiv *v, size_t n)
+{
+	int64_t *open;
+	uint64_t c = 0;
+	size_t i, g, lo = 0, hi = 0, k;
+
+	for (i = 1; i < n && v[i - 1].s <= v[i].s; i++)
+		;
+	if (i < n)
+		qsort(v, n, sizeof(*v), byiv);
+	w->ends = grow(w->ends, &w->endscap, 2 * DEEP + 1,
+	    sizeof(*w->ends));
+	open = w->ends;
+	for (i = 0; i < n; i = g) {
+		while (lo < hi && open[lo] <= v[i].s)
+			lo++;
+		for (g = i; g < n && v[g].s == v[i].s; g++)
+			if (v[g].e > v[g].s)
+				c += below(open + lo, hi - lo, v[g].e);
+		if (hi + (g - i) > 2 * DEEP) {
+			memmove(open, open + lo, (hi - lo) * sizeof(*open));
+			hi -= lo;
+			lo = 0;
+			if (hi + (g - i) > DEEP)
+				return fenwick(w, v, n);
+		}
+		for (; i < g; i++) {
+			if (v[i].e <= v[i].s)
+				continue;
+			k = lo + below(open + lo, hi - lo, v[i].e);
+			memmove(open + k + 1, open + k,
+			    (hi - k) * sizeof(*open));
+			open[k] = v[i].e;
+			hi++;
+		}
 	}
 	return c;
 }

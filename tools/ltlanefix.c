@@ -92,6 +92,7 @@ static struct flow	*flows;
 static size_t		 nflows, capflows;
 
 static struct ltlanes	 work;
+static struct ltbuf	 lname, lsort, tmp, lbase;	/* scratch */
 static struct ltout	 out;
 static int		 qflag;
 static int64_t		 thr = 5000;	/* ns; strict: a shift < thr snaps */
@@ -708,30 +709,10 @@ unesc(struct ltbuf *b, const char *p, size_t n)
 	}
 }
 
-/*
- * What Python's str() gives for member col (pid, tid or name) of the
- * record at off: integers as written, strings without their quotes,
- * None when absent.
- */
+/* Python's str() of the JSON value v: strings without their quotes. */
 static void
-show(struct ltbuf *b, size_t off, int col)
+showval(struct ltbuf *b, const char *v, size_t vn)
 {
-	struct ltfield f[LT_NCOL];
-	const char *v;
-	size_t vn;
-
-	cols(off, f);
-	if (col == LT_NAME && f[col].n > 0) {
-		unesc(b, f[col].p, f[col].n);
-		return;
-	}
-	if (col != LT_NAME && !LT_ISNONE(f[col])) {
-		v = f[col].p;
-		vn = f[col].n;
-	} else if (!member(&f[LT_EXTRA], lt_colname[col], &v, &vn)) {
-		lt_buf_adds(b, col == LT_NAME ? "<unnamed>" : "None");
-		return;
-	}
 	if (vn >= 2 && v[0] == '"')
 		unesc(b, v + 1, vn - 2);
 	else if (vn == 4 && memcmp(v, "true", 4) == 0)
@@ -742,6 +723,40 @@ show(struct ltbuf *b, size_t off, int col)
 		lt_buf_adds(b, "None");
 	else
 		lt_buf_add(b, v, vn);
+}
+
+/*
+ * Member col (pid, tid or name) of the record at off, as trace-lanefix
+ * prints it: None (or <unnamed>) when absent.
+ */
+static void
+show(struct ltbuf *b, size_t off, int col)
+{
+	struct ltfield f[LT_NCOL];
+	const char *v;
+	size_t vn;
+
+	cols(off, f);
+	if (col == LT_NAME && f[col].n > 0)
+		unesc(b, f[col].p, f[col].n);
+	else if (col != LT_NAME && !LT_ISNONE(f[col]))
+		showval(b, f[col].p, f[col].n);
+	else if (member(&f[LT_EXTRA], lt_colname[col], &v, &vn))
+		showval(b, v, vn);
+	else
+		lt_buf_adds(b, col == LT_NAME ? "<unnamed>" : "None");
+}
+
+/* A track key as text: the number, or the value it stands for. */
+static void
+showid(struct ltbuf *b, const struct id *id)
+{
+	char num[LT_NUMBUF];
+
+	if (id->kind == ID_INT)
+		lt_buf_add(b, num, lt_i64_fmt(num, id->v));
+	else
+		showval(b, at(id->off), id->len);
 }
 
 /* -------- placement -------- */
@@ -762,7 +777,6 @@ known(const struct id *pid, const struct id *tid)
 static void
 newlane(uint32_t track, uint32_t k)
 {
-	static struct ltbuf base;
 	struct thread *th = &threads[tracks[track].thread];
 	struct id pid = th->pid, id;
 	struct lane *ln;
@@ -776,15 +790,15 @@ newlane(uint32_t track, uint32_t k)
 	ln->tid = arena.n;
 	id.kind = ID_INT;
 	if (th->tid.kind == ID_TEXT && at(th->tid.off)[0] == '"') {
-		base.n = 0;
-		lt_buf_add(&base, at(th->tid.off), th->tid.len - 1);
+		lbase.n = 0;
+		lt_buf_add(&lbase, at(th->tid.off), th->tid.len - 1);
 		snprintf(num, sizeof(num), " lane %u", k);
-		lt_buf_adds(&base, num);
+		lt_buf_adds(&lbase, num);
 		id.kind = ID_TEXT;
 		id.off = arena.n;
 		for (j = 1; ; j++) {
 			arena.n = id.off;
-			lt_buf_add(&arena, base.p, base.n);
+			lt_buf_add(&arena, lbase.p, lbase.n);
 			if (j > 1) {
 				snprintf(num, sizeof(num), " #%d", j);
 				lt_buf_adds(&arena, num);
@@ -983,6 +997,25 @@ putns(int64_t ns)
 	lt_out_write(&out, num, lt_us_fmt(num, ns));
 }
 
+/* The extra column without its tid member, which the column now holds. */
+static void
+putextra(const struct ltfield *f)
+{
+	const char *cur = f->p, *k, *v;
+	size_t kn, vn;
+	int n = 0;
+
+	lt_out_putc(&out, '{');
+	while (lt_json_objnext(&cur, f->p + f->n, &k, &kn, &v, &vn)) {
+		if (kn == 3 && memcmp(k, "tid", 3) == 0)
+			continue;
+		if (n++ > 0)
+			lt_out_putc(&out, ',');
+		lt_out_write(&out, k - 1, (size_t)(v + vn - (k - 1)));
+	}
+	lt_out_putc(&out, '}');
+}
+
 /* The record at off with new ts, tid and dur columns where given. */
 static void
 putrec(size_t off, const int64_t *ts, const struct lane *ln,
@@ -999,6 +1032,8 @@ putrec(size_t off, const int64_t *ts, const struct lane *ln,
 			lt_out_write(&out, at(ln->tid), ln->tidlen);
 		else if (i == LT_DUR && dur != NULL)
 			putns(*dur);
+		else if (i == LT_EXTRA && ln != NULL && LT_ISNONE(f[LT_TID]))
+			putextra(&f[i]);
 		else
 			lt_put_field(&out, &f[i]);
 		lt_out_putc(&out, i == LT_NCOL - 1 ? '\n' : '\t');
@@ -1013,13 +1048,24 @@ laneof(uint32_t i)
 	return sl[i].lane == 0 ? NULL : &lanes[tr->lane1 + sl[i].lane - 1];
 }
 
-/* An M record: "-\tM\tPID\tTID\t-\t\tNAME\t{KEY:VALUE}\t{}". */
+/*
+ * An M record "-  M  PID  TID  -    NAME  {KEY:VALUE}  {}" for a thread of
+ * the process of track tr; vn 0 for a string value.
+ */
 static void
-putmeta(const struct ltfield *pid, const char *tid, size_t tidn,
+putmeta(const struct track *tr, const char *tid, size_t tidn,
     const char *name, const char *key, const char *v, size_t vn, int quote)
 {
+	const struct id *pid = &threads[tr->thread].pid;
+	char num[LT_NUMBUF];
+
 	lt_out_write(&out, "-\tM\t", 4);
-	lt_put_field(&out, pid);
+	if (pid->kind == ID_INT)
+		lt_out_write(&out, num, lt_i64_fmt(num, pid->v));
+	else if (at(pid->off)[0] == '"')
+		lt_out_write(&out, at(pid->off), pid->len);
+	else
+		lt_out_putc(&out, '-');
 	lt_out_putc(&out, '\t');
 	lt_out_write(&out, tid, tidn);
 	lt_out_puts(&out, "\t-\t\t");
@@ -1028,7 +1074,14 @@ putmeta(const struct ltfield *pid, const char *tid, size_t tidn,
 	lt_out_puts(&out, key);
 	lt_out_write(&out, quote ? "\":\"" : "\":", quote ? 3 : 2);
 	lt_out_write(&out, v, vn);
-	lt_out_puts(&out, quote ? "\"}\t{}\n" : "}\t{}\n");
+	lt_out_puts(&out, quote ? "\"}\t" : "}\t");
+	/* A pid no column can hold stays in extra, as in the slices. */
+	if (pid->kind == ID_TEXT && at(pid->off)[0] != '"') {
+		lt_out_puts(&out, "{\"pid\":");
+		lt_out_write(&out, at(pid->off), pid->len);
+		lt_out_puts(&out, "}\n");
+	} else
+		lt_out_puts(&out, "{}\n");
 	nadded++;
 }
 
@@ -1041,8 +1094,6 @@ putmeta(const struct ltfield *pid, const char *tid, size_t tidn,
 static void
 putlanes(void)
 {
-	static struct ltbuf name, sort, raw;
-	struct ltfield f[LT_NCOL];
 	const struct thread *th;
 	const struct track *tr;
 	const struct lane *ln;
@@ -1054,37 +1105,35 @@ putlanes(void)
 		if (tr->nlanes < 2)
 			continue;
 		th = &threads[tr->thread];
-		cols(soff[tr->first], f);
-		sort.n = name.n = 0;
+		lsort.n = lname.n = 0;
 		if (th->sortlen > 0)
-			lt_buf_add(&sort, at(th->sort), th->sortlen);
+			lt_buf_add(&lsort, at(th->sort), th->sortlen);
 		else if (th->tid.kind == ID_INT && th->tid.v >= 0 &&
-		    th->tid.v <= INT32_MAX && !LT_ISNONE(f[LT_TID])) {
-			lt_buf_add(&sort, num, lt_i64_fmt(num, th->tid.v));
-			putmeta(&f[LT_PID], f[LT_TID].p, f[LT_TID].n,
-			    "thread_sort_index", "sort_index", sort.p, sort.n,
-			    0);
+		    th->tid.v <= INT32_MAX) {
+			lt_buf_add(&lsort, num, lt_i64_fmt(num, th->tid.v));
+			putmeta(tr, lsort.p, lsort.n, "thread_sort_index",
+			    "sort_index", lsort.p, lsort.n, 0);
 		}
 		if (th->namelen > 0)
-			lt_buf_add(&name, at(th->name), th->namelen);
+			lt_buf_add(&lname, at(th->name), th->namelen);
 		else {
-			raw.n = 0;
-			show(&raw, soff[tr->first], LT_TID);
-			lt_buf_adds(&name, "tid ");
-			lt_esc(&name, raw.p, raw.n);
+			tmp.n = 0;
+			showid(&tmp, &th->tid);
+			lt_buf_adds(&lname, "tid ");
+			lt_esc(&lname, tmp.p, tmp.n);
 		}
-		base = name.n;
+		base = lname.n;
 		for (l = tr->lane1; l < tr->lane1 + tr->nlanes - 1; l++) {
 			ln = &lanes[l];
-			name.n = base;
+			lname.n = base;
 			snprintf(num, sizeof(num), " lane %u", ln->k);
-			lt_buf_adds(&name, num);
-			putmeta(&f[LT_PID], at(ln->tid), ln->tidlen,
-			    "thread_name", "name", name.p, name.n, 1);
-			if (sort.n > 0)
-				putmeta(&f[LT_PID], at(ln->tid), ln->tidlen,
-				    "thread_sort_index", "sort_index", sort.p,
-				    sort.n, 0);
+			lt_buf_adds(&lname, num);
+			putmeta(tr, at(ln->tid), ln->tidlen, "thread_name",
+			    "name", lname.p, lname.n, 1);
+			if (lsort.n > 0)
+				putmeta(tr, at(ln->tid), ln->tidlen,
+				    "thread_sort_index", "sort_index",
+				    lsort.p, lsort.n, 0);
 		}
 	}
 }
@@ -1144,7 +1193,7 @@ struct kernel {
 	int64_t		 delayed, trimmed, shift, maxshift;
 };
 
-static struct ltbuf	 rep, knames, movedl, snappedl, tmp;
+static struct ltbuf	 rep, knames, movedl, snappedl;
 static struct kernel	*kern;
 static size_t		 nkern, capkern;
 
@@ -1489,6 +1538,9 @@ cleanup(void)
 	lt_buf_free(&movedl);
 	lt_buf_free(&snappedl);
 	lt_buf_free(&tmp);
+	lt_buf_free(&lname);
+	lt_buf_free(&lsort);
+	lt_buf_free(&lbase);
 }
 
 int
