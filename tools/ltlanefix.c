@@ -458,13 +458,25 @@ getthread(const struct id *pid, const struct id *tid, int add)
 static void
 check(struct ltrd *rd, const struct ltrec *rec)
 {
-	struct ltjson j;
 	int64_t v;
 	int c, i;
 
 	c = rec->f[LT_PH].n == 1 ? (unsigned char)rec->f[LT_PH].p[0] : 0;
 	if (c <= 0x20 || c >= 0x7f || c == '"' || c == '\\')
 		lt_rd_bad(rd, "column ph: not a one-character phase");
+	for (i = LT_TS; i <= LT_DUR; i += LT_DUR - LT_TS)
+		if (lt_rec_ts(rec, i, &v) < 0)
+			lt_rd_bad(rd, "column %s: not microseconds (-?D+ with "
+			    "at most 3 decimals) or -", lt_colname[i]);
+}
+
+static void
+checkids(struct ltrd *rd, const struct ltrec *rec)
+{
+	struct ltjson j;
+	int64_t v;
+	int i;
+
 	for (i = LT_PID; i <= LT_TID; i++) {
 		if (LT_ISNONE(rec->f[i]))
 			continue;
@@ -476,10 +488,40 @@ check(struct ltrd *rd, const struct ltrec *rec)
 		lt_rd_bad(rd, "column %s: not an integer, a JSON string or -",
 		    lt_colname[i]);
 	}
-	for (i = LT_TS; i <= LT_DUR; i += LT_DUR - LT_TS)
-		if (lt_rec_ts(rec, i, &v) < 0)
-			lt_rd_bad(rd, "column %s: not microseconds (-?D+ with "
-			    "at most 3 decimals) or -", lt_colname[i]);
+}
+
+/*
+ * The thread of a record.  Records of one thread tend to come together:
+ * the pid and tid columns of the last one are remembered, and when they
+ * are the same bytes they need no parsing or lookup.
+ */
+static uint32_t
+threadof(struct ltrd *rd, const struct ltrec *rec, size_t off)
+{
+	static size_t koff, kn;
+	static uint32_t last = NONE;
+	const char *p = rec->f[LT_PID].p;
+	size_t n = (size_t)(rec->f[LT_TID].p + rec->f[LT_TID].n - p);
+	struct id pid, tid;
+	uint32_t t;
+
+	if (last != NONE && n == kn && memcmp(p, at(koff), n) == 0)
+		return last;
+	checkids(rd, rec);
+	/* Perfetto: a missing pid is 0, a missing tid the pid. */
+	if (!getid(rec, off, LT_PID, &pid)) {
+		pid.kind = ID_INT;
+		pid.v = 0;
+	}
+	if (!getid(rec, off, LT_TID, &tid))
+		tid = pid;
+	t = getthread(&pid, &tid, 1);
+	/* Members held in extra differ from record to record. */
+	last = LT_ISNONE(rec->f[LT_PID]) || LT_ISNONE(rec->f[LT_TID]) ?
+	    NONE : t;
+	koff = off + (size_t)(p - rec->line);
+	kn = n;
+	return t;
 }
 
 static void
@@ -566,7 +608,6 @@ static void
 readall(struct ltrd *rd)
 {
 	struct ltrec rec;
-	struct id pid, tid;
 	size_t off, lastm = 0, lastrec = 0;
 	uint32_t t;
 	int k, c, timed;
@@ -581,14 +622,7 @@ readall(struct ltrd *rd)
 		nevents++;
 		lastrec = arena.n;
 		check(rd, &rec);
-		/* Perfetto: a missing pid is 0, a missing tid the pid. */
-		if (!getid(&rec, off, LT_PID, &pid)) {
-			pid.kind = ID_INT;
-			pid.v = 0;
-		}
-		if (!getid(&rec, off, LT_TID, &tid))
-			tid = pid;
-		t = getthread(&pid, &tid, 1);
+		t = threadof(rd, &rec, off);
 		c = rec.f[LT_PH].p[0];
 		timed = lt_rec_ts(&rec, LT_TS, &ns) > 0;
 		if (c == 'X') {
