@@ -40,8 +40,8 @@ bystart(const void *a, const void *b)
 }
 
 /* p with room for need elements of size bytes; *cap grows by doubling. */
-static void *
-grow(void *p, size_t *cap, size_t need, size_t size)
+void *
+lt_grow(void *p, size_t *cap, size_t need, size_t size)
 {
 	size_t n = *cap != 0 ? *cap : 64;
 
@@ -89,7 +89,7 @@ tree_fit(struct ltlanes *w, const struct ltslice *sl, uint32_t k)
 	size_t leaves = w->leaves != 0 ? w->leaves : 64, i;
 	uint32_t j;
 
-	w->top = grow(w->top, &w->topcap, (size_t)k + 1, sizeof(*w->top));
+	w->top = lt_grow(w->top, &w->topcap, (size_t)k + 1, sizeof(*w->top));
 	if (k < w->leaves)
 		return;
 	while (leaves <= k)
@@ -225,7 +225,7 @@ lt_lanes_place(struct ltlanes *w, struct ltslice *sl, uint32_t *idx,
 	cmpsl = sl;
 	qsort(idx, n, sizeof(*idx), bystart);
 	w->idx = idx;
-	w->below = grow(w->below, &w->belowcap, n, sizeof(*w->below));
+	w->below = lt_grow(w->below, &w->belowcap, n, sizeof(*w->below));
 	w->top0 = NONE;
 	w->nlanes = 1;
 	for (p = 0; p < n; p++) {
@@ -304,8 +304,8 @@ fenwick(struct ltlanes *w, const struct ltiv *v, size_t n)
 	uint64_t c = 0;
 	size_t i, j, g, r;
 
-	w->ends = grow(w->ends, &w->endscap, n, sizeof(*w->ends));
-	w->fen = grow(w->fen, &w->fencap, n + 1, sizeof(*w->fen));
+	w->ends = lt_grow(w->ends, &w->endscap, n, sizeof(*w->ends));
+	w->fen = lt_grow(w->fen, &w->fencap, n + 1, sizeof(*w->fen));
 	for (i = 0; i < n; i++)
 		w->ends[i] = v[i].e;
 	qsort(w->ends, n, sizeof(*w->ends), byns);
@@ -346,7 +346,7 @@ lt_crossings(struct ltlanes *w, struct ltiv *v, size_t n)
 		;
 	if (i < n)
 		qsort(v, n, sizeof(*v), byiv);
-	w->ends = grow(w->ends, &w->endscap, 2 * DEEP + 1,
+	w->ends = lt_grow(w->ends, &w->endscap, 2 * DEEP + 1,
 	    sizeof(*w->ends));
 	open = w->ends;
 	for (i = 0; i < n; i = g) {

@@ -393,6 +393,7 @@ struct ltlanes {
 uint32_t lt_lanes_place(struct ltlanes *, struct ltslice *, uint32_t *,
 	    size_t, int64_t);
 uint64_t lt_crossings(struct ltlanes *, struct ltiv *, size_t);
+void	*lt_grow(void *, size_t *, size_t, size_t);
 void	lt_lanes_free(struct ltlanes *);
 
 #endif

@@ -104,19 +104,6 @@ static long long	 nevents, nunplaced, nbe, nsnaps, nsnapped, nchanged;
 static long long	 nmoved, nrewritten, nadded;
 static uint64_t		 xbefore, xafter;
 
-static void *
-grow(void *p, size_t *cap, size_t need, size_t size)
-{
-	size_t n = *cap != 0 ? *cap : 64;
-
-	if (need <= *cap)
-		return p;
-	while (n < need)
-		n *= 2;
-	*cap = n;
-	return lt_reallocarray(p, n, size);
-}
-
 static const char *
 at(size_t off)
 {
@@ -445,7 +432,7 @@ getthread(const struct id *pid, const struct id *tid, int add)
 		return NONE;
 	if (nthreads >= NONE - 1)
 		lt_die(LT_EXIT_SYS, "too many threads");
-	threads = grow(threads, &capthreads, nthreads + 1, sizeof(*threads));
+	threads = lt_grow(threads, &capthreads, nthreads + 1, sizeof(*threads));
 	th = &threads[nthreads];
 	memset(th, 0, sizeof(*th));
 	th->pid = *pid;
@@ -553,7 +540,7 @@ addslice(struct ltrd *rd, const struct ltrec *rec, size_t off, uint32_t t)
 	if (threads[t].track == 0) {
 		if (ntracks >= NONE - 1)
 			lt_die(LT_EXIT_SYS, "too many tracks");
-		tracks = grow(tracks, &captracks, ntracks + 1,
+		tracks = lt_grow(tracks, &captracks, ntracks + 1,
 		    sizeof(*tracks));
 		memset(&tracks[ntracks], 0, sizeof(*tracks));
 		tracks[ntracks].thread = t;
@@ -571,7 +558,7 @@ addflow(const struct ltrec *rec, size_t off, uint32_t t)
 	const char *v;
 	size_t vn;
 
-	flows = grow(flows, &capflows, nflows + 1, sizeof(*flows));
+	flows = lt_grow(flows, &capflows, nflows + 1, sizeof(*flows));
 	fl = &flows[nflows++];
 	memset(fl, 0, sizeof(*fl));
 	fl->off = off;
@@ -817,7 +804,7 @@ newlane(uint32_t track, uint32_t k)
 	char num[LT_NUMBUF];
 	int j;
 
-	lanes = grow(lanes, &caplanes, nlanes + 1, sizeof(*lanes));
+	lanes = lt_grow(lanes, &caplanes, nlanes + 1, sizeof(*lanes));
 	ln = &lanes[nlanes++];
 	ln->track = track;
 	ln->k = k;
@@ -900,7 +887,7 @@ bind(const struct track *tr, const uint32_t *fl, size_t nf)
 	}
 	idx = byidx + tr->start;
 	n = tr->n;
-	stack = grow(stack, &cap, n, sizeof(*stack));
+	stack = lt_grow(stack, &cap, n, sizeof(*stack));
 	for (i = 0; i < nf; i++) {
 		f = &flows[fl[i]];
 		while (p < n && sl[idx[p]].ts < f->ts)
@@ -938,14 +925,14 @@ crossings(const struct track *tr)
 		return;
 	}
 	idx = byidx + tr->start;
-	iv = grow(iv, &cap, tr->n, sizeof(*iv));
+	iv = lt_grow(iv, &cap, tr->n, sizeof(*iv));
 	for (i = 0; i < tr->n; i++) {
 		iv[i].s = sl[idx[i]].ts;
 		iv[i].e = sl[idx[i]].end;
 	}
 	xbefore += lt_crossings(&work, iv, tr->n);
 	/* Lane by lane, as placed: at0[k] is where lane k starts in iv. */
-	at0 = grow(at0, &ccap, (size_t)tr->nlanes + 1, sizeof(*at0));
+	at0 = lt_grow(at0, &ccap, (size_t)tr->nlanes + 1, sizeof(*at0));
 	memset(at0, 0, ((size_t)tr->nlanes + 1) * sizeof(*at0));
 	for (i = 0; i < tr->n; i++)
 		at0[sl[idx[i]].lane + 1]++;
@@ -1357,7 +1344,7 @@ addkernel(uint32_t i)
 	struct kernel *k;
 	int64_t ds = x->nts - x->ts, de = x->nend - x->end;
 
-	kern = grow(kern, &capkern, nkern + 1, sizeof(*kern));
+	kern = lt_grow(kern, &capkern, nkern + 1, sizeof(*kern));
 	k = &kern[nkern++];
 	memset(k, 0, sizeof(*k));
 	k->name = knames.n;
@@ -1419,6 +1406,23 @@ kernels(void)
 	}
 }
 
+/* "  NAME pid=P[ tid=T]: what happened" */
+static void
+listline(struct ltbuf *b, uint32_t i, int withtid)
+{
+	lt_buf_adds(b, "  ");
+	show(b, soff[i], LT_NAME);
+	lt_buf_adds(b, " pid=");
+	show(b, soff[i], LT_PID);
+	if (withtid) {
+		lt_buf_adds(b, " tid=");
+		show(b, soff[i], LT_TID);
+	}
+	lt_buf_adds(b, ": ");
+	describe(b, i);
+	lt_buf_addc(b, '\n');
+}
+
 /* One changed slice: its totals, and its line in a list. */
 static void
 account(uint32_t i, int64_t *tstart, int64_t *tend, long long *nm,
@@ -1434,25 +1438,11 @@ account(uint32_t i, int64_t *tstart, int64_t *tend, long long *nm,
 	}
 	if (x->lane != 0) {
 		(*nm)++;
-		lt_buf_adds(&movedl, "  ");
-		show(&movedl, soff[i], LT_NAME);
-		lt_buf_adds(&movedl, " pid=");
-		show(&movedl, soff[i], LT_PID);
-		lt_buf_adds(&movedl, ": ");
-		describe(&movedl, i);
-		lt_buf_addc(&movedl, '\n');
+		listline(&movedl, i, 0);
 	}
 	if (x->snaps != 0) {
 		(*ns)++;
-		lt_buf_adds(&snappedl, "  ");
-		show(&snappedl, soff[i], LT_NAME);
-		lt_buf_adds(&snappedl, " pid=");
-		show(&snappedl, soff[i], LT_PID);
-		lt_buf_adds(&snappedl, " tid=");
-		show(&snappedl, soff[i], LT_TID);
-		lt_buf_adds(&snappedl, ": ");
-		describe(&snappedl, i);
-		lt_buf_addc(&snappedl, '\n');
+		listline(&snappedl, i, 1);
 	}
 }
 
