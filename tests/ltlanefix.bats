@@ -342,6 +342,16 @@ field() {
 	    "$BATS_TEST_TMPDIR/k.out"
 }
 
+@test "ltcheck predicts no Perfetto import error after ltlanefix" {
+	gentrace -l -n 20000 -x 200 -s 5 >"$BATS_TEST_TMPDIR/k.lt"
+	ltjson "$BATS_TEST_TMPDIR/k.lt" >"$BATS_TEST_TMPDIR/before.json"
+	run -1 ltcheck -t "$BATS_TEST_TMPDIR/before.json"
+	[[ "$output" == *slice_spill_overlapping_complete_event* ]] || false
+	ltlanefix -q "$BATS_TEST_TMPDIR/k.lt" | ltjson >"$BATS_TEST_TMPDIR/after.json"
+	run -0 ltcheck -t "$BATS_TEST_TMPDIR/after.json"
+	[ "$output" = "" ]
+}
+
 @test "4,000 mutually crossing slices: every pair counted, one lane each" {
 	gentrace -l -f stair -n 4000 >"$BATS_TEST_TMPDIR/s.lt"
 	ltlanefix -q "$BATS_TEST_TMPDIR/s.lt" >"$BATS_TEST_TMPDIR/s.out"

@@ -224,11 +224,16 @@ static const char *const kernels[] = {
 #define NOPS	(sizeof(ops) / sizeof(ops[0]))
 #define NKERN	(sizeof(kernels) / sizeof(kernels[0]))
 
-/* Is event k of n one of the want to spread evenly over them? */
+/*
+ * Is event k of n one of the want to spread evenly over them?  They are
+ * spread over the first nine tenths, so that one that cannot be made
+ * where it falls still finds a place before the end.
+ */
 static int
 spread(long long k, long long want, long long n)
 {
-	return n > 0 && (k + 1) * want / n > k * want / n;
+	n -= n / 10;
+	return n > 0 && k < n && (k + 1) * want / n > k * want / n;
 }
 
 /*
@@ -265,7 +270,8 @@ launch(int64_t ts, int64_t dur, long long tid)
 		d = room[s] / 2;
 	if (!counting && spread(kernelno, ncross - ncross / 5, nkernels))
 		owed++;
-	if (owed > 0 && d >= 1) {
+	/* A kernel starts after its launch: else the flow would go back. */
+	if (owed > 0 && d >= 1 && cursor[s] - d > ts + dur) {
 		start = cursor[s] - d;
 		if (kdur <= d + US)
 			kdur = d + 2 * US;
