@@ -387,4 +387,41 @@ void	lt_put_stat(struct ltout *, const char *, const struct ltstat *, size_t);
 				/*   events not written canonically */
 int	lt_jr_tokens(struct ltjr *, const char *, size_t);
 
+/*
+ * ltlanefix: lanes.c, placing the X slices of one track into lanes so
+ * that none cross, and counting crossings.
+ */
+struct ltslice {
+	int64_t		 ts, end;	/* as read, ns */
+	int64_t		 nts, nend;	/* as placed */
+	uint32_t	 lane;		/* 0: the track itself */
+	uint32_t	 snaps;		/* snap steps taken */
+};
+
+struct ltiv {
+	int64_t		 s, e;
+};
+
+struct ltlanes {
+	uint32_t	*idx;		/* the track's slices, sorted */
+	uint32_t	*below;		/* position -> position under it */
+	size_t		 belowcap;
+	uint32_t	 top0;		/* lane 0's top position */
+	uint32_t	*top;		/* lane k's top position */
+	size_t		 topcap;
+	uint32_t	 nlanes;
+	int64_t		*tmax, *tmin;	/* segment tree over lanes */
+	size_t		 leaves;
+	int64_t		*ends;		/* lt_crossings scratch */
+	size_t		 endscap;
+	uint32_t	*fen;
+	size_t		 fencap;
+};
+
+uint32_t lt_lanes_place(struct ltlanes *, struct ltslice *, uint32_t *,
+	    size_t, int64_t);
+uint64_t lt_crossings(struct ltlanes *, struct ltiv *, size_t);
+void	*lt_grow(void *, size_t *, size_t, size_t);
+void	lt_lanes_free(struct ltlanes *);
+
 #endif
