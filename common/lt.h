@@ -359,4 +359,42 @@ struct ltstat {
 
 void	lt_put_stat(struct ltout *, const char *, const struct ltstat *, size_t);
 
+/* ltpair, ltfilter: obj.c, idtab.c. */
+
+/* obj.c: the members of a JSON object column, checked one by one. */
+struct ltobj {
+	const char	*p;
+	const char	*end;
+	const char	*err;		/* what is wrong, after -1 */
+	int		 state;
+};
+
+void	lt_obj_init(struct ltobj *, const char *, size_t);
+int	lt_obj_next(struct ltobj *, struct ltfield *, struct ltfield *);
+
+/*
+ * idtab.c: processes and threads by the text of their pid and tid
+ * columns.  An entry is the caller's struct starting with struct ltid.
+ */
+struct ltid {
+	struct ltid	*next;
+	uint64_t	 hash;
+	struct ltbuf	 key;
+};
+
+struct ltidtab {
+	struct ltid	**bkt;
+	size_t		 nbkt;
+	size_t		 n;		/* live entries */
+	size_t		 esz;
+	struct ltid	*freel;
+};
+
+void	 lt_id_init(struct ltidtab *, size_t);
+void	*lt_id_get(struct ltidtab *, const struct ltfield *,
+	    const struct ltfield *, int, int *);
+void	 lt_id_del(struct ltidtab *, void *);
+void	 lt_id_each(struct ltidtab *, void (*)(void *));
+void	 lt_id_free(struct ltidtab *, void (*)(void *));
+
 #endif
