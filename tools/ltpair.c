@@ -60,7 +60,7 @@ static struct ltfield	*eid;		/* identifying args of an E */
 static struct members	 bm, em;
 static int		 kflag;
 
-static long long	 nrec, nb, ne, nx, ni, nub, nue, ncrash, nneg;
+static long long	 nrec, nb, ne, npair, nx, ni, nub, nue, ncrash, nneg;
 static long long	 nuntimed, nopen, maxopen;
 
 /* -m: "a,b" to the quoted keys "\"a\"", "\"b\"". */
@@ -476,6 +476,7 @@ end(struct ltrd *rd, const struct ltrec *rec)
 	    (s->ts > 0 && ts < INT64_MIN + s->ts))
 		lt_rd_bad(rd, "column ts: too far from the ts of its B");
 	dur = ts - s->ts;
+	npair++;
 	if (dur < 0)
 		nneg++;
 	if (kflag)
@@ -487,7 +488,8 @@ end(struct ltrd *rd, const struct ltrec *rec)
 
 /*
  * At the end: every B still open becomes an X reaching the last event
- * of its thread (-k: gets an E there), oldest first, marked.
+ * of its thread (-k: gets an E there), marked.  Newest first, so that
+ * with -k the E of an inner span comes before that of its parent.
  */
 static void
 unmatched(void)
@@ -498,7 +500,7 @@ unmatched(void)
 	int64_t dur;
 	int first;
 
-	while ((s = ofirst) != NULL) {
+	while ((s = olast) != NULL) {
 		nub++;
 		if (kflag) {
 			putns(s->th->last);
@@ -584,6 +586,7 @@ stats(void)
 		{ "records", nrec },
 		{ "B", nb },
 		{ "E", ne },
+		{ "pairs", npair },
 		{ "X", nx },
 		{ "I", ni },
 		{ "unmatched_B", nub },
