@@ -102,14 +102,14 @@ onepat(int opt, const char *s, size_t n, void *to)
 }
 
 static int64_t
-optnum(int opt, const char *s)
+optnum(int opt, const char *num, const char *item)
 {
 	const char *errstr;
 	long long v;
 
-	v = lt_strtonum(s, INT64_MIN, INT64_MAX, &errstr);
+	v = lt_strtonum(num, INT64_MIN, INT64_MAX, &errstr);
 	if (errstr != NULL)
-		lt_die(LT_EXIT_SYS, "-%c %s: %s", opt, s, errstr);
+		lt_die(LT_EXIT_SYS, "-%c %s: %s", opt, item, errstr);
 	return v;
 }
 
@@ -118,7 +118,7 @@ static void
 onerange(int opt, const char *s, size_t n, void *to)
 {
 	struct ranges *r = to;
-	char item[64], *dash;
+	char item[64], num[64], *dash;
 
 	if (n >= sizeof(item))
 		lt_die(LT_EXIT_SYS, "-%c %.*s: too long", opt, (int)n, s);
@@ -129,18 +129,17 @@ onerange(int opt, const char *s, size_t n, void *to)
 		r->lo = lt_reallocarray(r->lo, r->cap, sizeof(*r->lo));
 		r->hi = lt_reallocarray(r->hi, r->cap, sizeof(*r->hi));
 	}
-	if (opt == 'p' && item[item[0] == '-'] != '\0' &&
-	    strspn(item + (item[0] == '-'), "0123456789-") !=
-	    strlen(item + (item[0] == '-'))) {
+	if (opt == 'p' && strspn(item, "0123456789-") != n) {
 		addpat(&r->str, s, n);
 		return;
 	}
-	if ((dash = strchr(item + 1, '-')) != NULL)
+	memcpy(num, item, n + 1);
+	if ((dash = strchr(num + 1, '-')) != NULL)
 		*dash++ = '\0';
-	r->lo[r->n] = optnum(opt, item);
-	r->hi[r->n] = dash != NULL ? optnum(opt, dash) : r->lo[r->n];
+	r->lo[r->n] = optnum(opt, num, item);
+	r->hi[r->n] = dash != NULL ? optnum(opt, dash, item) : r->lo[r->n];
 	if (r->hi[r->n] < r->lo[r->n])
-		lt_die(LT_EXIT_SYS, "-%c %.*s: empty range", opt, (int)n, s);
+		lt_die(LT_EXIT_SYS, "-%c %s: empty range", opt, item);
 	r->n++;
 }
 
