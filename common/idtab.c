@@ -45,14 +45,15 @@ static int
 same(const struct ltid *e, const struct ltfield *pid,
     const struct ltfield *tid)
 {
-	size_t n = pid->n + (tid != NULL ? 1 + tid->n : 0);
+	size_t n = 1 + pid->n + (tid != NULL ? 1 + tid->n : 0);
 
-	if (e->key.n != n || memcmp(e->key.p, pid->p, pid->n) != 0)
+	/* The key is TAB pid [TAB tid]: no column holds a TAB. */
+	if (e->key.n != n || memcmp(e->key.p + 1, pid->p, pid->n) != 0)
 		return 0;
 	if (tid == NULL)
 		return 1;
-	return e->key.p[pid->n] == '\t' &&
-	    memcmp(e->key.p + pid->n + 1, tid->p, tid->n) == 0;
+	return e->key.p[1 + pid->n] == '\t' &&
+	    memcmp(e->key.p + pid->n + 2, tid->p, tid->n) == 0;
 }
 
 static void
@@ -108,6 +109,7 @@ lt_id_get(struct ltidtab *t, const struct ltfield *pid,
 	memset((char *)e + sizeof(*e), 0, t->esz - sizeof(*e));
 	e->hash = h;
 	e->key.n = 0;
+	lt_buf_addc(&e->key, '\t');	/* never empty, even for "" */
 	lt_buf_add(&e->key, pid->p, pid->n);
 	if (tid != NULL) {
 		lt_buf_addc(&e->key, '\t');

@@ -114,6 +114,8 @@ void	lt_out_slow(struct ltout *, const void *, size_t);
 static inline void
 lt_out_write(struct ltout *o, const void *p, size_t n)
 {
+	if (n == 0)		/* p may be NULL then: memcpy would be UB */
+		return;
 	if (o->cap - o->n >= n) {
 		memcpy(o->buf + o->n, p, n);
 		o->n += n;
@@ -359,7 +361,8 @@ struct ltstat {
 
 void	lt_put_stat(struct ltout *, const char *, const struct ltstat *, size_t);
 
-/* ltpair, ltfilter: obj.c, idtab.c. */
+/* ltpair, ltfilter: obj.c, idtab.c, and lt_json_first in json.c. */
+int	lt_json_first(const char *, size_t, struct ltbuf *, struct ltjson *);
 
 /* obj.c: the members of a JSON object column, checked one by one. */
 struct ltobj {

@@ -71,9 +71,9 @@ lt_obj_next(struct ltobj *it, struct ltfield *key, struct ltfield *val)
 	skipblank(it);
 	if (it->p == it->end || *it->p != '"')
 		return fail(it, "expected a string key");
-	if (lt_json_value(it->p, (size_t)(it->end - it->p), NULL, &j) !=
+	if (lt_json_first(it->p, (size_t)(it->end - it->p), NULL, &j) !=
 	    LT_JSON_OK)
-		return fail(it, j.err != NULL ? j.err : "unterminated object");
+		return fail(it, j.err);
 	key->p = (char *)it->p;
 	key->n = j.end;
 	it->p += j.end;
@@ -82,9 +82,9 @@ lt_obj_next(struct ltobj *it, struct ltfield *key, struct ltfield *val)
 		return fail(it, "expected ':' after key");
 	it->p++;
 	skipblank(it);
-	if (lt_json_value(it->p, (size_t)(it->end - it->p), NULL, &j) !=
+	if (lt_json_first(it->p, (size_t)(it->end - it->p), NULL, &j) !=
 	    LT_JSON_OK)
-		return fail(it, j.err != NULL ? j.err : "unterminated object");
+		return fail(it, j.err);
 	val->p = (char *)it->p;
 	val->n = j.end;
 	it->p += j.end;

@@ -419,7 +419,8 @@ keep(struct scope *sc)
 	if (sc->kept)
 		return;
 	sc->kept = 1;
-	lt_out_write(&out, sc->held.p, sc->held.n);
+	if (sc->held.n > 0)
+		lt_out_write(&out, sc->held.p, sc->held.n);
 	nmkept += sc->nheld;
 	sc->nheld = 0;
 	lt_buf_free(&sc->held);
