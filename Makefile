@@ -72,7 +72,8 @@ lint:
 	@if [ -f tools/litracer ]; then \
 		echo shellcheck -s sh tools/litracer; \
 		shellcheck -s sh tools/litracer; fi
-	shellcheck -s bash tests/helper.bash tests/bench/*.sh
+	shellcheck -s sh .ci/run tests/bench/*.sh
+	shellcheck -s bash tests/helper.bash
 
 bench: all $(TESTPROGS)
 	sh tests/bench/bench.sh
@@ -86,12 +87,14 @@ fuzz: $(FUZZERS)
 		mkdir -p tests/fuzz/corpus/$${f##*/}; \
 		echo "$$f: $(FUZZTIME)s"; \
 		$$f -max_total_time=$(FUZZTIME) -timeout=10 \
+		    -artifact_prefix=tests/fuzz/corpus/ \
 		    tests/fuzz/corpus/$${f##*/} tests/fuzz/seeds || exit 1; \
 	done
 
 tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(LIBSRC) $(HDR)
 	$(FUZZCC) $(LT_CPPFLAGS) $(WARNFLAGS) -g -O1 \
-	    -fsanitize=fuzzer,address,undefined -o $@ $< $(LIBSRC)
+	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	    -o $@ $< $(LIBSRC)
 
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \

@@ -28,6 +28,8 @@ lt_setprog(const char *argv0)
 	lt_prog = p != NULL ? p + 1 : argv0;
 }
 
+static void vmsg(const char *, long, const char *, va_list) LT_PRINTF(3, 0);
+
 static void
 vmsg(const char *file, long line, const char *fmt, va_list ap)
 {

@@ -424,6 +424,8 @@ static void
 start(struct scan *sc, const char *p, size_t n, struct ltbuf *out,
     struct ltjson *j, int final)
 {
+	if (p == NULL)
+		p = "";		/* no arithmetic on a null pointer */
 	sc->s = sc->p = p;
 	sc->end = p + n;
 	sc->out = out;
@@ -485,6 +487,8 @@ lt_json_whole(const char *p, size_t n, struct ltbuf *out, struct ltjson *j)
 
 	if ((r = run(p, n, out, j, 1)) != LT_JSON_OK)
 		return r;
+	if (p == NULL)
+		p = "";
 	sc.s = p;
 	sc.p = p + j->end;
 	sc.end = p + n;

@@ -77,6 +77,8 @@ void	lt_buf_free(struct ltbuf *);
 static inline void
 lt_buf_add(struct ltbuf *b, const void *p, size_t n)
 {
+	if (n == 0)
+		return;
 	if (b->cap - b->n < n)
 		lt_buf_grow(b, n);
 	memcpy(b->p + b->n, p, n);
@@ -97,6 +99,21 @@ lt_buf_adds(struct ltbuf *b, const char *s)
 	lt_buf_add(b, s, strlen(s));
 }
 
+/* strtab.c: a set of strings with dense indexes in insertion order. */
+struct ltstrtab {
+	uint32_t	*slot;
+	size_t		 cap;
+	struct ltbuf	 keys;
+	size_t		*off;
+	size_t		*len;
+	size_t		 n;
+	size_t		 capn;
+};
+
+size_t	lt_strtab_get(struct ltstrtab *, const char *, size_t, int *);
+const char *lt_strtab_key(const struct ltstrtab *, size_t, size_t *);
+void	lt_strtab_free(struct ltstrtab *);
+
 /* out.c: buffered output on a file descriptor; errors exit 2. */
 struct ltout {
 	int		 fd;
@@ -114,7 +131,7 @@ void	lt_out_slow(struct ltout *, const void *, size_t);
 static inline void
 lt_out_write(struct ltout *o, const void *p, size_t n)
 {
-	if (n == 0)		/* p may be NULL then: memcpy would be UB */
+	if (n == 0)
 		return;
 	if (o->cap - o->n >= n) {
 		memcpy(o->buf + o->n, p, n);
@@ -341,6 +358,7 @@ void	lt_rd_init(struct ltrd *, int, char **);
 int	lt_rd_next(struct ltrd *, struct ltrec *);
 void	lt_rd_bad(struct ltrd *, const char *, ...) LT_NORETURN LT_PRINTF(2, 3);
 void	lt_rd_done(struct ltrd *);
+int	lt_rec_split(char *, size_t, struct ltrec *, const char **);
 int	lt_rec_ts(const struct ltrec *, int, int64_t *);
 int	lt_rec_check(const struct ltrec *, const char **, int *);
 extern const char *const lt_colname[LT_NCOL];

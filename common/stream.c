@@ -67,9 +67,9 @@ header(struct ltrd *rd)
 int
 lt_rd_next(struct ltrd *rd, struct ltrec *rec)
 {
-	char *line, *p, *end, *tab;
+	const char *why;
+	char *line;
 	ssize_t n;
-	int i;
 
 	for (;;) {
 		if (!rd->open) {
@@ -86,24 +86,50 @@ lt_rd_next(struct ltrd *rd, struct ltrec *rec)
 		lt_in_close(&rd->in);
 		rd->open = 0;
 	}
-	rec->line = line;
-	rec->len = (size_t)n;
-	if (n > 0 && line[0] == '#')
+	if (n > 0 && line[0] == '#') {
+		rec->line = line;
+		rec->len = (size_t)n;
 		return LT_DIR;
-	p = line;
-	end = line + n;
+	}
+	if (lt_rec_split(line, (size_t)n, rec, &why) < 0)
+		lt_rd_bad(rd, "%s", why);
+	return LT_REC;
+}
+
+/*
+ * Split a record line into its nine columns, in place.  Returns 0, or -1
+ * with *why saying what is wrong.
+ */
+int
+lt_rec_split(char *line, size_t n, struct ltrec *rec, const char **why)
+{
+	static const char *few[] = {
+		"expected 9 columns, found 1", "expected 9 columns, found 2",
+		"expected 9 columns, found 3", "expected 9 columns, found 4",
+		"expected 9 columns, found 5", "expected 9 columns, found 6",
+		"expected 9 columns, found 7", "expected 9 columns, found 8"
+	};
+	char *p = line, *end = line + n, *tab;
+	int i;
+
+	rec->line = line;
+	rec->len = n;
 	for (i = 0; i < LT_NCOL - 1; i++) {
-		if ((tab = memchr(p, '\t', (size_t)(end - p))) == NULL)
-			lt_rd_bad(rd, "expected 9 columns, found %d", i + 1);
+		if ((tab = memchr(p, '\t', (size_t)(end - p))) == NULL) {
+			*why = few[i];
+			return -1;
+		}
 		rec->f[i].p = p;
 		rec->f[i].n = (size_t)(tab - p);
 		p = tab + 1;
 	}
-	if (memchr(p, '\t', (size_t)(end - p)) != NULL)
-		lt_rd_bad(rd, "expected 9 columns, found more");
+	if (memchr(p, '\t', (size_t)(end - p)) != NULL) {
+		*why = "expected 9 columns, found more";
+		return -1;
+	}
 	rec->f[LT_EXTRA].p = p;
 	rec->f[LT_EXTRA].n = (size_t)(end - p);
-	return LT_REC;
+	return 0;
 }
 
 void

@@ -50,3 +50,12 @@ stat_of() {
 records() {
 	grep -v '^#' "$1" || true
 }
+
+# synopsis TOOL: the SYNOPSIS of TOOL's man page as one line of text.
+synopsis() {
+	mandoc -Tascii "$TOP/man/$1.1" | sed -e 's/.\x08//g' |
+	    awk '/^SYNOPSIS/ { s = 1; next }
+		s && /^[A-Z]/ { exit }
+		s && NF { sub(/^ +/, ""); line = line (line == "" ? "" : " ") $0 }
+		END { print line }'
+}

@@ -9,13 +9,14 @@
  * that Perfetto's double conversion is exact (see ltjson(1)).  Streams:
  * memory does not grow with the input.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "lt.h"
 
-#define SYNOPSIS	"ltjson [-O offset] [file ...]"
+#define SYNOPSIS	"ltjson [-O offset] [-S file] [file ...]"
 
 /* Below 2^42 us Perfetto's ts*1000 in double is exact to the ns. */
 #define EXACT_NS	((int64_t)9007199254740992)	/* 2^53 ns */
@@ -38,6 +39,12 @@ static int		 offset_set;
 static int64_t		 offset;
 static long long	 nevents, nrepaired, nnegative;
 static long long	 nph[128];
+static struct ltstrtab	 pids;		/* distinct processes */
+static struct ltstrtab	 cats;		/* categories of X events */
+static int64_t		*catns;		/* summed dur per category */
+static long long	*catn;
+static size_t		 capcats;
+static int64_t		 tsmin = INT64_MAX, tsmax = INT64_MIN;
 
 /* The offset for a trace whose first timestamp is ns (see ltjson(1)). */
 static int64_t
@@ -184,6 +191,42 @@ column(const struct ltrec *rec, int i, int repair)
 	return (const struct ltfield *)&fix[i];
 }
 
+/* What the summary needs: processes, time span, span time per category. */
+static void
+account(const struct ltrec *rec)
+{
+	int64_t ts, dur = 0;
+	size_t i;
+	int isnew;
+
+	if (!LT_ISNONE(rec->f[LT_PID]))
+		lt_strtab_get(&pids, rec->f[LT_PID].p, rec->f[LT_PID].n, NULL);
+	if (rec->f[LT_PH].p[0] == 'M' || lt_rec_ts(rec, LT_TS, &ts) <= 0)
+		return;
+	if (lt_rec_ts(rec, LT_DUR, &dur) <= 0 || dur < 0)
+		dur = 0;
+	if (ts < tsmin)
+		tsmin = ts;
+	if (ts <= INT64_MAX - dur && ts + dur > tsmax)
+		tsmax = ts + dur;
+	if (rec->f[LT_PH].p[0] != 'X')
+		return;
+	i = lt_strtab_get(&cats, rec->f[LT_CAT].p, rec->f[LT_CAT].n, &isnew);
+	if (isnew) {
+		if (i >= capcats) {
+			capcats = capcats != 0 ? capcats * 2 : 16;
+			catns = lt_reallocarray(catns, capcats,
+			    sizeof(*catns));
+			catn = lt_reallocarray(catn, capcats, sizeof(*catn));
+		}
+		catns[i] = 0;
+		catn[i] = 0;
+	}
+	if (catns[i] <= INT64_MAX - dur)
+		catns[i] += dur;
+	catn[i]++;
+}
+
 static void
 member(const char *key, const struct ltfield *f, int quote)
 {
@@ -250,25 +293,69 @@ event(struct ltrd *rd, const struct ltrec *rec)
 	}
 	lt_out_putc(&out, '}');
 	nevents++;
+	account(rec);
 }
 
-static void
-metadata(void)
+/* ltjson's own counters, for the metadata and for -S. */
+static size_t
+mystats(struct ltstat *st)
 {
 	static const struct { const char *key; const char *ph; } phs[] = {
 		{ "B", "B" }, { "E", "E" }, { "X", "X" }, { "I", "Ii" },
 		{ "M", "M" }, { "C", "C" }, { "flows", "stf" }
 	};
-	char num[LT_NUMBUF];
-	const char *tool = NULL, *p;
 	long long n, other = nevents;
-	size_t i;
+	const char *p;
+	size_t i, k = 0;
+
+	st[k].key = "events";
+	st[k++].val = nevents;
+	for (i = 0; i < sizeof(phs) / sizeof(phs[0]); i++) {
+		for (n = 0, p = phs[i].ph; *p != '\0'; p++)
+			n += nph[(unsigned char)*p];
+		other -= n;
+		st[k].key = phs[i].key;
+		st[k++].val = n;
+	}
+	st[k].key = "other";
+	st[k++].val = other;
+	st[k].key = "processes";
+	st[k++].val = (long long)pids.n;
+	st[k].key = "repaired";
+	st[k++].val = nrepaired;
+	st[k].key = "negative_ts";
+	st[k++].val = nnegative;
+	return k;
+}
+
+static void
+putnum(long long v)
+{
+	char num[LT_NUMBUF];
+
+	lt_out_write(&out, num, lt_i64_fmt(num, v));
+}
+
+static void
+putus(int64_t ns)
+{
+	char num[LT_NUMBUF];
+
+	lt_out_write(&out, num, lt_us_fmt(num, ns));
+}
+
+static void
+metadata(void)
+{
+	struct ltstat st[16];
+	const char *tool = NULL, *c;
+	size_t i, n, cn;
 
 	lt_out_puts(&out, ",\n\"metadata\":{");
 	lt_out_write(&out, usermeta.p, usermeta.n);
 	lt_out_puts(&out, "\"litracer\":{\"version\":\"" LT_VERSION
 	    "\",\"ts_offset_us\":");
-	lt_out_write(&out, num, lt_us_fmt(num, offset));
+	putus(offset);
 	lt_out_puts(&out, ",\"stats\":{");
 	for (i = 0; i < nstats; i++) {
 		if (tool == NULL || strcmp(tool, stats[i].tool) != 0) {
@@ -288,24 +375,75 @@ metadata(void)
 	}
 	if (tool != NULL)
 		lt_out_puts(&out, "},");
-	lt_out_puts(&out, "\"ltjson\":{\"events\":");
-	lt_out_write(&out, num, lt_i64_fmt(num, nevents));
-	for (i = 0; i < sizeof(phs) / sizeof(phs[0]); i++) {
-		for (n = 0, p = phs[i].ph; *p != '\0'; p++)
-			n += nph[(unsigned char)*p];
-		other -= n;
-		lt_out_puts(&out, ",\"");
-		lt_out_puts(&out, phs[i].key);
+	lt_out_puts(&out, "\"ltjson\":{");
+	n = mystats(st);
+	for (i = 0; i < n; i++) {
+		lt_out_puts(&out, i > 0 ? ",\"" : "\"");
+		lt_out_puts(&out, st[i].key);
 		lt_out_puts(&out, "\":");
-		lt_out_write(&out, num, lt_i64_fmt(num, n));
+		putnum(st[i].val);
 	}
-	lt_out_puts(&out, ",\"other\":");
-	lt_out_write(&out, num, lt_i64_fmt(num, other));
-	lt_out_puts(&out, ",\"repaired\":");
-	lt_out_write(&out, num, lt_i64_fmt(num, nrepaired));
-	lt_out_puts(&out, ",\"negative_ts\":");
-	lt_out_write(&out, num, lt_i64_fmt(num, nnegative));
-	lt_out_puts(&out, "}}}}}\n");
+	lt_out_puts(&out, ",\"duration_us\":");
+	putus(tsmax > tsmin ? tsmax - tsmin : 0);
+	lt_out_puts(&out, "}},\"span_us\":{");
+	for (i = 0; i < cats.n; i++) {
+		c = lt_strtab_key(&cats, i, &cn);
+		lt_out_puts(&out, i > 0 ? ",\"" : "\"");
+		lt_out_write(&out, c, cn);
+		lt_out_puts(&out, "\":");
+		putus(catns[i]);
+	}
+	lt_out_puts(&out, "}}}}\n");
+}
+
+/*
+ * -S FILE: every #stat line, ltjson's own, and one "#span CAT N US" line
+ * per category of X events, for the driver's summary.
+ */
+static void
+statfile(const char *path)
+{
+	struct ltout so;
+	struct ltstat st[16];
+	const char *tool = NULL, *c;
+	char num[LT_NUMBUF];
+	size_t i, cn;
+	int fd;
+
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666)) < 0)
+		lt_die(LT_EXIT_SYS, "%s:", path);
+	lt_out_init(&so, fd, path);
+	for (i = 0; i < nstats; i++) {
+		if (tool == NULL || strcmp(tool, stats[i].tool) != 0) {
+			if (tool != NULL)
+				lt_out_putc(&so, '\n');
+			tool = stats[i].tool;
+			lt_out_puts(&so, "#stat\t");
+			lt_out_puts(&so, tool);
+		}
+		lt_out_putc(&so, '\t');
+		lt_out_puts(&so, stats[i].key);
+		lt_out_putc(&so, '=');
+		lt_out_puts(&so, stats[i].val);
+	}
+	if (tool != NULL)
+		lt_out_putc(&so, '\n');
+	lt_put_stat(&so, "ltjson", st, mystats(st));
+	lt_out_puts(&so, "#duration\t");
+	lt_out_write(&so, num, lt_us_fmt(num, tsmax > tsmin ? tsmax - tsmin :
+	    0));
+	lt_out_putc(&so, '\n');
+	for (i = 0; i < cats.n; i++) {
+		c = lt_strtab_key(&cats, i, &cn);
+		lt_out_puts(&so, "#span\t");
+		lt_out_write(&so, c, cn);
+		lt_out_putc(&so, '\t');
+		lt_out_write(&so, num, lt_i64_fmt(num, catn[i]));
+		lt_out_putc(&so, '\t');
+		lt_out_write(&so, num, lt_us_fmt(num, catns[i]));
+		lt_out_putc(&so, '\n');
+	}
+	lt_out_close(&so);
 }
 
 int
@@ -313,18 +451,19 @@ main(int argc, char *argv[])
 {
 	struct ltrec rec;
 	struct ltrd rd;
-	const char *errstr;
+	const char *errstr, *sfile = NULL;
 	long long v;
 	size_t i;
 	int c, k;
 
 	lt_setprog(argv[0]);
-	while ((c = getopt(argc, argv, "hO:")) != -1) {
+	while ((c = getopt(argc, argv, "hO:S:")) != -1) {
 		switch (c) {
 		case 'h':
 			lt_help(SYNOPSIS,
 			    "  -O offset  subtract this many microseconds "
 			    "from every ts (0: none)\n"
+			    "  -S file    also write the counters to file\n"
 			    "  -h         show this help\n");
 			break;
 		case 'O':
@@ -334,6 +473,9 @@ main(int argc, char *argv[])
 				    errstr);
 			offset = (int64_t)v * 1000;
 			offset_set = 1;
+			break;
+		case 'S':
+			sfile = optarg;
 			break;
 		default:
 			lt_usage(SYNOPSIS);
@@ -358,6 +500,8 @@ main(int argc, char *argv[])
 	lt_out_write(&out, tops.p, tops.n);
 	metadata();
 	lt_out_close(&out);
+	if (sfile != NULL)
+		statfile(sfile);
 
 	for (i = 0; i < nstats; i++) {
 		free(stats[i].tool);
@@ -370,5 +514,9 @@ main(int argc, char *argv[])
 	lt_buf_free(&tops);
 	lt_buf_free(&usermeta);
 	putstr(NULL);
+	lt_strtab_free(&pids);
+	lt_strtab_free(&cats);
+	free(catns);
+	free(catn);
 	return nnegative > 0 ? LT_EXIT_DATA : LT_EXIT_OK;
 }

@@ -1,0 +1,287 @@
+#!/usr/bin/env bats
+# ltjson: lt1 to Chrome trace JSON.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load helper
+	T=$BATS_TEST_TMPDIR
+}
+
+# lt1 FILE LINE...: write a stream with the header and the given lines.
+lt1() {
+	local f=$1
+	shift
+	printf '#lt1\n' >"$f"
+	[ $# -eq 0 ] || printf '%s\n' "$@" >>"$f"
+}
+
+@test "ltjson -h prints the usage on stdout and exits 0" {
+	run -0 --separate-stderr ltjson -h
+	[ "${lines[0]}" = "usage: ltjson [-O offset] [-S file] [file ...]" ]
+	[ -z "$stderr" ]
+}
+
+@test "the usage line equals the man page synopsis" {
+	need mandoc
+	syn=$(synopsis ltjson)
+	run -0 ltjson -h
+	[ "${lines[0]}" = "usage: $syn" ]
+}
+
+@test "a bad option is a usage error: exit 2" {
+	run -2 --separate-stderr ltjson -x
+	[ -z "$output" ]
+	[[ "$stderr" == *"usage: ltjson [-O offset] [-S file] [file ...]"* ]]
+}
+
+@test "a bad -O value is refused with exit 2" {
+	run -2 --separate-stderr ltjson -O -5 /dev/null
+	[ "$stderr" = "ltjson: -O -5: too small" ]
+	run -2 --separate-stderr ltjson -O 1.5 /dev/null
+	[ "$stderr" = "ltjson: -O 1.5: invalid" ]
+}
+
+@test "a missing file: exit 2 and the file named" {
+	run -2 --separate-stderr ltjson "$T/nosuch"
+	[ "$stderr" = "ltjson: $T/nosuch: No such file or directory" ]
+}
+
+@test "an unreadable input (a directory): exit 2 and the file named" {
+	run -2 --separate-stderr ltjson "$T"
+	[ "$stderr" = "ltjson: read error: $T: Is a directory" ]
+}
+
+@test "an empty input is not a stream: exit 1" {
+	: >"$T/empty"
+	run -1 --separate-stderr ltjson "$T/empty"
+	[ "$stderr" = "ltjson: $T/empty:1: empty input, not an lt1 stream" ]
+}
+
+@test "a missing header: exit 1 with file and line" {
+	printf 'ts:1;PID:1; TID:2; name: x;ph: B;\n' >"$T/log"
+	run -1 --separate-stderr ltjson "$T/log"
+	[ "$stderr" = "ltjson: $T/log:1: not an lt1 stream: missing #lt1 header" ]
+}
+
+@test "an unknown stream version: exit 1" {
+	printf '#lt2\n' >"$T/v2"
+	run -1 --separate-stderr ltjson "$T/v2"
+	[ "$stderr" = "ltjson: $T/v2:1: unsupported stream version \"#lt2\"" ]
+}
+
+@test "a record with too few columns: exit 1 with its line" {
+	lt1 "$T/s" "1	B	1	1	-	c	n	{}	{}" "2	E	1	1	-	c	n"
+	run -1 --separate-stderr ltjson "$T/s"
+	[ "$stderr" = "ltjson: $T/s:3: expected 9 columns, found 7" ]
+}
+
+@test "a record with too many columns: exit 1" {
+	lt1 "$T/s" "1	B	1	1	-	c	n	{}	{}	x"
+	run -1 --separate-stderr ltjson "$T/s"
+	[ "$stderr" = "ltjson: $T/s:2: expected 9 columns, found more" ]
+}
+
+@test "bad columns are named: ts, ph, pid, args, extra, name" {
+	lt1 "$T/s" "1.2345	B	1	1	-	c	n	{}	{}"
+	run -1 --separate-stderr ltjson "$T/s"
+	[ "$stderr" = "ltjson: $T/s:2: column ts: not microseconds (-?D+ with at most 3 decimals) or -" ]
+	lt1 "$T/s" "1	BE	1	1	-	c	n	{}	{}"
+	run -1 --separate-stderr ltjson "$T/s"
+	[ "$stderr" = "ltjson: $T/s:2: column ph: not a one-character phase" ]
+	lt1 "$T/s" "1	B	1.5	1	-	c	n	{}	{}"
+	run -1 --separate-stderr ltjson "$T/s"
+	[ "$stderr" = "ltjson: $T/s:2: column pid: not an integer, a JSON string or -" ]
+	lt1 "$T/s" '1	B	1	1	-	c	n	{"a":1,}	{}'
+	run -1 --separate-stderr ltjson "$T/s"
+	[ "$stderr" = "ltjson: $T/s:2: column args: trailing comma in object" ]
+	lt1 "$T/s" '1	B	1	1	-	c	n	{}	[1]'
+	run -1 --separate-stderr ltjson "$T/s"
+	[ "$stderr" = "ltjson: $T/s:2: column extra: not a JSON object" ]
+	lt1 "$T/s" '1	B	1	1	-	c	a"b	{}	{}'
+	run -1 --separate-stderr ltjson "$T/s"
+	[ "$stderr" = "ltjson: $T/s:2: column name: unescaped '\"' in string" ]
+}
+
+@test "bad data stops the trace unterminated, never presented as complete" {
+	lt1 "$T/s" "1	B	1	1	-	c	n	{}	{}" "2	E	1	1	-	c	n	{	{}"
+	run -1 ltjson "$T/s"
+	[[ "$output" != *'"metadata"'* ]]
+}
+
+@test "golden: every column, directives, #top and metadata" {
+	golden "$DATA/ltjson/basic.json" ltjson "$DATA/ltjson/basic.lt1"
+	json_ok "$DATA/ltjson/basic.json"
+}
+
+@test "traceEvents comes first and events are one per line" {
+	run -0 ltjson "$DATA/ltjson/basic.lt1"
+	[ "${lines[0]}" = '{"traceEvents":[' ]
+	[[ "${lines[1]}" == '{"ts":'*'},' ]]
+	[ "$(grep -c '"ph":' <<<"$output")" -eq 6 ]
+}
+
+@test "an empty stream gives an empty but valid trace" {
+	lt1 "$T/s"
+	run -0 ltjson "$T/s"
+	[ "${lines[0]}" = '{"traceEvents":[' ]
+	[ "${lines[1]}" = '],' ]
+	ltjson "$T/s" >"$T/out.json"
+	json_ok "$T/out.json"
+}
+
+@test "epoch timestamps: one whole-us offset, every digit kept, recorded" {
+	lt1 "$T/s" "1795940303867556.25	X	1	1	0.75	c	a	{}	{}" \
+	    "1795940303867557	X	1	1	1	c	b	{}	{}" \
+	    "1795940303867555.001	i	1	1	-	c	c	{}	{}"
+	run -0 ltjson "$T/s"
+	[[ "${lines[1]}" == '{"ts":1940303867556.25,'* ]]
+	[[ "${lines[2]}" == '{"ts":1940303867557,'* ]]
+	[[ "${lines[3]}" == '{"ts":1940303867555.001,'* ]]
+	[[ "$output" == *'"ts_offset_us":1794000000000000,'* ]]
+}
+
+@test "offset + ts gives back the absolute time, to the nanosecond" {
+	need node
+	lt1 "$T/s" "1795940303867556.25	B	1	1	-	c	a	{}	{}" \
+	    "1795940303999999.999	E	1	1	-	c	a	{}	{}"
+	ltjson "$T/s" >"$T/t.json"
+	run -0 node -e '
+		const t = JSON.parse(require("fs").readFileSync(process.argv[1]));
+		const off = BigInt(t.metadata.litracer.ts_offset_us);
+		for (const e of t.traceEvents) {
+			const [i, f = ""] = String(e.ts).split(".");
+			const ns = (BigInt(i) + off) * 1000n + BigInt((f + "000").slice(0, 3));
+			console.log(ns.toString());
+		}' "$T/t.json"
+	[ "${lines[0]}" = 1795940303867556250 ]
+	[ "${lines[1]}" = 1795940303999999999 ]
+}
+
+@test "the offset keeps Perfetto's double conversion exact" {
+	need node
+	genlog -n 20000 >"$T/log"
+	ltparse "$T/log" | ltjson >"$T/t.json"
+	# What Perfetto does: double(text) * 1000, rounded, against the text.
+	run -0 node -e '
+		const t = JSON.parse(require("fs").readFileSync(process.argv[1]));
+		let bad = 0, n = 0;
+		for (const e of t.traceEvents) {
+			if (e.ts === undefined) continue;
+			const [i, f = ""] = String(e.ts).split(".");
+			const want = BigInt(i) * 1000n + BigInt((f + "000").slice(0, 3));
+			if (BigInt(Math.round(e.ts * 1000)) !== want) bad++;
+			n++;
+		}
+		console.log(n, bad);' "$T/t.json"
+	[ "${output#* }" = 0 ]
+	[ "${output% *}" -gt 1000 ]
+}
+
+@test "relative timestamps get no offset" {
+	lt1 "$T/s" "0	X	1	1	5	c	a	{}	{}" "12.5	X	1	1	1	c	b	{}	{}"
+	run -0 ltjson "$T/s"
+	[[ "${lines[1]}" == '{"ts":0,'* ]]
+	[[ "$output" == *'"ts_offset_us":0,'* ]]
+}
+
+@test "-O sets the offset; -O 0 keeps absolute times" {
+	lt1 "$T/s" "1795940303867556.25	X	1	1	1	c	a	{}	{}"
+	run -0 ltjson -O 1795940000000000 "$T/s"
+	[[ "${lines[1]}" == '{"ts":303867556.25,'* ]]
+	[[ "$output" == *'"ts_offset_us":1795940000000000,'* ]]
+	run -0 ltjson -O 0 "$T/s"
+	[[ "${lines[1]}" == '{"ts":1795940303867556.25,'* ]]
+}
+
+@test "a ts before the offset is written negative, warned once, exit 1" {
+	lt1 "$T/s" "1795940303867556.25	X	1	1	1	c	a	{}	{}" \
+	    "5	X	1	1	1	c	b	{}	{}" "6	X	1	1	1	c	c	{}	{}"
+	run -1 --separate-stderr ltjson "$T/s"
+	[ "$stderr" = "ltjson: $T/s:3: ts 5 is before the offset chosen from the first event; written negative, Perfetto drops it (see -O)" ]
+	[[ "$output" == *'{"ts":-1793999999999995,'* ]]
+	[[ "$output" == *'"negative_ts":2'* ]]
+}
+
+@test "metadata events without ts stay without ts" {
+	run -0 ltjson "$DATA/ltjson/basic.lt1"
+	[ "${lines[5]}" = '{"ph":"M","pid":13966,"tid":0,"name":"process_name","args":{"name":"rank 0 (pid 13966)"}},' ]
+}
+
+@test "#stat lines of one tool add up; text values stay strings" {
+	lt1 "$T/s" "#stat	ltparse	lines=3	events=2	mode=fast" \
+	    "#stat	ltparse	lines=4	events=4	mode=slow"
+	run -0 ltjson "$T/s"
+	[[ "$output" == *'"ltparse":{"lines":7,"events":6,"mode":"slow"}'* ]]
+}
+
+@test "a malformed #stat or #top directive is bad data" {
+	lt1 "$T/s" "#stat	ltparse	lines"
+	run -1 --separate-stderr ltjson "$T/s"
+	[ "$stderr" = "ltjson: $T/s:2: #stat field \"lines\" is not key=value" ]
+	lt1 "$T/s" "#top	x	{nope}"
+	run -1 --separate-stderr ltjson "$T/s"
+	[ "$stderr" = "ltjson: $T/s:2: #top x: expected a string key at byte 1" ]
+	lt1 "$T/s" "#top	traceEvents	[]"
+	run -1 --separate-stderr ltjson "$T/s"
+	[ "$stderr" = "ltjson: $T/s:2: #top traceEvents is not allowed" ]
+}
+
+@test "non-canonical columns are repaired into valid UTF-8 and counted" {
+	printf '#lt1\n1\ti\t1\t1\t-\tc\\u00e9\tbad\xff\xfe byte\t{"k" : "\\ud83d\\ude00 \\u0000"}\t{}\n' >"$T/s"
+	run -0 ltjson "$T/s"
+	[ "${lines[1]}" = $'{"ts":1,"ph":"i","pid":1,"tid":1,"cat":"c\xc3\xa9","name":"bad\xef\xbf\xbd\xef\xbf\xbd byte","args":{"k":"\xf0\x9f\x98\x80 \xef\xbf\xbd"}}' ]
+	[[ "$output" == *'"repaired":1'* ]]
+	ltjson "$T/s" >"$T/t.json"
+	json_ok "$T/t.json"
+}
+
+@test "-S writes every counter for scripts" {
+	run -0 ltjson -S "$T/stats" "$DATA/ltjson/basic.lt1"
+	run -0 cat "$T/stats"
+	[ "${lines[0]}" = "#stat	ltparse	lines=4	events=4	skipped=0" ]
+	[ "${lines[1]}" = "#stat	ltjson	events=6	B=1	E=1	X=1	I=1	M=2	C=0	flows=0	other=0	processes=2	repaired=0	negative_ts=0" ]
+	[ "${lines[2]}" = "#duration	1343.75" ]
+	[ "${lines[3]}" = "#span	read	1	112.5" ]
+}
+
+@test "a write error (disk full) is reported, exit 2" {
+	[ -w /dev/full ] || skip "no /dev/full"
+	run -2 --separate-stderr sh -c "ltjson '$DATA/ltjson/basic.lt1' > /dev/full"
+	[ "$stderr" = "ltjson: write error: <stdout>: No space left on device" ]
+}
+
+@test "several inputs make one trace; - is standard input" {
+	run -0 sh -c "ltjson '$DATA/ltjson/basic.lt1' - < '$DATA/ltjson/basic.lt1'"
+	[ "$(grep -c '"ph":"X"' <<<"$output")" -eq 2 ]
+	[[ "$output" == *'"ltparse":{"lines":8,'* ]]
+}
+
+@test "every prefix of a stream gives exit 0 or 1, never a crash" {
+	f=$DATA/ltjson/basic.lt1
+	size=$(wc -c <"$f")
+	for ((i = 0; i <= size; i++)); do
+		head -c "$i" "$f" >"$T/p"
+		run ltjson "$T/p"
+		[ "$status" -le 1 ] || { echo "prefix $i: status $status"; false; }
+	done
+}
+
+@test "random valid streams always give valid JSON" {
+	need node
+	awk 'BEGIN {
+		srand(7); print "#lt1"
+		split("B E X i M C s f b e", ph, " ")
+		for (i = 0; i < 3000; i++) {
+			ts = int(rand() * 1e6) "." int(rand() * 1000)
+			pid = rand() < 0.1 ? "\"p " int(rand() * 9) "\"" : int(rand() * 99)
+			printf "%s\t%s\t%s\t%d\t%s\tc%d\tn\\\\%d\\\"x\t{\"k\":%d,\"s\":\"\\u00e9\"}\t{\"id\":%d}\n",
+			    ts, ph[1 + int(rand() * 10)], pid, rand() * 9,
+			    rand() < 0.5 ? "-" : int(rand() * 100), i % 5, i, i, i
+		}
+	}' >"$T/s"
+	ltjson "$T/s" >"$T/t.json"
+	json_ok "$T/t.json"
+	run -0 grep -c '"ph":' "$T/t.json"
+	[ "$output" -eq 3000 ]
+}
