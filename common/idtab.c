@@ -48,12 +48,12 @@ same(const struct ltid *e, const struct ltfield *pid,
 	size_t n = 1 + pid->n + (tid != NULL ? 1 + tid->n : 0);
 
 	/* The key is TAB pid [TAB tid]: no column holds a TAB. */
-	if (e->key.n != n || memcmp(e->key.p + 1, pid->p, pid->n) != 0)
+	if (e->keyn != n || memcmp(e->key + 1, pid->p, pid->n) != 0)
 		return 0;
 	if (tid == NULL)
 		return 1;
-	return e->key.p[1 + pid->n] == '\t' &&
-	    memcmp(e->key.p + pid->n + 2, tid->p, tid->n) == 0;
+	return e->key[1 + pid->n] == '\t' &&
+	    memcmp(e->key + pid->n + 2, tid->p, tid->n) == 0;
 }
 
 static void
@@ -85,7 +85,7 @@ lt_id_get(struct ltidtab *t, const struct ltfield *pid,
 {
 	struct ltid *e;
 	uint64_t h;
-	size_t b;
+	size_t b, n;
 
 	if (isnew != NULL)
 		*isnew = 0;
@@ -104,17 +104,26 @@ lt_id_get(struct ltidtab *t, const struct ltfield *pid,
 		t->freel = e->next;
 	else {
 		e = lt_malloc(t->esz);
-		memset(e, 0, sizeof(*e));
+		e->keycap = 0;
 	}
 	memset((char *)e + sizeof(*e), 0, t->esz - sizeof(*e));
 	e->hash = h;
-	e->key.n = 0;
-	lt_buf_addc(&e->key, '\t');	/* never empty, even for "" */
-	lt_buf_add(&e->key, pid->p, pid->n);
+	/* Sized exactly: a table may hold millions of small keys. */
+	n = 1 + pid->n + (tid != NULL ? 1 + tid->n : 0);
+	if (n > (e->keycap != 0 ? e->keycap : sizeof(e->keyin))) {
+		if (e->keycap != 0)
+			free(e->key);
+		e->key = lt_malloc(n);
+		e->keycap = n;
+	} else if (e->keycap == 0)
+		e->key = e->keyin;
+	e->key[0] = '\t';		/* never empty, even for "" */
+	memcpy(e->key + 1, pid->p, pid->n);
 	if (tid != NULL) {
-		lt_buf_addc(&e->key, '\t');
-		lt_buf_add(&e->key, tid->p, tid->n);
+		e->key[1 + pid->n] = '\t';
+		memcpy(e->key + 2 + pid->n, tid->p, tid->n);
 	}
+	e->keyn = n;
 	b = h & (t->nbkt - 1);
 	e->next = t->bkt[b];
 	t->bkt[b] = e;
@@ -170,7 +179,8 @@ lt_id_free(struct ltidtab *t, void (*fn)(void *))
 		}
 	for (e = t->freel; e != NULL; e = next) {
 		next = e->next;
-		lt_buf_free(&e->key);
+		if (e->keycap != 0)
+			free(e->key);
 		free(e);
 	}
 	free(t->bkt);

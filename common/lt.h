@@ -400,7 +400,10 @@ int	lt_obj_next(struct ltobj *, struct ltfield *, struct ltfield *);
 struct ltid {
 	struct ltid	*next;
 	uint64_t	 hash;
-	struct ltbuf	 key;
+	char		*key;		/* TAB pid [TAB tid] */
+	size_t		 keyn;
+	size_t		 keycap;	/* 0: key is in keyin */
+	char		 keyin[24];	/* most keys: one cache line less */
 };
 
 struct ltidtab {

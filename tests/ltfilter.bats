@@ -24,10 +24,7 @@ kept() {
 	[ "${lines[0]}" = "$USAGE" ]
 	[[ $output == *"--cat LIST"* ]]
 	need mandoc
-	syn=$(mandoc -Tascii "$TOP/man/ltfilter.1" | col -b |
-	    awk '/^SYNOPSIS/ { getline; s = $0; getline; s = s " " $0
-		gsub(/[ \t]+/, " ", s); sub(/^ /, "", s); print s; exit }')
-	[ "usage: $syn" = "$USAGE" ]
+	[ "usage: $(synopsis ltfilter)" = "${lines[0]}" ]
 }
 
 @test "ltfilter: --cat read keeps exactly the reads and the names of their thread and process" {

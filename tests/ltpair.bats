@@ -17,9 +17,7 @@ lt() {
 	[[ $output == *"--no-complete"* ]]
 	[[ $output == *"--match"* ]]
 	need mandoc
-	syn=$(mandoc -Tascii "$TOP/man/ltpair.1" | col -b |
-	    awk '/^SYNOPSIS/ { getline; sub(/^ +/, ""); print; exit }')
-	[ "usage: $syn" = "${lines[0]}" ]
+	[ "usage: $(synopsis ltpair)" = "${lines[0]}" ]
 }
 
 @test "ltpair: golden: a LitData run (crossing spans, crash, break, lost line)" {

@@ -25,6 +25,14 @@
 
 struct thread;
 
+/* The members of an args column. */
+struct members {
+	struct ltfield	*k;
+	struct ltfield	*v;
+	size_t		 n;
+	size_t		 cap;
+};
+
 struct span {
 	struct span	*tnext, *tprev;	/* the thread's open spans, newest first */
 	struct span	*onext, *oprev;	/* all open spans, oldest first */
@@ -33,20 +41,13 @@ struct span {
 	struct ltbuf	 line;		/* the B record */
 	struct ltfield	 f[LT_NCOL];	/* its columns, in line */
 	struct ltfield	*id;		/* its identifying args, p NULL: absent */
+	struct members	 m;		/* its args */
 };
 
 struct thread {
 	struct ltid	 h;
 	struct span	*open;		/* newest first */
 	int64_t		 last;		/* latest time seen on the thread */
-};
-
-/* The members of the args of the record being handled. */
-struct members {
-	struct ltfield	*k;
-	struct ltfield	*v;
-	size_t		 n;
-	size_t		 cap;
 };
 
 static struct ltout	 out;
@@ -57,7 +58,7 @@ static struct ltfield	*keys;		/* identifying keys, quoted */
 static size_t		 nkeys;
 static struct ltbuf	 keytext;
 static struct ltfield	*eid;		/* identifying args of an E */
-static struct members	 bm, em;
+static struct members	 em;		/* of the B or E being handled */
 static int		 kflag;
 
 static long long	 nrec, nb, ne, npair, nx, ni, nub, nue, ncrash, nneg;
@@ -98,6 +99,16 @@ feq(const struct ltfield *a, const struct ltfield *b)
 	return a->n == b->n && memcmp(a->p, b->p, a->n) == 0;
 }
 
+static void
+room(struct members *m, size_t n)
+{
+	if (n <= m->cap)
+		return;
+	m->cap = n;		/* exactly: open spans may be many */
+	m->k = lt_reallocarray(m->k, m->cap, sizeof(*m->k));
+	m->v = lt_reallocarray(m->v, m->cap, sizeof(*m->v));
+}
+
 /*
  * Split the args of rec into m and its identifying values into id; a
  * malformed args column is bad data.
@@ -116,11 +127,7 @@ members(struct ltrd *rd, const struct ltfield *args, struct members *m,
 	m->n = 0;
 	lt_obj_init(&it, args->p, args->n);
 	while ((r = lt_obj_next(&it, &k, &v)) > 0) {
-		if (m->n == m->cap) {
-			m->cap = m->cap != 0 ? m->cap * 2 : 16;
-			m->k = lt_reallocarray(m->k, m->cap, sizeof(*m->k));
-			m->v = lt_reallocarray(m->v, m->cap, sizeof(*m->v));
-		}
+		room(m, m->n + 1);
 		m->k[m->n] = k;
 		m->v[m->n++] = v;
 		for (i = 0; i < nkeys; i++)
@@ -152,19 +159,14 @@ later(struct thread *th, int64_t t)
 		th->last = t;
 }
 
-/* Any record of a thread with open spans moves its last time on. */
+/* A record at ts of a thread with open spans moves its last time on. */
 static void
-touch(const struct ltrec *rec, struct thread *th)
+touch(struct thread *th, const struct ltrec *rec, int64_t ts)
 {
-	int64_t ts, dur;
+	int64_t dur;
 
-	if (th == NULL && (th = lt_id_get(&threads, &rec->f[LT_PID],
-	    &rec->f[LT_TID], 0, NULL)) == NULL)
-		return;
-	if (lt_rec_ts(rec, LT_TS, &ts) <= 0)
-		return;
 	later(th, ts);
-	if (lt_rec_ts(rec, LT_DUR, &dur) > 0)
+	if (!LT_ISNONE(rec->f[LT_DUR]) && lt_rec_ts(rec, LT_DUR, &dur) > 0)
 		later(th, dur > 0 && ts > INT64_MAX - dur ? INT64_MAX :
 		    ts + dur);
 }
@@ -230,23 +232,23 @@ putargs(const struct members *m, const char *mark, int64_t negdur)
  * kept under "E.key".
  */
 static void
-putmerged(const char *mark, int64_t negdur)
+putmerged(const struct members *bm, const char *mark, int64_t negdur)
 {
 	size_t i, j;
 	int first = 1;
 
 	lt_out_putc(&out, '{');
-	for (i = 0; i < bm.n; i++)
-		putmember(&first, &bm.k[i], &bm.v[i]);
+	for (i = 0; i < bm->n; i++)
+		putmember(&first, &bm->k[i], &bm->v[i]);
 	for (j = 0; j < em.n; j++) {
-		for (i = 0; i < bm.n; i++)
-			if (feq(&bm.k[i], &em.k[j]))
+		for (i = 0; i < bm->n; i++)
+			if (feq(&bm->k[i], &em.k[j]))
 				break;
-		if (i == bm.n) {
+		if (i == bm->n) {
 			putmember(&first, &em.k[j], &em.v[j]);
 			continue;
 		}
-		if (feq(&bm.v[i], &em.v[j]))
+		if (feq(&bm->v[i], &em.v[j]))
 			continue;
 		/* "E." and the key's contents, its closing quote included */
 		lt_out_puts(&out, first ? "\"E." : ",\"E.");
@@ -277,8 +279,13 @@ newspan(const struct ltrec *rec, int64_t ts, struct thread *th)
 		s = lt_calloc(1, sizeof(*s));
 		s->id = lt_reallocarray(NULL, nkeys, sizeof(*s->id));
 	}
-	s->line.n = 0;
-	lt_buf_add(&s->line, rec->line, rec->len);
+	if (s->line.cap < rec->len) {
+		free(s->line.p);
+		s->line.p = lt_malloc(rec->len);
+		s->line.cap = rec->len;
+	}
+	memcpy(s->line.p, rec->line, rec->len);
+	s->line.n = rec->len;
 	for (i = 0; i < LT_NCOL; i++) {
 		s->f[i].p = s->line.p + (rec->f[i].p - rec->line);
 		s->f[i].n = rec->f[i].n;
@@ -288,6 +295,14 @@ newspan(const struct ltrec *rec, int64_t ts, struct thread *th)
 		    s->line.p + (eid[i].p - rec->line);
 		s->id[i].n = eid[i].n;
 	}
+	room(&s->m, em.n);
+	for (i = 0; i < em.n; i++) {
+		s->m.k[i].p = s->line.p + (em.k[i].p - rec->line);
+		s->m.k[i].n = em.k[i].n;
+		s->m.v[i].p = s->line.p + (em.v[i].p - rec->line);
+		s->m.v[i].n = em.v[i].n;
+	}
+	s->m.n = em.n;
 	s->ts = ts;
 	s->th = th;
 	s->tprev = NULL;
@@ -345,12 +360,12 @@ begin(struct ltrd *rd, const struct ltrec *rec)
 		putline(rec);
 		return;
 	}
-	members(rd, &rec->f[LT_ARGS], &bm, eid);
+	members(rd, &rec->f[LT_ARGS], &em, eid);
 	th = lt_id_get(&threads, &rec->f[LT_PID], &rec->f[LT_TID], 1,
 	    &isnew);
 	if (isnew)
 		th->last = ts;
-	touch(rec, th);
+	touch(th, rec, ts);
 	newspan(rec, ts, th);
 	if (kflag)
 		putline(rec);
@@ -397,21 +412,7 @@ static void
 complete(const struct span *s, const struct ltrec *rec, int64_t dur)
 {
 	const struct ltfield *cat;
-	struct ltobj it;
-	struct ltfield k, v;
 
-	/* The B's args were checked when it came. */
-	bm.n = 0;
-	lt_obj_init(&it, s->f[LT_ARGS].p, s->f[LT_ARGS].n);
-	while (lt_obj_next(&it, &k, &v) > 0) {
-		if (bm.n == bm.cap) {
-			bm.cap = bm.cap != 0 ? bm.cap * 2 : 16;
-			bm.k = lt_reallocarray(bm.k, bm.cap, sizeof(*bm.k));
-			bm.v = lt_reallocarray(bm.v, bm.cap, sizeof(*bm.v));
-		}
-		bm.k[bm.n] = k;
-		bm.v[bm.n++] = v;
-	}
 	cat = s->f[LT_CAT].n > 0 ? &s->f[LT_CAT] : &rec->f[LT_CAT];
 	nx++;
 	putcol(&s->f[LT_TS]);
@@ -422,7 +423,7 @@ complete(const struct span *s, const struct ltrec *rec, int64_t dur)
 	lt_out_putc(&out, '\t');
 	putcol(cat);
 	putcol(&s->f[LT_NAME]);
-	putmerged(dur < 0 ? "negative_dur" : NULL, dur);
+	putmerged(&s->m, dur < 0 ? "negative_dur" : NULL, dur);
 	lt_out_putc(&out, '\t');
 	lt_out_write(&out, s->f[LT_EXTRA].p, s->f[LT_EXTRA].n);
 	lt_out_putc(&out, '\n');
@@ -463,7 +464,7 @@ end(struct ltrd *rd, const struct ltrec *rec)
 	members(rd, &rec->f[LT_ARGS], &em, eid);
 	if ((th = lt_id_get(&threads, &rec->f[LT_PID], &rec->f[LT_TID], 0,
 	    NULL)) != NULL) {
-		touch(rec, th);
+		touch(th, rec, ts);
 		for (s = th->open; s != NULL; s = s->tnext)
 			if (admits(s, rec->f))
 				break;
@@ -494,11 +495,8 @@ end(struct ltrd *rd, const struct ltrec *rec)
 static void
 unmatched(void)
 {
-	struct ltfield k, v;
-	struct ltobj it;
 	struct span *s;
 	int64_t dur;
-	int first;
 
 	while ((s = olast) != NULL) {
 		nub++;
@@ -527,13 +525,8 @@ unmatched(void)
 		lt_out_putc(&out, '\t');
 		putcol(&s->f[LT_CAT]);
 		putcol(&s->f[LT_NAME]);
-		lt_out_putc(&out, '{');
-		first = 1;
-		lt_obj_init(&it, s->f[LT_ARGS].p, s->f[LT_ARGS].n);
-		while (lt_obj_next(&it, &k, &v) > 0)
-			putmember(&first, &k, &v);
-		lt_out_puts(&out, first ? "\"ltpair\":\"unmatched_B\"}\t" :
-		    ",\"ltpair\":\"unmatched_B\"}\t");
+		putargs(&s->m, "unmatched_B", 0);
+		lt_out_putc(&out, '\t');
 		lt_out_write(&out, s->f[LT_EXTRA].p, s->f[LT_EXTRA].n);
 		lt_out_putc(&out, '\n');
 		dropspan(s);
@@ -556,6 +549,8 @@ hascrash(const struct ltfield *name)
 static void
 record(struct ltrd *rd, const struct ltrec *rec)
 {
+	struct thread *th;
+	int64_t ts;
 	int ph;
 
 	nrec++;
@@ -575,7 +570,10 @@ record(struct ltrd *rd, const struct ltrec *rec)
 			ncrash++;
 		break;
 	}
-	touch(rec, NULL);
+	if (threads.n > 0 && (th = lt_id_get(&threads, &rec->f[LT_PID],
+	    &rec->f[LT_TID], 0, NULL)) != NULL &&
+	    lt_rec_ts(rec, LT_TS, &ts) > 0)
+		touch(th, rec, ts);
 	putline(rec);
 }
 
@@ -609,14 +607,14 @@ freeall(void)
 		freespans = s->tnext;
 		lt_buf_free(&s->line);
 		free(s->id);
+		free(s->m.k);
+		free(s->m.v);
 		free(s);
 	}
 	lt_id_free(&threads, NULL);
 	free(keys);
 	free(eid);
 	lt_buf_free(&keytext);
-	free(bm.k);
-	free(bm.v);
 	free(em.k);
 	free(em.v);
 }
