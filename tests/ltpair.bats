@@ -90,16 +90,20 @@ lt() {
 
 @test "ltpair: -m chooses the identifying keys" {
 	lt "$BATS_TEST_TMPDIR/in" <<-'EOF'
-	1|B|1|1|-|c|lock|{"path":"/a"}|{}
-	2|B|1|1|-|c|lock|{"path":"/b"}|{}
-	3|E|1|1|-|c|lock|{"path":"/a"}|{}
-	4|E|1|1|-|c|lock|{"path":"/b"}|{}
+	1|B|1|1|-|c|lock|{"file":"/a"}|{}
+	2|B|1|1|-|c|lock|{"file":"/b"}|{}
+	3|E|1|1|-|c|lock|{"file":"/a"}|{}
+	4|E|1|1|-|c|lock|{"file":"/b"}|{}
 	EOF
 	run -0 ltpair "$BATS_TEST_TMPDIR/in"
-	# path is not a default key: LIFO, and the E's path is kept aside.
-	[[ ${lines[1]} == *'{"path":"/b","E.path":"/a"}'* ]]
-	run -0 ltpair --match chunk,path "$BATS_TEST_TMPDIR/in"
-	[ "$(printf '%s\n' "${lines[@]}" | cut -f 1,5,8 | sed -n 2,3p)" = "$(printf '1\t2\t{"path":"/a"}\n2\t2\t{"path":"/b"}')" ]
+	# file is not a default key: LIFO, and the E's file is kept aside.
+	[[ ${lines[1]} == *'{"file":"/b","E.file":"/a"}'* ]]
+	run -0 ltpair --match chunk,file "$BATS_TEST_TMPDIR/in"
+	[ "$(printf '%s\n' "${lines[@]}" | cut -f 1,5,8 | sed -n 2,3p)" = "$(printf '1\t2\t{"file":"/a"}\n2\t2\t{"file":"/b"}')" ]
+	# v1 locks (path) and lock operations (op) are default keys.
+	sed 's/"file"/"path"/' "$BATS_TEST_TMPDIR/in" > "$BATS_TEST_TMPDIR/v1"
+	run -0 ltpair "$BATS_TEST_TMPDIR/v1"
+	[ "$(printf '%s\n' "${lines[@]}" | cut -f 1,5 | sed -n 2,3p)" = "$(printf '1\t2\n2\t2')" ]
 }
 
 @test "ltpair: random overlapping downloads: every pair is right, no X joins two chunks" {

@@ -21,7 +21,7 @@
 #include "lt.h"
 
 #define SYNOPSIS	"ltpair [-k] [-m keys] [file ...]"
-#define DEFKEYS		"epoch,batch,chunk,index,op"
+#define DEFKEYS		"epoch,batch,chunk,index,op,path"
 
 struct thread;
 
