@@ -271,11 +271,7 @@ bad() {
 		{ echo '#lt1'; head -c 3000 /dev/urandom; } > "$BATS_TEST_TMPDIR/g"
 		run ltfilter -n 'a*' -p 1 "$BATS_TEST_TMPDIR/g"
 		[ "$status" -le 1 ] || { echo "garbage: status $status"; false; }
-		awk -v seed="$seed" 'BEGIN { srand(seed); split("\t { \" } , : 1 - M \\ u .", c, " "); c[13] = "\n" }
-			NR == 1 { print; next }
-			{ s = $0; for (k = 0; k < 3; k++) { i = int(rand() * length(s)) + 1
-				s = substr(s, 1, i - 1) c[int(rand() * 13) + 1] substr(s, i + 1) }
-			  print s }' "$CHROME" > "$BATS_TEST_TMPDIR/m"
+		awk -v seed="$seed" -f "$DATA/ltpair/mutate.awk" "$CHROME" > "$BATS_TEST_TMPDIR/m"
 		run ltfilter -c 'b*' -n 'P*' -r 0 -w 0 -t 0,50 -d 0 "$BATS_TEST_TMPDIR/m"
 		[ "$status" -le 1 ] || { echo "mutant $seed: status $status"; cat "$BATS_TEST_TMPDIR/m"; false; }
 		run ltfilter -v -p gpu,1 "$BATS_TEST_TMPDIR/m"

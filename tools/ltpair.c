@@ -140,16 +140,32 @@ members(struct ltrd *rd, const struct ltfield *args, struct members *m,
 		lt_rd_bad(rd, "column args: %s", it.err);
 }
 
-/* The time column (ts) of a B or E: 1 set, 0 absent; bad data exits. */
+static void
+putline(const struct ltrec *rec)
+{
+	lt_out_write(&out, rec->line, rec->len);
+	lt_out_putc(&out, '\n');
+}
+
+/*
+ * What B and E records need first: their ts in *ns and their args in em
+ * and eid.  Returns 0 for a record without ts, which passes unchanged.
+ */
 static int
-timeof(struct ltrd *rd, const struct ltrec *rec, int64_t *ns)
+timed(struct ltrd *rd, const struct ltrec *rec, int64_t *ns)
 {
 	int r;
 
 	if ((r = lt_rec_ts(rec, LT_TS, ns)) < 0)
 		lt_rd_bad(rd, "column ts: not microseconds (-?D+ with at "
 		    "most 3 decimals) or -");
-	return r;
+	if (r == 0) {
+		nuntimed++;
+		putline(rec);
+		return 0;
+	}
+	members(rd, &rec->f[LT_ARGS], &em, eid);
+	return 1;
 }
 
 static void
@@ -169,13 +185,6 @@ touch(struct thread *th, const struct ltrec *rec, int64_t ts)
 	if (!LT_ISNONE(rec->f[LT_DUR]) && lt_rec_ts(rec, LT_DUR, &dur) > 0)
 		later(th, dur > 0 && ts > INT64_MAX - dur ? INT64_MAX :
 		    ts + dur);
-}
-
-static void
-putline(const struct ltrec *rec)
-{
-	lt_out_write(&out, rec->line, rec->len);
-	lt_out_putc(&out, '\n');
 }
 
 static void
@@ -355,12 +364,8 @@ begin(struct ltrd *rd, const struct ltrec *rec)
 	int isnew;
 
 	nb++;
-	if (timeof(rd, rec, &ts) == 0) {
-		nuntimed++;
-		putline(rec);
+	if (!timed(rd, rec, &ts))
 		return;
-	}
-	members(rd, &rec->f[LT_ARGS], &em, eid);
 	th = lt_id_get(&threads, &rec->f[LT_PID], &rec->f[LT_TID], 1,
 	    &isnew);
 	if (isnew)
@@ -456,12 +461,8 @@ end(struct ltrd *rd, const struct ltrec *rec)
 	int64_t ts, dur;
 
 	ne++;
-	if (timeof(rd, rec, &ts) == 0) {
-		nuntimed++;
-		putline(rec);
+	if (!timed(rd, rec, &ts))
 		return;
-	}
-	members(rd, &rec->f[LT_ARGS], &em, eid);
 	if ((th = lt_id_get(&threads, &rec->f[LT_PID], &rec->f[LT_TID], 0,
 	    NULL)) != NULL) {
 		touch(th, rec, ts);
