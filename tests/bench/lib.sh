@@ -11,11 +11,12 @@ RUNS=${RUNS:-3}
 export PATH
 mkdir -p "$BENCHDIR"
 
-# catpipe N FILE: the baseline command, N cat stages reading FILE.
+# catpipe N FILE: the baseline for N tools: cat FILE then N cat stages,
+# so the same bytes cross as many pipes and processes.
 catpipe() {
 	_n=$1
 	_c="cat '$2'"
-	while [ "$_n" -gt 1 ]; do
+	while [ "$_n" -gt 0 ]; do
 		_c="$_c | cat"
 		_n=$((_n - 1))
 	done
