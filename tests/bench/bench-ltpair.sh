@@ -40,7 +40,7 @@ measure "ltfilter --cat read, raw B/E" "$raw" 1 \
     "ltfilter --cat read '$raw' > /dev/null"
 measure "ltfilter -n 'd*,s*' -r 0 -w 1, raw" "$raw" 1 \
     "ltfilter -n 'd*,s*' -r 0 -w 1 '$raw' > /dev/null"
-measure "ltfilter -v -c sample -d 1ms -T 1s,, X" "$paired" 1 \
+measure "ltfilter -v -c sample -d 1ms -T 1s, (X)" "$paired" 1 \
     "ltfilter -v -c sample -d 1ms -T 1s, '$paired' > /dev/null"
 
 header "pipelines ($LINES log lines)"
