@@ -56,11 +56,14 @@ emitc(struct scan *sc, int c)
 		lt_buf_addc(sc->out, c);
 }
 
-static void
+static inline void
 blank(struct scan *sc)
 {
 	const char *p = sc->p;
 
+	/* Minified JSON has no blanks: leave at once. */
+	if (p < sc->end && (unsigned char)*p > ' ')
+		return;
 	while (p < sc->end &&
 	    (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
 		p++;

@@ -20,6 +20,7 @@
 
 #ifndef JSMN_H		/* only jsonev.c compiles jsmn's code */
 #define JSMN_HEADER
+#define JSMN_PARENT_LINKS
 #include <jsmn.h>
 #undef JSMN_HEADER
 #endif
@@ -296,6 +297,7 @@ struct ltjev {
 	size_t		 keyn;
 	jsmntok_t	*tok;		/* LT_JEV_EVENT: tokens of p */
 	int		 ntok;
+	int		 canon;		/* p is a canonical copy, not raw */
 	long		 line;		/* where the value starts */
 	long long	 off;
 };
@@ -321,6 +323,7 @@ struct ltjr {
 	const char	*err;
 	long		 errline;
 	long long	 erroff;
+	int		 errtrunc;	/* the input ended there */
 };
 
 void	lt_jr_init(struct ltjr *, struct ltin *, int);
@@ -378,6 +381,11 @@ struct ltstat {
 };
 
 void	lt_put_stat(struct ltout *, const char *, const struct ltstat *, size_t);
+
+/* ltcheck: jsonev.c extensions. */
+#define LT_JR_LAZY	2	/* lt_jr_init: canonical copies only of */
+				/*   events not written canonically */
+int	lt_jr_tokens(struct ltjr *, const char *, size_t);
 
 /* ltpair, ltfilter: obj.c, idtab.c, and lt_json_first in json.c. */
 int	lt_json_first(const char *, size_t, struct ltbuf *, struct ltjson *);

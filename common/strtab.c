@@ -51,7 +51,8 @@ lt_strtab_get(struct ltstrtab *t, const char *p, size_t n, int *isnew)
 	for (j = fnv(p, n) & (t->cap - 1); t->slot[j] != 0;
 	    j = (j + 1) & (t->cap - 1)) {
 		i = t->slot[j] - 1;
-		if (t->len[i] == n && memcmp(t->keys.p + t->off[i], p, n) == 0)
+		if (t->len[i] == n &&
+		    (n == 0 || memcmp(t->keys.p + t->off[i], p, n) == 0))
 			return i;
 	}
 	if (t->n >= UINT32_MAX - 1)

@@ -285,3 +285,9 @@ lt1() {
 	run -0 grep -c '"ph":' "$T/t.json"
 	[ "$output" -eq 3000 ]
 }
+
+@test "X events without a category are summed under the empty category" {
+	lt1 "$T/s" "0	X	1	1	1		a	{}	{}" "1	X	1	1	2		b	{}	{}"
+	run -0 ltjson "$T/s"
+	[[ "$output" == *'"span_us":{"":3}'* ]]
+}
