@@ -471,6 +471,16 @@ lt_json_value(const char *p, size_t n, struct ltbuf *out, struct ltjson *j)
 	return run(p, n, out, j, 0);
 }
 
+/*
+ * One value at the start of p[0..n), complete within it (the text does
+ * not stop inside it); more text may follow.
+ */
+int
+lt_json_first(const char *p, size_t n, struct ltbuf *out, struct ltjson *j)
+{
+	return run(p, n, out, j, 1);
+}
+
 /* Exactly one value in p[0..n), blanks around it allowed. */
 int
 lt_json_whole(const char *p, size_t n, struct ltbuf *out, struct ltjson *j)

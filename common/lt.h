@@ -424,4 +424,46 @@ uint64_t lt_crossings(struct ltlanes *, struct ltiv *, size_t);
 void	*lt_grow(void *, size_t *, size_t, size_t);
 void	lt_lanes_free(struct ltlanes *);
 
+/* ltpair, ltfilter: obj.c, idtab.c, and lt_json_first in json.c. */
+int	lt_json_first(const char *, size_t, struct ltbuf *, struct ltjson *);
+
+/* obj.c: the members of a JSON object column, checked one by one. */
+struct ltobj {
+	const char	*p;
+	const char	*end;
+	const char	*err;		/* what is wrong, after -1 */
+	int		 state;
+};
+
+void	lt_obj_init(struct ltobj *, const char *, size_t);
+int	lt_obj_next(struct ltobj *, struct ltfield *, struct ltfield *);
+
+/*
+ * idtab.c: processes and threads by the text of their pid and tid
+ * columns.  An entry is the caller's struct starting with struct ltid.
+ */
+struct ltid {
+	struct ltid	*next;
+	uint64_t	 hash;
+	char		*key;		/* TAB pid [TAB tid] */
+	size_t		 keyn;
+	size_t		 keycap;	/* 0: key is in keyin */
+	char		 keyin[24];	/* most keys: one cache line less */
+};
+
+struct ltidtab {
+	struct ltid	**bkt;
+	size_t		 nbkt;
+	size_t		 n;		/* live entries */
+	size_t		 esz;
+	struct ltid	*freel;
+};
+
+void	 lt_id_init(struct ltidtab *, size_t);
+void	*lt_id_get(struct ltidtab *, const struct ltfield *,
+	    const struct ltfield *, int, int *);
+void	 lt_id_del(struct ltidtab *, void *);
+void	 lt_id_each(struct ltidtab *, void (*)(void *));
+void	 lt_id_free(struct ltidtab *, void (*)(void *));
+
 #endif
