@@ -27,7 +27,7 @@ PROGS = $(CPROGS) $(wildcard $(SCRIPTS))
 LIBSRC = $(wildcard common/*.c)
 LIBOBJ = $(LIBSRC:.c=.o)
 LIB = common/libcommon.a
-HDR = common/lt.h
+HDR = $(wildcard common/*.h)
 MAN1 = $(wildcard man/*.1)
 MAN5 = $(wildcard man/*.5)
 MAN7 = $(wildcard man/*.7)

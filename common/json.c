@@ -56,11 +56,14 @@ emitc(struct scan *sc, int c)
 		lt_buf_addc(sc->out, c);
 }
 
-static void
+static inline void
 blank(struct scan *sc)
 {
 	const char *p = sc->p;
 
+	/* Minified JSON has no blanks: leave at once. */
+	if (p < sc->end && (unsigned char)*p > ' ')
+		return;
 	while (p < sc->end &&
 	    (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
 		p++;
@@ -466,6 +469,16 @@ int
 lt_json_value(const char *p, size_t n, struct ltbuf *out, struct ltjson *j)
 {
 	return run(p, n, out, j, 0);
+}
+
+/*
+ * One value at the start of p[0..n), complete within it (the text does
+ * not stop inside it); more text may follow.
+ */
+int
+lt_json_first(const char *p, size_t n, struct ltbuf *out, struct ltjson *j)
+{
+	return run(p, n, out, j, 1);
 }
 
 /* Exactly one value in p[0..n), blanks around it allowed. */

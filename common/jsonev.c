@@ -12,6 +12,7 @@
  */
 #define JSMN_STATIC
 #define JSMN_STRICT
+#define JSMN_PARENT_LINKS
 #include <jsmn.h>
 
 #include <stdio.h>
@@ -56,6 +57,7 @@ fail(struct ltjr *jr, const char *what, size_t at)
 	for (q = p; (q = memchr(q, '\n', (size_t)(p + at - q))) != NULL; q++)
 		line++;
 	jr->err = what;
+	jr->errtrunc = jr->in->eof && jr->in->pos + at >= jr->in->end;
 	jr->errline = line;
 	jr->erroff = (long long)(jr->in->off + (off_t)jr->in->pos + (off_t)at);
 	jr->state = ST_DONE;
@@ -129,7 +131,7 @@ tokens(struct ltjr *jr, const char *p, size_t n)
 
 	if (n > INT32_MAX)
 		return -1;
-	/* Without a token array jsmn only counts: have one from the start. */
+	/* Never NULL: jsmn would only count the tokens. */
 	if (jr->tok == NULL) {
 		jr->ntokcap = 256;
 		jr->tok = lt_reallocarray(NULL, jr->ntokcap, sizeof(*jr->tok));
@@ -154,7 +156,7 @@ event(struct ltjr *jr, struct ltjev *ev)
 	int r;
 
 	jr->canon.n = 0;
-	r = scan(jr, jr->canonical > 0 ? &jr->canon : NULL, &j);
+	r = scan(jr, jr->canonical == 1 ? &jr->canon : NULL, &j);
 	if (r == LT_JSON_MORE) {
 		if (jr->form == '[' && jr->in->pos == jr->in->end)
 			goto unterminated;
@@ -171,23 +173,30 @@ event(struct ltjr *jr, struct ltjev *ev)
 	ev->off = (long long)(jr->in->off + (off_t)jr->in->pos);
 	ev->raw = jr->in->buf + jr->in->pos;
 	ev->rawn = j.end;
-	/* jsmn stops at a NUL: tokenise a canonical copy then. */
-	if (jr->canonical == 0 && (j.flags & LT_JS_NUL)) {
+	/*
+	 * jsmn stops at a NUL: tokenise a canonical copy then; so does the
+	 * lazy mode for events whose strings are not written canonically.
+	 */
+	if ((jr->canonical == 0 && (j.flags & LT_JS_NUL)) ||
+	    (jr->canonical == LT_JR_LAZY && (j.flags & (LT_JS_ESCAPE |
+	    LT_JS_REPAIRED | LT_JS_SURROGATE)))) {
 		lt_json_value(ev->raw, ev->rawn, &jr->canon, &j);
 		p = jr->canon.p;
 		n = jr->canon.n;
-	} else if (jr->canonical > 0) {
+	} else if (jr->canonical == 1) {
 		p = jr->canon.p;
 		n = jr->canon.n;
 	} else {
 		p = ev->raw;
 		n = ev->rawn;
 	}
-	/* jsmn cannot cut a bare primitive: callers see no tokens. */
-	if (jr->canonical < 0 || (j.type != '{' && j.type != '['))
+	/* Only checking (ltparse's first reading of a trace): no tokens. */
+	if (jr->canonical == LT_JR_CHECK)
 		r = 0;
 	else if ((r = tokens(jr, p, n)) < 1)
-		return fail(jr, "event too large", 0);
+		return fail(jr, j.type != '{' ? "an event is not an object" :
+		    "event too large", 0);
+	ev->canon = p != ev->raw;
 	ev->p = p;
 	ev->n = n;
 	ev->tok = jr->tok;
@@ -355,6 +364,16 @@ lt_jr_next(struct ltjr *jr, struct ltjev *ev)
 			return LT_JEV_EOF;
 		}
 	}
+}
+
+/*
+ * Tokens of a JSON text made by the caller (ltcheck's events from lt1)
+ * in jr->tok: their number, or a jsmn error (< 0).
+ */
+int
+lt_jr_tokens(struct ltjr *jr, const char *p, size_t n)
+{
+	return tokens(jr, p, n);
 }
 
 /* The index just after token i and everything inside it. */

@@ -20,6 +20,7 @@
 
 #ifndef JSMN_H		/* only jsonev.c compiles jsmn's code */
 #define JSMN_HEADER
+#define JSMN_PARENT_LINKS
 #include <jsmn.h>
 #undef JSMN_HEADER
 #endif
@@ -113,6 +114,7 @@ struct ltstrtab {
 size_t	lt_strtab_get(struct ltstrtab *, const char *, size_t, int *);
 const char *lt_strtab_key(const struct ltstrtab *, size_t, size_t *);
 void	lt_strtab_free(struct ltstrtab *);
+uint64_t lt_hash(const void *, size_t);
 
 /* out.c: buffered output on a file descriptor; errors exit 2. */
 struct ltout {
@@ -307,7 +309,8 @@ struct ltjev {
 	const char	*key;		/* LT_JEV_TOP: the key's contents */
 	size_t		 keyn;
 	jsmntok_t	*tok;		/* LT_JEV_EVENT: tokens of p */
-	int		 ntok;		/* 0 for a string, number, literal */
+	int		 ntok;
+	int		 canon;		/* p is a canonical copy, not raw */
 	long		 line;		/* where the value starts */
 	long long	 off;
 };
@@ -315,7 +318,7 @@ struct ltjev {
 struct ltjr {
 	struct ltin	*in;
 	int		 canonical;	/* 1: tokenise canonicalised events,
-					   0: as written, -1: only check them */
+					   0: as written; see LT_JR_* */
 	int		 state;
 	int		 form;		/* '{' or '[' */
 	int		 first;
@@ -334,6 +337,7 @@ struct ltjr {
 	const char	*err;
 	long		 errline;
 	long long	 erroff;
+	int		 errtrunc;	/* the input ended there */
 };
 
 void	lt_jr_init(struct ltjr *, struct ltin *, int);
@@ -392,6 +396,90 @@ struct ltstat {
 
 void	lt_put_stat(struct ltout *, const char *, const struct ltstat *, size_t);
 
+/* ltcheck: jsonev.c extensions. */
+#define LT_JR_LAZY	2	/* lt_jr_init: canonical copies only of */
+				/*   events not written canonically */
+int	lt_jr_tokens(struct ltjr *, const char *, size_t);
+
+/*
+ * ltlanefix: lanes.c, placing the X slices of one track into lanes so
+ * that none cross, and counting crossings.
+ */
+struct ltslice {
+	int64_t		 ts, end;	/* as read, ns */
+	int64_t		 nts, nend;	/* as placed */
+	uint32_t	 lane;		/* 0: the track itself */
+	uint32_t	 snaps;		/* snap steps taken */
+};
+
+struct ltiv {
+	int64_t		 s, e;
+};
+
+struct ltlanes {
+	uint32_t	*idx;		/* the track's slices, sorted */
+	uint32_t	*below;		/* position -> position under it */
+	size_t		 belowcap;
+	uint32_t	 top0;		/* lane 0's top position */
+	uint32_t	*top;		/* lane k's top position */
+	size_t		 topcap;
+	uint32_t	 nlanes;
+	int64_t		*tmax, *tmin;	/* segment tree over lanes */
+	size_t		 leaves;
+	int64_t		*ends;		/* lt_crossings scratch */
+	size_t		 endscap;
+	uint32_t	*fen;
+	size_t		 fencap;
+};
+
+uint32_t lt_lanes_place(struct ltlanes *, struct ltslice *, uint32_t *,
+	    size_t, int64_t);
+uint64_t lt_crossings(struct ltlanes *, struct ltiv *, size_t);
+void	*lt_grow(void *, size_t *, size_t, size_t);
+void	lt_lanes_free(struct ltlanes *);
+
+/* ltpair, ltfilter: obj.c, idtab.c, and lt_json_first in json.c. */
+int	lt_json_first(const char *, size_t, struct ltbuf *, struct ltjson *);
+
+/* obj.c: the members of a JSON object column, checked one by one. */
+struct ltobj {
+	const char	*p;
+	const char	*end;
+	const char	*err;		/* what is wrong, after -1 */
+	int		 state;
+};
+
+void	lt_obj_init(struct ltobj *, const char *, size_t);
+int	lt_obj_next(struct ltobj *, struct ltfield *, struct ltfield *);
+
+/*
+ * idtab.c: processes and threads by the text of their pid and tid
+ * columns.  An entry is the caller's struct starting with struct ltid.
+ */
+struct ltid {
+	struct ltid	*next;
+	uint64_t	 hash;
+	char		*key;		/* TAB pid [TAB tid] */
+	size_t		 keyn;
+	size_t		 keycap;	/* 0: key is in keyin */
+	char		 keyin[24];	/* most keys: one cache line less */
+};
+
+struct ltidtab {
+	struct ltid	**bkt;
+	size_t		 nbkt;
+	size_t		 n;		/* live entries */
+	size_t		 esz;
+	struct ltid	*freel;
+};
+
+void	 lt_id_init(struct ltidtab *, size_t);
+void	*lt_id_get(struct ltidtab *, const struct ltfield *,
+	    const struct ltfield *, int, int *);
+void	 lt_id_del(struct ltidtab *, void *);
+void	 lt_id_each(struct ltidtab *, void (*)(void *));
+void	 lt_id_free(struct ltidtab *, void (*)(void *));
+
 /*
  * ltparse: legacy.c, the names of older LitData releases made stable
  * (v1 "getitem_dataset_for_chunk_index_12_and_index_6151" -> "sample"
@@ -439,6 +527,9 @@ struct ltjrec {
 };
 
 int	lt_jrec(const struct ltjev *, struct ltbuf *, struct ltjrec *);
+
+/* ltparse: jsonev.c, lt_jr_init mode that only checks events. */
+#define LT_JR_CHECK	(-1)	/* no tokens: ev->ntok is 0 */
 
 /* ltparse: in.c, back to the start of a seekable input; -1 if not. */
 int	lt_in_rewind(struct ltin *);

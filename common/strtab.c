@@ -9,9 +9,11 @@
 
 #include "lt.h"
 
-static uint64_t
-fnv(const char *p, size_t n)
+/* FNV-1a, for tables and for anything that wants a cheap hash. */
+uint64_t
+lt_hash(const void *v, size_t n)
 {
+	const char *p = v;
 	uint64_t h = 0xcbf29ce484222325ULL;
 
 	while (n-- > 0) {
@@ -28,7 +30,7 @@ grow(struct ltstrtab *t)
 	uint32_t *slot = lt_calloc(cap, sizeof(*slot));
 
 	for (i = 0; i < t->n; i++) {
-		j = fnv(t->keys.p + t->off[i], t->len[i]) & (cap - 1);
+		j = lt_hash(t->keys.p + t->off[i], t->len[i]) & (cap - 1);
 		while (slot[j] != 0)
 			j = (j + 1) & (cap - 1);
 		slot[j] = (uint32_t)i + 1;
@@ -48,10 +50,11 @@ lt_strtab_get(struct ltstrtab *t, const char *p, size_t n, int *isnew)
 		*isnew = 0;
 	if ((t->n + 1) * 2 > t->cap)
 		grow(t);
-	for (j = fnv(p, n) & (t->cap - 1); t->slot[j] != 0;
+	for (j = lt_hash(p, n) & (t->cap - 1); t->slot[j] != 0;
 	    j = (j + 1) & (t->cap - 1)) {
 		i = t->slot[j] - 1;
-		if (t->len[i] == n && memcmp(t->keys.p + t->off[i], p, n) == 0)
+		if (t->len[i] == n &&
+		    (n == 0 || memcmp(t->keys.p + t->off[i], p, n) == 0))
 			return i;
 	}
 	if (t->n >= UINT32_MAX - 1)

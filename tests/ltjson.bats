@@ -242,7 +242,8 @@ lt1() {
 	[ "${lines[0]}" = "#stat	ltparse	lines=4	events=4	skipped=0" ]
 	[ "${lines[1]}" = "#stat	ltjson	events=6	B=1	E=1	X=1	I=1	M=2	C=0	flows=0	other=0	processes=2	repaired=0	negative_ts=0" ]
 	[ "${lines[2]}" = "#duration	1343.75" ]
-	[ "${lines[3]}" = "#span	read	1	112.5" ]
+	[ "${lines[3]}" = "#span	epoch	1	1343.75" ]
+	[ "${lines[4]}" = "#span	read	1	112.5" ]
 }
 
 @test "a write error (disk full) is reported, exit 2" {
@@ -284,4 +285,21 @@ lt1() {
 	json_ok "$T/t.json"
 	run -0 grep -c '"ph":' "$T/t.json"
 	[ "$output" -eq 3000 ]
+}
+
+@test "X events without a category are summed under the empty category" {
+	lt1 "$T/s" "0	X	1	1	1		a	{}	{}" "1	X	1	1	2		b	{}	{}"
+	run -0 ltjson "$T/s"
+	[[ "$output" == *'"span_us":{"":3}'* ]]
+}
+
+@test "B/E pairs count in the span times like X events" {
+	lt1 "$T/s" "0	B	1	1	-	io	read	{}	{}" "1	B	1	1	-	cpu	sample	{}	{}" \
+	    "3	E	1	1	-	io	read	{}	{}" "4	E	1	1	-	cpu	sample	{}	{}" \
+	    "5	B	1	2	-	io	read	{}	{}" "7.5	E	1	2	-			{}	{}" \
+	    "8	B	1	2	-	io	never	{}	{}" "9	X	1	3	1	io	read	{}	{}"
+	run -0 ltjson -S "$T/st" "$T/s"
+	run -0 grep '^#span' "$T/st"
+	[ "${lines[0]}" = "#span	io	3	6.5" ]
+	[ "${lines[1]}" = "#span	cpu	1	3" ]
 }

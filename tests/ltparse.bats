@@ -356,9 +356,11 @@ balanced() {
 	run -0 --separate-stderr ltparse "$BATS_TEST_TMPDIR/b6.json"
 	[ "$stderr" = "ltparse: no trace event has a one-character ph" ]
 	[ "$(printf '%s\n' "$output" | grep -c '^#stat')" -eq 1 ]
-	printf '[{"ph":"i","ts":1},1]' > "$BATS_TEST_TMPDIR/b5.json"
-	run -0 --separate-stderr ltparse -v "$BATS_TEST_TMPDIR/b5.json"
-	[ "$stderr" = "ltparse: $BATS_TEST_TMPDIR/b5.json:1: skipped an event that is not an object" ]
+	for e in 1 '"x"' '[1]' null; do
+		printf '[{"ph":"i","ts":1},\n%s]' "$e" > "$BATS_TEST_TMPDIR/b5.json"
+		run -1 --separate-stderr ltparse "$BATS_TEST_TMPDIR/b5.json"
+		[ "$stderr" = "ltparse: $BATS_TEST_TMPDIR/b5.json:2: byte 21: an event is not an object" ]
+	done
 }
 
 @test "ltparse | ltjson keeps every event of a trace (independent check with node)" {

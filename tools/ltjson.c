@@ -46,6 +46,19 @@ static long long	*catn;
 static size_t		 capcats;
 static int64_t		 tsmin = INT64_MAX, tsmax = INT64_MIN;
 
+/* B events still open, per thread, for the span times of B/E pairs. */
+struct opens {
+	struct {
+		int64_t	 ts;
+		uint64_t name;		/* hash of the name */
+		size_t	 cat;
+	} *s;
+	size_t	 n, cap;
+};
+static struct ltstrtab	 threads;
+static struct opens	*thr;
+static size_t		 capthr;
+
 /* The offset for a trace whose first timestamp is ns (see ltjson(1)). */
 static int64_t
 choose_offset(int64_t ns)
@@ -191,27 +204,14 @@ column(const struct ltrec *rec, int i, int repair)
 	return (const struct ltfield *)&fix[i];
 }
 
-/* What the summary needs: processes, time span, span time per category. */
-static void
-account(const struct ltrec *rec)
+/* The summed span time of a category: its index, added if new. */
+static size_t
+catindex(const struct ltfield *cat)
 {
-	int64_t ts, dur = 0;
 	size_t i;
 	int isnew;
 
-	if (!LT_ISNONE(rec->f[LT_PID]))
-		lt_strtab_get(&pids, rec->f[LT_PID].p, rec->f[LT_PID].n, NULL);
-	if (rec->f[LT_PH].p[0] == 'M' || lt_rec_ts(rec, LT_TS, &ts) <= 0)
-		return;
-	if (lt_rec_ts(rec, LT_DUR, &dur) <= 0 || dur < 0)
-		dur = 0;
-	if (ts < tsmin)
-		tsmin = ts;
-	if (ts <= INT64_MAX - dur && ts + dur > tsmax)
-		tsmax = ts + dur;
-	if (rec->f[LT_PH].p[0] != 'X')
-		return;
-	i = lt_strtab_get(&cats, rec->f[LT_CAT].p, rec->f[LT_CAT].n, &isnew);
+	i = lt_strtab_get(&cats, cat->p, cat->n, &isnew);
 	if (isnew) {
 		if (i >= capcats) {
 			capcats = capcats != 0 ? capcats * 2 : 16;
@@ -222,9 +222,89 @@ account(const struct ltrec *rec)
 		catns[i] = 0;
 		catn[i] = 0;
 	}
-	if (catns[i] <= INT64_MAX - dur)
-		catns[i] += dur;
-	catn[i]++;
+	return i;
+}
+
+static void
+addspan(size_t cat, int64_t dur)
+{
+	if (dur < 0)
+		dur = 0;
+	if (catns[cat] <= INT64_MAX - dur)
+		catns[cat] += dur;
+	catn[cat]++;
+}
+
+/*
+ * B/E pairs count in the span times too (ltpair -k keeps them): an E
+ * closes the newest open B of its thread with its name, or the newest
+ * one when it has no name, as Perfetto pairs them.
+ */
+static void
+pairspan(const struct ltrec *rec, int64_t ts)
+{
+	static struct ltbuf key;
+	struct opens *o;
+	uint64_t name;
+	size_t t, i;
+	int isnew;
+
+	key.n = 0;
+	lt_buf_add(&key, rec->f[LT_PID].p, rec->f[LT_PID].n);
+	lt_buf_addc(&key, '\t');
+	lt_buf_add(&key, rec->f[LT_TID].p, rec->f[LT_TID].n);
+	t = lt_strtab_get(&threads, key.p, key.n, &isnew);
+	if (isnew) {
+		if (t >= capthr) {
+			capthr = capthr != 0 ? capthr * 2 : 64;
+			thr = lt_reallocarray(thr, capthr, sizeof(*thr));
+		}
+		memset(&thr[t], 0, sizeof(thr[t]));
+	}
+	o = &thr[t];
+	name = lt_hash(rec->f[LT_NAME].p, rec->f[LT_NAME].n);
+	if (rec->f[LT_PH].p[0] == 'B') {
+		if (o->n == o->cap) {
+			o->cap = o->cap != 0 ? o->cap * 2 : 4;
+			o->s = lt_reallocarray(o->s, o->cap, sizeof(*o->s));
+		}
+		o->s[o->n].ts = ts;
+		o->s[o->n].name = name;
+		o->s[o->n].cat = catindex(&rec->f[LT_CAT]);
+		o->n++;
+		return;
+	}
+	for (i = o->n; i > 0; i--)
+		if (rec->f[LT_NAME].n == 0 || o->s[i - 1].name == name)
+			break;
+	if (i == 0)
+		return;
+	addspan(o->s[i - 1].cat, ts - o->s[i - 1].ts);
+	memmove(&o->s[i - 1], &o->s[i], (o->n - i) * sizeof(*o->s));
+	o->n--;
+}
+
+/* What the summary needs: processes, time span, span time per category. */
+static void
+account(const struct ltrec *rec)
+{
+	int64_t ts, dur = 0;
+	int ph = rec->f[LT_PH].p[0];
+
+	if (!LT_ISNONE(rec->f[LT_PID]))
+		lt_strtab_get(&pids, rec->f[LT_PID].p, rec->f[LT_PID].n, NULL);
+	if (ph == 'M' || lt_rec_ts(rec, LT_TS, &ts) <= 0)
+		return;
+	if (lt_rec_ts(rec, LT_DUR, &dur) <= 0 || dur < 0)
+		dur = 0;
+	if (ts < tsmin)
+		tsmin = ts;
+	if (ts <= INT64_MAX - dur && ts + dur > tsmax)
+		tsmax = ts + dur;
+	if (ph == 'X')
+		addspan(catindex(&rec->f[LT_CAT]), dur);
+	else if (ph == 'B' || ph == 'E')
+		pairspan(rec, ts);
 }
 
 static void
@@ -518,5 +598,9 @@ main(int argc, char *argv[])
 	lt_strtab_free(&cats);
 	free(catns);
 	free(catn);
+	for (i = 0; i < threads.n; i++)
+		free(thr[i].s);
+	free(thr);
+	lt_strtab_free(&threads);
 	return nnegative > 0 ? LT_EXIT_DATA : LT_EXIT_OK;
 }

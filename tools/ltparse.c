@@ -533,7 +533,7 @@ prescan(struct ltin *in)
 	int64_t ns = 0;
 	int k;
 
-	lt_jr_init(&jr, in, -1);
+	lt_jr_init(&jr, in, LT_JR_CHECK);
 	while ((k = lt_jr_next(&jr, &ev)) == LT_JEV_EVENT || k == LT_JEV_TOP)
 		if (k == LT_JEV_TOP && is(ev.key, ev.keyn, "metadata") &&
 		    ev.type == '{')
@@ -641,6 +641,10 @@ parsejson(struct input *ip, struct ltin *in, int form)
 			ntop++;
 			continue;
 		}
+		/* As jsonev.c says of a bare number: not a trace. */
+		if (ev.type != '{')
+			lt_diepos(LT_EXIT_DATA, in->name, ev.line, "byte %lld: "
+			    "an event is not an object", ev.off + 1);
 		nlines++;
 		njson++;
 		rec.n = 0;

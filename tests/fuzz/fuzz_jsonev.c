@@ -105,6 +105,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	readall(1, 0);
 	readall(1, 1);
 	readall(0, 0);
-	readall(-1, 0);
+	readall(LT_JR_CHECK, 0);
+	readall(LT_JR_LAZY, 0);
 	return 0;
 }

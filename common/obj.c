@@ -1,0 +1,139 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * obj.c: the members of a JSON object, one by one, checked.
+ *
+ * The args and extra columns of lt1 are JSON objects.  Tools that look
+ * into them (ltpair merges args, ltfilter reads the rank) walk their
+ * members with this iterator, which validates as it goes, so a column is
+ * scanned once and a malformed one is an error rather than a silent end.
+ * Keys are returned with their quotes, values as written.
+ */
+#include "lt.h"
+
+static void
+skipblank(struct ltobj *it)
+{
+	while (it->p < it->end && (*it->p == ' ' || *it->p == '\t' ||
+	    *it->p == '\n' || *it->p == '\r'))
+		it->p++;
+}
+
+/*
+ * The length of a plain token at p: a string of printable ASCII without
+ * escapes, or an integer.  0 for anything else, which the strict scanner
+ * then reads: this only saves time on what args mostly hold.
+ */
+static size_t
+plain(const char *p, const char *end)
+{
+	const char *q = p;
+
+	if (q < end && *q == '"') {
+		for (q++; q < end && *q != '"'; q++)
+			if ((unsigned char)*q < 0x20 || (unsigned char)*q >= 0x7f ||
+			    *q == '\\')
+				return 0;
+		return q < end ? (size_t)(q + 1 - p) : 0;
+	}
+	if (q < end && *q == '-')
+		q++;
+	if (q == end || *q < '0' || *q > '9' || (*q == '0' && q + 1 < end &&
+	    q[1] >= '0' && q[1] <= '9'))
+		return 0;
+	while (q < end && *q >= '0' && *q <= '9')
+		q++;
+	if (q == end || *q == '.' || *q == 'e' || *q == 'E')
+		return 0;
+	return (size_t)(q - p);
+}
+
+/* One value (or key) at it->p into f: plain, or checked by json.c. */
+static int
+token(struct ltobj *it, struct ltfield *f)
+{
+	struct ltjson j;
+	size_t n;
+
+	if ((n = plain(it->p, it->end)) == 0) {
+		if (lt_json_first(it->p, (size_t)(it->end - it->p), NULL, &j) !=
+		    LT_JSON_OK) {
+			it->err = j.err;
+			return -1;
+		}
+		n = j.end;
+	}
+	f->p = (char *)it->p;
+	f->n = n;
+	it->p += n;
+	return 0;
+}
+
+static int
+fail(struct ltobj *it, const char *why)
+{
+	it->err = why;
+	it->p = it->end;
+	it->state = -1;
+	return -1;
+}
+
+/* Start on the text p[0..n), which must be one object. */
+void
+lt_obj_init(struct ltobj *it, const char *p, size_t n)
+{
+	it->p = p;
+	it->end = p + n;
+	it->err = NULL;
+	it->state = 0;
+}
+
+/*
+ * The next member: returns 1 with key (quoted) and val set, 0 after the
+ * last one, -1 with it->err set when the text is not one JSON object.
+ */
+int
+lt_obj_next(struct ltobj *it, struct ltfield *key, struct ltfield *val)
+{
+	if (it->state < 0)
+		return -1;
+	if (it->state == 2)
+		return 0;
+	skipblank(it);
+	if (it->p == it->end)
+		return fail(it, it->state == 0 ? "not a JSON object" :
+		    "unterminated object");
+	if (it->state == 0) {
+		if (*it->p != '{')
+			return fail(it, "not a JSON object");
+		it->p++;
+		skipblank(it);
+		if (it->p < it->end && *it->p == '}')
+			goto last;
+	} else if (*it->p == ',')
+		it->p++;
+	else if (*it->p == '}')
+		goto last;
+	else
+		return fail(it, "expected ',' or '}'");
+	it->state = 1;
+	skipblank(it);
+	if (it->p == it->end || *it->p != '"')
+		return fail(it, "expected a string key");
+	if (token(it, key) < 0)
+		return fail(it, it->err);
+	skipblank(it);
+	if (it->p == it->end || *it->p != ':')
+		return fail(it, "expected ':' after key");
+	it->p++;
+	skipblank(it);
+	if (token(it, val) < 0)
+		return fail(it, it->err);
+	return 1;
+last:
+	it->p++;
+	skipblank(it);
+	if (it->p != it->end)
+		return fail(it, "text after the object");
+	it->state = 2;
+	return 0;
+}

@@ -1,0 +1,140 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * pfsim.h: a model of Perfetto's JSON importer, used by ltcheck(1).
+ *
+ * The caller cuts each trace event into a struct pfev (the members
+ * Perfetto looks at, as JSON text); pf_event() applies the tokenizer and
+ * parser checks that need no ordering, pushes the event through a model
+ * of the sorter's bookkeeping and keeps a 20-byte record of it when the
+ * slice stacks or flows need it.  pf_finish() sorts the records as
+ * Perfetto's Queue::Sort does and replays them through per-track slice
+ * stacks and the flow tracker.  Every predicted counter increment or
+ * silent loss is a finding (struct pffind), keyed by rule and counter.
+ */
+#ifndef PFSIM_H
+#define PFSIM_H
+
+#include <stdint.h>
+
+/* UI cards, in the order reports list them. */
+enum {
+	PF_FATAL, PF_TE, PF_IE, PF_DL, PF_INFO, PF_SILENT, PF_OK, PF_NCARD
+};
+
+/* The version bands (-V): <= v50, v51-56, v57+. */
+enum {
+	PF_V50, PF_V56, PF_V57
+};
+
+#define PF_NEX		5	/* examples kept per finding */
+
+struct pffind {
+	const char	*rule;		/* PF-..., SC-..., LT-... */
+	const char	*counter;	/* Perfetto's stat, "fatal", or NULL */
+	int		 card;
+	long long	 n;
+	int		 nex;
+	int		 exrec[PF_NEX];	/* example is a record number */
+	long long	 ex[PF_NEX];	/* a line, or a record number */
+	const char	*detail;	/* first occurrence, for some rules */
+};
+
+/* A member of an event: its type and its text. */
+struct pfval {
+	int		 type;		/* 0 absent, '"', 'n' number, 't', */
+	const char	*p;		/*   'f', 'z' null, '{', '[' */
+	size_t		 n;		/* strings: contents, without quotes */
+};
+
+/* What one event holds, as the caller found it. */
+struct pfev {
+	long		 line;
+	int		 empty;		/* {} */
+	int		 notobj;	/* not an object at all */
+	struct pfval	 ph, ts, dur, tdur, tts, pid, tid, name, cat, id;
+	struct pfval	 bind_id, flow_in, flow_out, bp, s, args;
+	struct pfval	 id2_local, id2_global;
+	int		 has_id2;
+	int		 id2_bad;	/* id2 is not an object with local/global */
+	int		 dupkey;
+	int		 ctrl;		/* raw control character in a string */
+	int		 surrogate_top;	/* \uD8xx escape in a top-level field */
+	int		 surrogate_args;
+	int		 args_count;	/* members of args, -1 if not an object */
+	int		 args_badnum;	/* args values that are not numbers */
+	int		 m_name_ok;	/* args.name is a non-empty string */
+	int		 m_sort_ok;	/* args.sort_index is a number */
+	int		 p_profile;	/* args.data.cpuProfile present */
+};
+
+struct pfsim;
+
+struct pfsim	*pf_new(int);
+void		 pf_free(struct pfsim *);
+void		 pf_event(struct pfsim *, const struct pfev *);
+void		 pf_finish(struct pfsim *);
+struct pffind	*pf_find(struct pfsim *, const char *, const char *, int,
+		    long, const char *);
+void		 pf_stall(struct pfsim *, long);
+int		 pf_stalled(const struct pfsim *);
+size_t		 pf_findings(struct pfsim *, struct pffind **);
+long		 pf_recline(const struct pfsim *, long long);
+const char	*pf_cardname(int);
+const char	*pf_cardlong(int);
+const char	*pf_what(const char *);
+uint64_t	 pf_hash(const void *, size_t, uint64_t);
+
+/* The per-category and per-process summary (-s). */
+struct pfcat {
+	const char	*name;
+	size_t		 namelen;
+	long long	 count;		/* events */
+	long long	 nslices;	/* durations seen */
+	int64_t		 total;		/* ns */
+	int64_t		 max;
+	int64_t		*dur;		/* exact durations, while kept */
+	size_t		 ndur, capdur;
+	uint32_t	*hist;		/* log histogram, once too many */
+};
+
+struct pfproc {
+	int		 str;		/* the pid was a string */
+	uint64_t	 pid;		/* or the hash of the string */
+	const char	*name;
+	size_t		 namelen;
+	long long	 count;
+};
+
+struct pfsum {
+	struct pfcat	*cats;		/* index 0 unused: no category */
+	size_t		 ncats, capcats;
+	struct pfproc	*procs;
+	size_t		 nprocs, capprocs;
+	int64_t		 first, last;	/* ns; first > last: no times */
+	long long	 nph[128];
+	long long	 events;
+};
+
+void		 pf_summary(struct pfsim *, int);
+const struct pfsum *pf_sum(const struct pfsim *);
+int64_t		 pf_percentile(const struct pfcat *, int);
+
+/* Perfetto's number parser and CoerceToTs (json_parser.h). */
+struct pfnum {
+	int		 isint;		/* no '.', no exponent */
+	int		 wrap;		/* integer digits overflowed */
+	int		 fracwrap;	/* >= 19 fractional digits */
+	int		 exact;		/* a whole number of nanoseconds */
+	int64_t		 i;
+	double		 d;
+};
+
+int		 pf_num(const char *, size_t, struct pfnum *);
+
+/* pfjson.c */
+struct ltjev;
+void		 pf_sniff(struct pfsim *, const char *, size_t);
+void		 pf_jsonev(struct pfsim *, const struct ltjev *, long);
+int		 pf_tons(const struct pfnum *, int64_t *);
+
+#endif

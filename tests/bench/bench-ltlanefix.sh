@@ -1,0 +1,37 @@
+#!/bin/sh
+# tests/bench/bench-ltlanefix.sh: ltlanefix on traces of the shape of the
+# issue: a Kineto trace of 455,000 events with 3,500 crossing pairs
+# (trace-lanefix: about 8.5 s and 482 MiB on an 87 MB one), and 4,000
+# slices that all cross each other on one track (trace-lanefix: 1.1 s).
+# Knobs: EVENTS (default 455000), CROSSINGS (3500), RUNS, BENCHDIR.
+set -eu
+TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+export TOP
+. "$TOP/tests/bench/lib.sh"
+
+EVENTS=${EVENTS:-455000}
+CROSSINGS=${CROSSINGS:-3500}
+json=$BENCHDIR/kineto-$EVENTS-$CROSSINGS.json
+lt=$BENCHDIR/kineto-$EVENTS-$CROSSINGS.lt
+stair=$BENCHDIR/stair-4000.lt
+[ -s "$json" ] || gentrace -n "$EVENTS" -x "$CROSSINGS" >"$json"
+[ -s "$lt" ] || gentrace -l -n "$EVENTS" -x "$CROSSINGS" >"$lt"
+[ -s "$stair" ] || gentrace -l -f stair -n 4000 >"$stair"
+
+header "ltlanefix: $EVENTS Kineto events, $CROSSINGS crossing pairs"
+measure "ltlanefix (lt1 in)" "$lt" 1 "ltlanefix -q '$lt' > /dev/null"
+measure "ltlanefix | ltjson (lt1 in)" "$lt" 2 \
+    "ltlanefix -q '$lt' | ltjson > /dev/null"
+# The whole chain, once ltparse reads Chrome JSON.
+if printf '{"traceEvents":[{"ph":"X","ts":1,"dur":1,"pid":1,"tid":1}]}\n' |
+    ltparse 2>/dev/null | grep -q '	X	'; then
+	measure "ltparse | ltlanefix | ltjson (JSON in)" "$json" 3 \
+	    "ltparse '$json' | ltlanefix -q | ltjson > /dev/null"
+	measure "ltparse | ltjson (no lanefix)" "$json" 2 \
+	    "ltparse '$json' | ltjson > /dev/null"
+else
+	echo "(the JSON chain is skipped: this ltparse does not read JSON)"
+fi
+measure "ltlanefix: 4,000 mutually crossing slices" "$stair" 1 \
+    "ltlanefix -q '$stair' > /dev/null"
+ltlanefix -q "$lt" | grep '^#stat	ltlanefix' | tr '\t' ' '

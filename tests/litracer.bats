@@ -1,0 +1,268 @@
+#!/usr/bin/env bats
+# litracer: the driver.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load helper
+	T=$BATS_TEST_TMPDIR
+	SAMPLE=$DATA/sample.log
+	export TMPDIR=$T/tmp
+	mkdir -p "$TMPDIR"
+	cd "$T"
+}
+
+# truth KEY: a count of the bundled sample's ground truth (genlog -t).
+truth() {
+	awk -F = -v k="$1" '$1 == k { print $2 }' "$DATA/sample.truth"
+}
+
+# sumval KEY: a value of the summary line in $output (or $stderr).
+sumval() {
+	tr ' ' '\n' <<<"$1" | awk -F = -v k="$2" '$1 == k { print $2 }'
+}
+
+@test "litracer -h: usage on stdout, exit 0; the synopsis is the man page's" {
+	need mandoc
+	run -0 --separate-stderr litracer -h
+	[ "${lines[0]}" = "usage: $(synopsis litracer)" ]
+	[ -z "$stderr" ]
+}
+
+@test "litracer -V prints the toolkit's version" {
+	v=$(sed -n 's/^#define LT_VERSION[^"]*"\(.*\)"/\1/p' "$TOP/common/lt.h")
+	run -0 litracer -V
+	[ "$output" = "litracer $v" ]
+	run -0 litracer --version
+	[ "$output" = "litracer $v" ]
+}
+
+@test "unknown options and missing arguments are usage errors" {
+	run -2 --separate-stderr litracer --nope "$SAMPLE"
+	[ "${stderr_lines[0]}" = "litracer: unknown option --nope" ]
+	[[ "${stderr_lines[1]}" == "usage: litracer "* ]]
+	run -2 --separate-stderr litracer "$SAMPLE" -o
+	run -2 --separate-stderr litracer -o
+	[ "${stderr_lines[0]}" = "litracer: option -o needs an argument" ]
+	run -2 --separate-stderr litracer -w 0 "$SAMPLE"
+	[ "$stderr" = "litracer: -w 0: not a positive integer" ]
+	run -2 --separate-stderr litracer --snap-threshold-us x "$SAMPLE"
+	[ "$stderr" = "litracer: --snap-threshold-us x: not a number of microseconds" ]
+	[ ! -e litdata_trace.json ]
+}
+
+@test "no flags: litdata_trace.json from the log, clean for ltcheck" {
+	run -0 --separate-stderr litracer "$SAMPLE"
+	[ -s litdata_trace.json ]
+	[ -z "$output" ]
+	run -0 ltcheck litdata_trace.json
+	[[ "$output" == *"nothing to report"* ]]
+	json_ok litdata_trace.json
+}
+
+@test "no operand reads litdata_debug.log here, or says there is none" {
+	run -2 --separate-stderr litracer
+	[ "${stderr_lines[0]}" = "litracer: no input (and no litdata_debug.log here)" ]
+	cp "$SAMPLE" litdata_debug.log
+	run -0 litracer -q
+	[ -s litdata_trace.json ]
+}
+
+@test "the quiet summary: the seed's keys in its order" {
+	run -0 --separate-stderr litracer -q "$SAMPLE"
+	[ -z "$output" ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	keys=$(tr ' ' '\n' <<<"$stderr" | cut -d= -f1 | head -n 12 | tr '\n' ' ')
+	[ "$keys" = "lines events skipped B E X I unmatched_B unmatched_E crashes processes duration_ms " ]
+	[[ "$stderr" == *" download="*ms* ]]
+	[[ "$stderr" == *" read="*ms* ]]
+}
+
+@test "the summary agrees with counts made independently" {
+	need node
+	run -0 --separate-stderr litracer -q "$SAMPLE"
+	s=$stderr
+	[ "$(sumval "$s" lines)" = "$(truth lines)" ]
+	[ "$(sumval "$s" skipped)" = $(($(truth noise_text) + $(truth noise_cont) + $(truth noise_blank))) ]
+	[ "$(sumval "$s" unmatched_B)" = "$(truth unmatched_B)" ]
+	[ "$(sumval "$s" unmatched_E)" = "$(truth unmatched_E)" ]
+	[ "$(sumval "$s" crashes)" = "$(truth crashes)" ]
+	[ "$(sumval "$s" X)" = $(($(truth pairs) + $(truth unmatched_B))) ]
+	[ "$(sumval "$s" B)" = 0 ]
+	[ "$(sumval "$s" E)" = 0 ]
+	run -0 node -e '
+		const t = JSON.parse(require("fs").readFileSync(process.argv[1]));
+		const ev = t.traceEvents, by = {}, pids = new Set(), span = {};
+		let lo = Infinity, hi = -Infinity;
+		for (const e of ev) {
+			by[e.ph] = (by[e.ph] || 0) + 1;
+			pids.add(e.pid);
+			if (e.ph === "M") continue;
+			lo = Math.min(lo, e.ts);
+			hi = Math.max(hi, e.ts + (e.dur || 0));
+			if (e.ph === "X") span[e.cat] = (span[e.cat] || 0) + e.dur;
+		}
+		console.log(ev.length, by.X || 0, (by.I || 0) + (by.i || 0),
+		    pids.size, ((hi - lo) / 1000).toFixed(3),
+		    (span.read / 1000).toFixed(3));' litdata_trace.json
+	read -r n x i p d r <<<"$output"
+	[ "$(sumval "$s" events)" = "$n" ]
+	[ "$(sumval "$s" X)" = "$x" ]
+	[ "$(sumval "$s" I)" = "$i" ]
+	[ "$(sumval "$s" processes)" = "$p" ]
+	[ "$(sumval "$s" processes)" = "$(truth processes)" ]
+	awk -v a="$(sumval "$s" duration_ms)" -v b="$d" 'BEGIN { exit !(a - b < 0.002 && b - a < 0.002) }'
+	awk -v a="$(sumval "$s" read)" -v b="${r}ms" 'BEGIN { exit !(a + 0 - b < 0.002 && b - a < 0.002) }'
+}
+
+@test "-q --validate: exit 0 on the chain's own trace" {
+	run -0 --separate-stderr litracer -q --validate -o v.json "$SAMPLE"
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[ -s v.json ]
+}
+
+@test "--validate: exit 1 when ltcheck predicts a problem" {
+	# Read spans cross sample spans: without ltlanefix Perfetto spills.
+	genlog -n 5000 >s.log
+	run -1 --separate-stderr litracer -q --validate --no-lanefix -o nl.json s.log
+	[ -s nl.json ]
+	[[ "$stderr" == *"ltcheck"* ]]
+	run -0 litracer -q --validate -o ok.json s.log
+}
+
+@test "--cat keeps only those categories, and the summary says so" {
+	need node
+	run -0 --separate-stderr litracer -q --cat download,read,delete -o io.json "$SAMPLE"
+	run -0 node -e '
+		const t = JSON.parse(require("fs").readFileSync(process.argv[1]));
+		const c = new Set(t.traceEvents.filter(e => e.ph !== "M").map(e => e.cat));
+		console.log([...c].sort().join(","));' io.json
+	[ "$output" = "delete,download,read" ]
+	run -0 --separate-stderr litracer -q --cat=read -o r.json "$SAMPLE"
+	[[ "$stderr" == *" read="*ms ]]
+	[[ "$stderr" != *"download="* ]]
+}
+
+@test "--no-complete keeps B/E events, all paired, with span times" {
+	run -0 --separate-stderr litracer -q --no-complete -o be.json "$SAMPLE"
+	[ "$(sumval "$stderr" X)" = 0 ]
+	[ "$(sumval "$stderr" B)" = "$(sumval "$stderr" E)" ]
+	[ "$(sumval "$stderr" B)" = "$(truth B)" ]
+	[[ "$stderr" == *" read="*ms* ]]
+	run -0 ltcheck -t be.json
+	[[ "$output" != *"PF-B-UNTERMINATED"* ]]
+}
+
+@test "-o x.json.gz writes the same trace compressed" {
+	litracer -q -o plain.json "$SAMPLE" 2>/dev/null
+	run -0 litracer -q -o x.json.gz "$SAMPLE"
+	[ "$(od -An -tx1 -N2 x.json.gz | tr -d ' ')" = 1f8b ]
+	gzip -dc x.json.gz | cmp - plain.json
+}
+
+@test "-w 2 and -w 3 give the trace -w 1 gives, byte for byte" {
+	genlog -n 30000 -c -b >big.log
+	litracer -q -o w1.json big.log 2>w1.err
+	litracer -q -w 2 -o w2.json big.log 2>w2.err
+	litracer -q -w 3 -o w3.json big.log 2>w3.err
+	cmp w1.json w2.json
+	cmp w1.json w3.json
+	cmp w1.err w2.err
+}
+
+@test "-w with an input that cannot be split says so and still works" {
+	gzip -c "$SAMPLE" >s.log.gz
+	run -0 --separate-stderr litracer -q -w 2 -o g.json s.log.gz
+	[ "${stderr_lines[0]}" = "litracer: -w needs one regular uncompressed file; parsing in one part" ]
+	[ -s g.json ]
+}
+
+@test "gzip input, standard input and several files" {
+	litracer -q -o plain.json "$SAMPLE" 2>/dev/null
+	gzip -c "$SAMPLE" >s.log.gz
+	litracer -q -o gz.json s.log.gz 2>/dev/null
+	cmp plain.json gz.json
+	litracer -q -o in.json - <"$SAMPLE" 2>/dev/null
+	cmp plain.json in.json
+	run -0 --separate-stderr litracer -q -o two.json "$SAMPLE" s.log.gz
+	[ "$(sumval "$stderr" lines)" = $((2 * $(truth lines))) ]
+	[ "$(sumval "$stderr" processes)" = $((2 * $(truth processes))) ]
+}
+
+@test "file names with spaces, quotes, a newline or a leading dash" {
+	for name in "a b.log" "it's \"x\".log" $'new\nline.log' "-dash.log"; do
+		cp "$SAMPLE" "./$name"
+		run -0 litracer -q -o "out $name.json" -- "$name"
+		[ -s "out $name.json" ]
+	done
+}
+
+@test "a missing input: exit 2, named; nothing written" {
+	run -2 --separate-stderr litracer -o o.json nosuch.log
+	[ "$stderr" = "litracer: nosuch.log: No such file or directory" ]
+	[ ! -e o.json ]
+}
+
+@test "the output may not be one of the inputs" {
+	cp "$SAMPLE" in.log
+	run -2 --separate-stderr litracer -o in.log in.log
+	[ "$stderr" = "litracer: in.log: is the output too; choose another -o" ]
+	cmp in.log "$SAMPLE"
+}
+
+@test "a failing stage is named, and the previous trace stays" {
+	echo previous >t.json
+	printf '{"traceEvents":[{"ph":"X","ts":1,"dur":1,"pid":1,"tid":1},{"ph":' >bad.json
+	run -1 --separate-stderr litracer -q -o t.json bad.json
+	[[ "$stderr" == *"litracer: ltparse failed (exit 1); t.json was not written"* ]]
+	[ "$(cat t.json)" = previous ]
+	[ -z "$(ls -A "$TMPDIR")" ]
+	[ -z "$(ls -A . | grep '^\.litracer')" ]
+}
+
+@test "an output directory that does not exist: exit 2" {
+	run -2 --separate-stderr litracer -o nodir/t.json "$SAMPLE"
+	[ "$stderr" = "litracer: nodir: No such directory" ]
+}
+
+@test "killed mid-run: no trace at the output, no temporary files" {
+	genlog -n 600000 >big.log
+	echo previous >k.json
+	litracer -q -o k.json big.log 2>/dev/null 3>&- &
+	pid=$!
+	sleep 0.5
+	kill -TERM "$pid"
+	wait "$pid" || true
+	sleep 0.2
+	[ "$(cat k.json)" = previous ]
+	[ -z "$(ls -A "$TMPDIR")" ]
+	[ -z "$(ls -A . | grep '^\.litracer')" ]
+	! pgrep -f "ltparse.*big.log" >/dev/null
+}
+
+@test "--sink is accepted and ignored, and says so" {
+	run -0 --separate-stderr litracer -q -s 4 -o s.json "$SAMPLE"
+	[ "${stderr_lines[0]}" = "litracer: --sink is deprecated and ignored" ]
+}
+
+@test "on a terminal: the report and the wrote line" {
+	need script
+	script -qec "TERM=xterm litracer -o tty.json '$SAMPLE'" /dev/null >tty.out 2>&1
+	grep -q 'lines=2051 events=' tty.out
+	grep -q '^wrote tty.json: [0-9]* slices, [0-9]* new lanes' tty.out
+}
+
+@test "a Kineto trace with crossing slices is repaired, every event kept" {
+	need node
+	gentrace -n 20000 -x 50 >k.json
+	run -1 ltcheck -q k.json
+	run -0 --separate-stderr litracer -q --validate -o fixed.json k.json
+	run -0 ltcheck fixed.json
+	[[ "$output" == *"nothing to report"* ]]
+	n() {
+		node -e 'const t = JSON.parse(require("fs").readFileSync(process.argv[1]));
+		    console.log(t.traceEvents.filter(e => e.ph !== "M").length)' "$1"
+	}
+	[ "$(n k.json)" -gt 19000 ]
+	[ "$(n k.json)" = "$(n fixed.json)" ]
+}

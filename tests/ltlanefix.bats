@@ -1,0 +1,477 @@
+#!/usr/bin/env bats
+# ltlanefix: no crossing left on any track, trace-lanefix's placement and
+# report where trace-lanefix is right, and its bugs fixed.
+bats_require_minimum_version 1.5.0
+load helper
+
+D="$DATA/ltlanefix"
+
+# crossings FILE [keys]: how many X slices of FILE cross a slice of their
+# own track, found by a stack sweep in start order (longer first), the way
+# a viewer nests them; 0 exactly when no pair a, b has a.start < b.start <
+# a.end < b.end.  With keys, the "pid|tid" of each such track instead.
+# Times are split into whole us and ns, so epoch microseconds are
+# compared exactly.  A missing tid is the pid.
+crossings() {
+	awk -F '\t' '
+	function us(s,   neg, i, f) {
+		neg = substr(s, 1, 1) == "-"
+		if (neg)
+			s = substr(s, 2)
+		i = index(s, ".")
+		if (i) {
+			f = substr(s, i + 1) "000"
+			US = substr(s, 1, i - 1) + 0
+			NS = substr(f, 1, 3) + 0
+		} else {
+			US = s + 0
+			NS = 0
+		}
+		if (neg) {
+			US = -US
+			NS = -NS
+			if (NS < 0) {
+				NS += 1000
+				US--
+			}
+		}
+	}
+	!/^#/ && $2 == "X" && $1 != "-" && $5 != "-" {
+		us($1); su = US; sn = NS
+		us($5); eu = su + US; en = sn + NS
+		if (en >= 1000) { en -= 1000; eu++ }
+		printf "%s|%s\t%.0f\t%d\t%.0f\t%d\n", $3, ($4 == "-" ? $3 : $4),
+		    su, sn, eu, en
+	}' "$1" | sort -t "$(printf '\t')" -k1,1 -k2,2n -k3,3n -k4,4nr -k5,5nr |
+	awk -F '\t' -v keys="${2:-}" '
+	$1 != key { key = $1; n = 0 }
+	{
+		while (n > 0 && (eu[n] < $2 || (eu[n] == $2 && en[n] <= $3)))
+			n--
+		if (n > 0 && ($4 > eu[n] || ($4 == eu[n] && $5 > en[n]))) {
+			if (keys && !seen[key]++)
+				print key
+			bad++
+			next
+		}
+		n++
+		eu[n] = $4
+		en[n] = $5
+	}
+	END { if (!keys) print bad + 0 }'
+}
+
+# fixcase NAME [OPTION...]: ltlanefix OPTION... NAME.lt must exit 0 and
+# write NAME.out and report NAME.err (UPDATE=1 rewrites both); its output
+# has no crossing and every input record plus the lane names.
+fixcase() {
+	local name=$1 out="$BATS_TEST_TMPDIR/$1.out" err="$BATS_TEST_TMPDIR/$1.err"
+	shift
+	ltlanefix "$@" "$D/$name.lt" >"$out" 2>"$err"
+	if [ -n "${UPDATE:-}" ]; then
+		cp "$out" "$D/$name.out"
+		cp "$err" "$D/$name.err"
+	fi
+	diff -u "$D/$name.out" "$out"
+	diff -u "$D/$name.err" "$err"
+	[ "$(crossings "$out")" = 0 ]
+	[ "$(stat_of ltlanefix crossings_after "$out")" = 0 ]
+	[ "$(records "$out" | wc -l)" -eq $(($(records "$D/$name.lt" | wc -l) +
+	    $(stat_of ltlanefix meta_added "$out"))) ]
+}
+
+# field FILE NAME COL: column COL of the record named NAME (column 7).
+field() {
+	awk -F '\t' -v n="$2" -v c="$3" '!/^#/ && $7 == n { print $c }' "$1"
+}
+
+@test "the checker finds the crossings it must" {
+	printf '#lt1\n0\tX\t1\t1\t10\tc\ta\t{}\t{}\n5\tX\t1\t1\t10\tc\tb\t{}\t{}\n' \
+	    >"$BATS_TEST_TMPDIR/x.lt"
+	[ "$(crossings "$BATS_TEST_TMPDIR/x.lt")" = 1 ]
+	printf '#lt1\n1692108548132154.001\tX\t1\t1\t1\tc\ta\t{}\t{}\n1692108548132155.001\tX\t1\t1\t0.001\tc\tb\t{}\t{}\n1692108548132155\tX\t1\t1\t0.002\tc\tc\t{}\t{}\n' \
+	    >"$BATS_TEST_TMPDIR/y.lt"
+	[ "$(crossings "$BATS_TEST_TMPDIR/y.lt")" = 1 ]
+}
+
+# trace-lanefix's own tests (tests/test_fix_overlaps.py).
+
+@test "upstream: a start snap rechecks the outer parent (Q11: 2 snapped)" {
+	fixcase up_outer_parent
+	[ "$(field "$BATS_TEST_TMPDIR/up_outer_parent.out" layer0_forward 1)" = 3.405 ]
+	[ "$(field "$BATS_TEST_TMPDIR/up_outer_parent.out" layer0_forward 5)" = 7.717 ]
+}
+
+@test "upstream: a flow endpoint follows a start snap" {
+	fixcase up_flow_start_snap
+	run -0 grep -c '^150	f	0	7	' "$BATS_TEST_TMPDIR/up_flow_start_snap.out"
+	[ "$output" = 1 ]
+}
+
+@test "upstream: a small threshold makes a lane; the flow follows it" {
+	fixcase up_threshold_lane -t 0.1
+	[ "$(field "$BATS_TEST_TMPDIR/up_threshold_lane.out" kernel_b 4)" = 7001 ]
+	[ "$(field "$BATS_TEST_TMPDIR/up_threshold_lane.out" kernel_b 1)" = 149.7 ]
+	grep -q '^149.7	f	0	7001	' "$BATS_TEST_TMPDIR/up_threshold_lane.out"
+}
+
+@test "upstream: a child before a start-snapped parent is rechecked" {
+	fixcase up_child_before_parent
+	[ "$(field "$BATS_TEST_TMPDIR/up_child_before_parent.out" child 1)" = 10 ]
+	[ "$(field "$BATS_TEST_TMPDIR/up_child_before_parent.out" child 5)" = 0.95 ]
+}
+
+@test "upstream: a lane tid avoids a real thread (Q5: still an integer)" {
+	fixcase up_tid_collision
+	[ "$(field "$BATS_TEST_TMPDIR/up_tid_collision.out" real 4)" = 1001 ]
+	[ "$(field "$BATS_TEST_TMPDIR/up_tid_collision.out" b 4)" = 4000000001 ]
+	grep -q '	4000000001	-		thread_name	{"name":"tid 1 lane 1"}' \
+	    "$BATS_TEST_TMPDIR/up_tid_collision.out"
+}
+
+@test "upstream: a string tid moves to a string lane" {
+	fixcase up_string_tid
+	[ "$(field "$BATS_TEST_TMPDIR/up_string_tid.out" b 4)" = '"worker lane 1"' ]
+}
+
+@test "upstream: a trace with nothing to fix passes unchanged (Q8)" {
+	fixcase up_passthrough
+	diff "$D/up_passthrough.lt" <(grep -v '^#stat' "$BATS_TEST_TMPDIR/up_passthrough.out")
+}
+
+@test "upstream: kernels are summed by name, most shifted first" {
+	fixcase up_kernel_summary
+	! grep -q 'moved slices\|snapped slices' "$D/up_kernel_summary.err"
+}
+
+# The edge cases of lanefix.md section 13, by label.
+
+@test "Q0: a failed snap leaves no crossing behind" {
+	fixcase q0_residual
+	[ "$(field "$BATS_TEST_TMPDIR/q0_residual.out" d 4)" = 1001 ]
+	[ "$(field "$BATS_TEST_TMPDIR/q0_residual.out" a 4)" = 1 ]
+}
+
+@test "Q1: a slice snapped, then moved, keeps its own times" {
+	fixcase q1_snapped_then_moved
+	grep -q '^17	X	1	1001	23	cpu_op	S	' "$BATS_TEST_TMPDIR/q1_snapped_then_moved.out"
+	! grep -q 'snapped slices' "$D/q1_snapped_then_moved.err"
+}
+
+@test "Q2: the snaps of one slice add up to less than the threshold" {
+	fixcase q2_ancestor_popped
+	# S would have been delayed 1 + 3.5 + 3.5 us: it moves instead, and F
+	# stays nested in the ancestors S did not pop.
+	grep -q '^22	X	1	1001	38	cpu_op	S	' "$BATS_TEST_TMPDIR/q2_ancestor_popped.out"
+	grep -q '^24	X	1	1	1	cpu_op	F	' "$BATS_TEST_TMPDIR/q2_ancestor_popped.out"
+}
+
+@test "Q3: a slice before a snapped start becomes zero-length there" {
+	fixcase q3_end_extended
+	grep -q 'child pid=1 tid=1: start delayed by 80ns, end extended by 40ns' \
+	    "$D/q3_end_extended.err"
+	grep -q 'mark pid=1 tid=1: shifted later by 50ns' "$D/q3_end_extended.err"
+}
+
+@test "Q4: a flow follows the slice it belongs to, not its start" {
+	fixcase q4_flows
+	# At R's start S is the innermost: its s and f bp=e stay; the f that
+	# binds to the next slice, and the t inside R, go to R's lane.
+	grep -q '^5	s	1	1	-	ac2g	ac2g	{}	{"id":1}$' "$BATS_TEST_TMPDIR/q4_flows.out"
+	grep -q '^5	f	1	1001	-	ac2g	ac2g	{}	{"id":2}$' "$BATS_TEST_TMPDIR/q4_flows.out"
+	grep -q '^5	f	1	1	-	ac2g	ac2g	{}	{"id":3,"bp":"e"}$' "$BATS_TEST_TMPDIR/q4_flows.out"
+	grep -q '^11	t	1	1001	-	ac2g	ac2g	{}	{"id":4}$' "$BATS_TEST_TMPDIR/q4_flows.out"
+	grep -q '^5	f	1	1001	-	ac2g	ac2g	{}	{"id":5}$' "$BATS_TEST_TMPDIR/q4_flows.out"
+}
+
+@test "Q5: lane tids stay in 1..2^32-1, unique in their process" {
+	fixcase q5_tids
+	awk -F '\t' '!/^#/ && $4 != "-" && ($4 < 0 || $4 > 4294967295) &&
+	    $7 !~ /^a/ { bad = 1; print } END { exit bad }' \
+	    "$BATS_TEST_TMPDIR/q5_tids.out"
+}
+
+@test "Q6: tids 8 and 8.0, 1 and true, are one track" {
+	fixcase q6_float_bool
+	# The tid set in the column leaves extra.
+	grep -q '^5	X	1	8001	10	cpu_op	float8	{}	{}$' "$BATS_TEST_TMPDIR/q6_float_bool.out"
+}
+
+@test "Q7: -t nan never snaps, -t inf always does" {
+	run -0 --separate-stderr ltlanefix -t nan "$D/up_outer_parent.lt"
+	[ "${stderr_lines[1]}" = '  pid=1 tid=1: 2 lane(s), 1 slice(s) moved, 0 snapped' ]
+	[ "${stderr_lines[2]}" = 'snapped 0 sub-nanus crossing(s)' ]
+	run -0 --separate-stderr ltlanefix -t inf "$D/q0_residual.lt"
+	[ "$(printf '%s\n' "$output" | stat_of ltlanefix lanes /dev/stdin)" = 0 ]
+	[ "${stderr_lines[2]}" = 'snapped 3 sub-infus crossing(s)' ]
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/inf.out"
+	[ "$(crossings "$BATS_TEST_TMPDIR/inf.out")" = 0 ]
+}
+
+@test "Q8: records and directives pass in order, untouched" {
+	fixcase q8_nothing
+	diff "$D/q8_nothing.lt" <(grep -v '^#stat	ltlanefix' "$BATS_TEST_TMPDIR/q8_nothing.out")
+	[ "$(stat_of ltlanefix unplaced "$BATS_TEST_TMPDIR/q8_nothing.out")" = 2 ]
+}
+
+@test "Q9: B/E pass and are counted; an X without tid is on the pid's thread" {
+	fixcase q9_be_notid
+	[ "$(stat_of ltlanefix be "$BATS_TEST_TMPDIR/q9_be_notid.out")" = 4 ]
+	[ "$(field "$BATS_TEST_TMPDIR/q9_be_notid.out" tid5 4)" = 5001 ]
+}
+
+@test "Q10: lanes are named after their thread and sort right under it" {
+	fixcase q10_names
+	grep -q '^-	M	1	10001	-		thread_name	{"name":"main lane 1"}	{}$' \
+	    "$BATS_TEST_TMPDIR/q10_names.out"
+	grep -q '^-	M	1	10001	-		thread_sort_index	{"sort_index":3}	{}$' \
+	    "$BATS_TEST_TMPDIR/q10_names.out"
+	# A thread without a sort index gets its tid, and its lanes too.
+	grep -q '^-	M	1	12	-		thread_sort_index	{"sort_index":12}	{}$' \
+	    "$BATS_TEST_TMPDIR/q10_names.out"
+	grep -q '^-	M	1	12001	-		thread_name	{"name":"tid 12 lane 1"}	{}$' \
+	    "$BATS_TEST_TMPDIR/q10_names.out"
+}
+
+@test "the report is trace-lanefix's, line for line" {
+	run -0 --separate-stderr ltlanefix "$D/q10_names.lt"
+	[ "${#stderr_lines[@]}" -eq 16 ]
+	[ "${stderr_lines[0]}" = 'processing 4 track(s)' ]
+	[ "${stderr_lines[4]}" = '  pid=1 tid=gpu: 2 lane(s), 1 slice(s) moved, 0 snapped' ]
+	[ "${stderr_lines[6]}" = 'updated 5 slice(s): total |start shift|=4.000us, total |end shift|=0.000us, total |boundary shift|=4.000us' ]
+	[ "${stderr_lines[15]}" = 'rewrote 0 flow endpoint(s) onto rewritten slice starts/lanes' ]
+	run -0 --separate-stderr ltlanefix -q "$D/q10_names.lt"
+	[ "$stderr" = "" ]
+}
+
+@test "-t is read as Python reads a float and shown as Python prints it" {
+	for t in 5:5.0 2.5:2.5 10:10.0 1e-5:1e-05 .5:0.5 5.:5.0 0:0.0 \
+	    ' 2.5 ':2.5 1E3:1000.0 1e16:1e+16 0.0001:0.0001 0.00001:1e-05 \
+	    123456789012345678:1.2345678901234568e+17 +3:3.0 Infinity:inf \
+	    NAN:nan 4.99999999:4.99999999; do
+		run -0 --separate-stderr ltlanefix -t "${t%%:*}" "$D/q8_nothing.lt"
+		[ "${stderr_lines[1]}" = "snapped 0 sub-${t#*:}us crossing(s)" ]
+	done
+	run -0 --separate-stderr ltlanefix --snap-threshold-us=2.5 "$D/q8_nothing.lt"
+	[ "${stderr_lines[1]}" = 'snapped 0 sub-2.5us crossing(s)' ]
+}
+
+@test "-t compares in whole ns: a shift of exactly the threshold stays" {
+	# kernel_b crosses kernel_a by 300 ns.
+	run -0 ltlanefix -q -t 0.3 "$D/up_flow_start_snap.lt"
+	[ "$(printf '%s\n' "$output" | stat_of ltlanefix moved /dev/stdin)" = 1 ]
+	run -0 ltlanefix -q -t 0.3001 "$D/up_flow_start_snap.lt"
+	[ "$(printf '%s\n' "$output" | stat_of ltlanefix snapped /dev/stdin)" = 1 ]
+	run -0 ltlanefix -q -t 0 "$D/up_outer_parent.lt"
+	[ "$(printf '%s\n' "$output" | stat_of ltlanefix snapped /dev/stdin)" = 0 ]
+}
+
+@test "randomised: thousands of dense tracks, no crossing, every slice kept" {
+	gentrace -l -f dense -n 40000 -s 20261129 >"$BATS_TEST_TMPDIR/in.lt"
+	ltlanefix -q "$BATS_TEST_TMPDIR/in.lt" >"$BATS_TEST_TMPDIR/out.lt"
+	[ "$(stat_of ltlanefix tracks "$BATS_TEST_TMPDIR/out.lt")" -gt 2000 ]
+	[ "$(stat_of ltlanefix crossings_before "$BATS_TEST_TMPDIR/out.lt")" -gt 10000 ]
+	[ "$(crossings "$BATS_TEST_TMPDIR/in.lt")" -gt 5000 ]
+	[ "$(crossings "$BATS_TEST_TMPDIR/out.lt")" = 0 ]
+	# Each slice once; then slice by slice: unchanged, or moved with its
+	# own times, or snapped on its own thread by less than 5 us in all;
+	# and no slice changed on a track without crossings.
+	[ "$(records "$BATS_TEST_TMPDIR/out.lt" | grep -c '	X	')" -eq 40000 ]
+	[ "$(grep -o '{"i":[0-9]*}' "$BATS_TEST_TMPDIR/out.lt" | sort -u | wc -l)" -eq 40000 ]
+	crossings "$BATS_TEST_TMPDIR/in.lt" keys >"$BATS_TEST_TMPDIR/crossing"
+	awk -F '\t' '
+	function ns(s,   i, f) {
+		i = index(s, ".")
+		if (!i)
+			return s * 1000
+		f = substr(s, i + 1) "000"
+		return substr(s, 1, i - 1) * 1000 + substr(f, 1, 3)
+	}
+	FILENAME ~ /crossing$/ { crossing[$1] = 1; next }
+	FILENAME ~ /in.lt$/ && $2 == "X" {
+		ts[$8] = ns($1); end[$8] = ns($1) + ns($5); tid[$8] = $4
+		trk[$8] = $3 "|" $4
+		tracks[$3 "|" $4] = 1
+		next
+	}
+	FILENAME ~ /out.lt$/ && $2 == "X" {
+		s = ns($1); e = s + ns($5); i = $8
+		if (s == ts[i] && e == end[i] && $4 == tid[i])
+			next
+		if (!crossing[trk[i]]) { print "clean track changed: " $0; bad = 1 }
+		if ($4 != tid[i]) {
+			moved++
+			if (s != ts[i] || e != end[i]) { print "moved, shifted: " $0; bad = 1 }
+			next
+		}
+		snapped++
+		late = s - ts[i]; early = end[i] > e ? end[i] - e : 0
+		if (late < 0 || late + early >= 5000) { print "snap too big: " $0; bad = 1 }
+	}
+	END {
+		for (t in tracks)
+			clean += !crossing[t]
+		if (moved < 1000 || snapped < 1000 || clean < 300) {
+			print "too few: " moved, snapped, clean
+			bad = 1
+		}
+		exit bad
+	}' "$BATS_TEST_TMPDIR/crossing" "$BATS_TEST_TMPDIR/in.lt" "$BATS_TEST_TMPDIR/out.lt"
+}
+
+@test "a Kineto-shaped trace: crossings counted exactly, flows follow kernels" {
+	gentrace -l -n 30000 -x 300 -s 3 >"$BATS_TEST_TMPDIR/k.lt"
+	ltlanefix -q "$BATS_TEST_TMPDIR/k.lt" >"$BATS_TEST_TMPDIR/k.out"
+	[ "$(stat_of ltlanefix crossings_before "$BATS_TEST_TMPDIR/k.out")" = 300 ]
+	[ "$(stat_of ltlanefix moved "$BATS_TEST_TMPDIR/k.out")" -gt 20 ]
+	[ "$(stat_of ltlanefix snapped "$BATS_TEST_TMPDIR/k.out")" -gt 100 ]
+	[ "$(crossings "$BATS_TEST_TMPDIR/k.lt")" -gt 250 ]
+	[ "$(crossings "$BATS_TEST_TMPDIR/k.out")" = 0 ]
+	# Each kernel and the f flow of its launch share tid and ts.
+	awk -F '\t' '
+	$6 == "kernel" { match($8, /"correlation":[0-9]+/); k[substr($8, RSTART + 14, RLENGTH - 14)] = $4 " " $1 }
+	$2 == "f" { match($9, /"id":[0-9]+/); f[substr($9, RSTART + 5, RLENGTH - 5)] = $4 " " $1 }
+	END {
+		for (c in k) { n++; if (k[c] != f[c]) { bad++; print c, k[c], f[c] } }
+		if (n < 1000) bad++
+		exit bad > 0
+	}' "$BATS_TEST_TMPDIR/k.out"
+	grep -q '^-	M	0	7001	-		thread_name	{"name":"stream 7 lane 1"}	{}$' \
+	    "$BATS_TEST_TMPDIR/k.out"
+	grep -q '^-	M	0	7001	-		thread_sort_index	{"sort_index":7}	{}$' \
+	    "$BATS_TEST_TMPDIR/k.out"
+}
+
+@test "ltcheck predicts no Perfetto import error after ltlanefix" {
+	gentrace -l -n 20000 -x 200 -s 5 >"$BATS_TEST_TMPDIR/k.lt"
+	ltjson "$BATS_TEST_TMPDIR/k.lt" >"$BATS_TEST_TMPDIR/before.json"
+	run -1 ltcheck -t "$BATS_TEST_TMPDIR/before.json"
+	[[ "$output" == *slice_spill_overlapping_complete_event* ]] || false
+	ltlanefix -q "$BATS_TEST_TMPDIR/k.lt" | ltjson >"$BATS_TEST_TMPDIR/after.json"
+	run -0 ltcheck -t "$BATS_TEST_TMPDIR/after.json"
+	[ "$output" = "" ]
+}
+
+@test "4,000 mutually crossing slices: every pair counted, one lane each" {
+	gentrace -l -f stair -n 4000 >"$BATS_TEST_TMPDIR/s.lt"
+	ltlanefix -q "$BATS_TEST_TMPDIR/s.lt" >"$BATS_TEST_TMPDIR/s.out"
+	[ "$(stat_of ltlanefix crossings_before "$BATS_TEST_TMPDIR/s.out")" = 7998000 ]
+	[ "$(stat_of ltlanefix lanes "$BATS_TEST_TMPDIR/s.out")" = 3995 ]
+	[ "$(stat_of ltlanefix snapped "$BATS_TEST_TMPDIR/s.out")" = 4 ]
+	[ "$(crossings "$BATS_TEST_TMPDIR/s.out")" = 0 ]
+	[ "$(records "$BATS_TEST_TMPDIR/s.out" | awk -F '\t' '$2 == "X" { print $4 }' |
+	    sort -u | wc -l)" -eq 3996 ]
+}
+
+@test "concatenated streams and standard input" {
+	run -0 --separate-stderr sh -c 'cat "$1" | ltlanefix -q - "$2"' sh \
+	    "$D/up_string_tid.lt" "$D/q0_residual.lt"
+	[ "$(printf '%s\n' "$output" | stat_of ltlanefix tracks /dev/stdin)" = 2 ]
+	[ "${lines[0]}" = '#lt1' ]
+}
+
+@test "-h and --help print the usage on stdout" {
+	run -0 --separate-stderr ltlanefix -h
+	[ "${lines[0]}" = 'usage: ltlanefix [-q] [-t us] [file ...]' ]
+	[ "$stderr" = "" ]
+	run -0 ltlanefix --help
+	[ "${lines[0]}" = 'usage: ltlanefix [-q] [-t us] [file ...]' ]
+	# The man page's synopsis is the same.
+	need mandoc
+	mandoc -Tascii "$TOP/man/ltlanefix.1" | col -b |
+	    grep -q 'ltlanefix \[-q\] \[-t us\] \[file ...\]'
+}
+
+@test "bad options: usage, exit 2, nothing on stdout" {
+	run -2 --separate-stderr ltlanefix -x
+	[ "$output" = "" ]
+	[ "${stderr_lines[0]}" = 'ltlanefix: invalid option -- '"'"'x'"'" ]
+	[ "${stderr_lines[1]}" = 'usage: ltlanefix [-q] [-t us] [file ...]' ]
+	run -2 --separate-stderr ltlanefix -t
+	[ "$output" = "" ]
+	[ "${stderr_lines[1]}" = 'usage: ltlanefix [-q] [-t us] [file ...]' ]
+	run -2 --separate-stderr ltlanefix --bogus
+	[ "${stderr_lines[1]}" = 'usage: ltlanefix [-q] [-t us] [file ...]' ]
+}
+
+@test "bad thresholds: exit 2 with the reason" {
+	for t in abc '' 1e 1e+ . - -1 -0.5 -inf 1.2.3 '5 us' 0x10 e5; do
+		run -2 --separate-stderr ltlanefix -t "$t" "$D/q8_nothing.lt"
+		[ "$output" = "" ]
+		case $t in
+		-1|-0.5|-inf)
+			[ "$stderr" = "ltlanefix: -t $t: must be non-negative" ] ;;
+		*)
+			[ "$stderr" = "ltlanefix: -t $t: invalid" ] ;;
+		esac
+	done
+	# -0 is zero, as for Python.
+	run -0 --separate-stderr ltlanefix -t -0 "$D/q8_nothing.lt"
+	[ "${stderr_lines[1]}" = 'snapped 0 sub--0.0us crossing(s)' ]
+}
+
+@test "a file that cannot be read: exit 2" {
+	run -2 --separate-stderr ltlanefix "$BATS_TEST_TMPDIR/none.lt"
+	[ "$output" = "" ]
+	[ "$stderr" = "ltlanefix: $BATS_TEST_TMPDIR/none.lt: No such file or directory" ]
+	run -2 --separate-stderr ltlanefix "$BATS_TEST_TMPDIR"
+	[ "$output" = "" ]
+	[ "$stderr" = "ltlanefix: read error: $BATS_TEST_TMPDIR: Is a directory" ]
+}
+
+@test "a write error: exit 2" {
+	[ -w /dev/full ] || skip "no /dev/full"
+	run -2 --separate-stderr sh -c 'ltlanefix -q "$1" >/dev/full' sh "$D/q4_flows.lt"
+	[ "$stderr" = "ltlanefix: write error: <stdout>: No space left on device" ]
+}
+
+# badrec NAME LINE MESSAGE: the stream in $BATS_TEST_TMPDIR/NAME.lt is
+# refused with exit 1, the message at its line, and no output at all.
+badrec() {
+	run -1 --separate-stderr ltlanefix "$BATS_TEST_TMPDIR/$1.lt"
+	[ "$output" = "" ]
+	[ "$stderr" = "ltlanefix: $BATS_TEST_TMPDIR/$1.lt:$2: $3" ]
+}
+
+@test "bad streams: exit 1 with file and line, no output" {
+	: >"$BATS_TEST_TMPDIR/empty.lt"
+	badrec empty 1 'empty input, not an lt1 stream'
+	printf 'hello\n' >"$BATS_TEST_TMPDIR/nohead.lt"
+	badrec nohead 1 'not an lt1 stream: missing #lt1 header'
+	printf '#lt2\n' >"$BATS_TEST_TMPDIR/v2.lt"
+	badrec v2 1 'unsupported stream version "#lt2"'
+	printf '#lt1\n0\tX\t1\t1\t1\tc\ta\t{}\t{}\n0\tX\t1\t1\t1\tc\ta\t{}\n' >"$BATS_TEST_TMPDIR/cols.lt"
+	badrec cols 3 'expected 9 columns, found 8'
+	printf '#lt1\n0\tX\t1\t1\t1\tc\ta\t{}\t{}\t\n' >"$BATS_TEST_TMPDIR/more.lt"
+	badrec more 2 'expected 9 columns, found more'
+	printf '#lt1\n1e3\tX\t1\t1\t1\tc\ta\t{}\t{}\n' >"$BATS_TEST_TMPDIR/ts.lt"
+	badrec ts 2 'column ts: not microseconds (-?D+ with at most 3 decimals) or -'
+	printf '#lt1\n#x\n0\tX\t1\t1\t0.0001\tc\ta\t{}\t{}\n' >"$BATS_TEST_TMPDIR/dur.lt"
+	badrec dur 3 'column dur: not microseconds (-?D+ with at most 3 decimals) or -'
+	printf '#lt1\n0\ts\t1.5\t1\t-\tc\ta\t{}\t{}\n' >"$BATS_TEST_TMPDIR/pid.lt"
+	badrec pid 2 'column pid: not an integer, a JSON string or -'
+	printf '#lt1\n0\tX\t1\tmain\t1\tc\ta\t{}\t{}\n' >"$BATS_TEST_TMPDIR/tid.lt"
+	badrec tid 2 'column tid: not an integer, a JSON string or -'
+	printf '#lt1\n0\tX\t1\t"a\\q"\t1\tc\ta\t{}\t{}\n' >"$BATS_TEST_TMPDIR/tidesc.lt"
+	badrec tidesc 2 'column tid: not an integer, a JSON string or -'
+	printf '#lt1\n0\tXX\t1\t1\t1\tc\ta\t{}\t{}\n' >"$BATS_TEST_TMPDIR/ph.lt"
+	badrec ph 2 'column ph: not a one-character phase'
+	printf '#lt1\n4611686018427388\tX\t1\t1\t1\tc\ta\t{}\t{}\n' >"$BATS_TEST_TMPDIR/far.lt"
+	badrec far 2 'X slice beyond the time range of ltlanefix (+-4611686018427387 us)'
+	printf '#lt1\n4611686018427387\tX\t1\t1\t1\tc\ta\t{}\t{}\n' >"$BATS_TEST_TMPDIR/end.lt"
+	badrec end 2 'X slice beyond the time range of ltlanefix (+-4611686018427387 us)'
+	# Far instants are no slices: they pass.
+	printf '#lt1\n9000000000000000\ti\t1\t1\t-\tc\ta\t{}\t{}\n' >"$BATS_TEST_TMPDIR/inst.lt"
+	run -0 ltlanefix -q "$BATS_TEST_TMPDIR/inst.lt"
+}
+
+@test "every prefix of a stream gives exit 0 or 1, never a crash" {
+	local f="$D/q4_flows.lt" n i rc
+	n=$(wc -c <"$f")
+	for i in $(seq 0 "$n"); do
+		head -c "$i" "$f" >"$BATS_TEST_TMPDIR/p.lt"
+		rc=0
+		ltlanefix -q "$BATS_TEST_TMPDIR/p.lt" >/dev/null 2>&1 || rc=$?
+		[ "$rc" -le 1 ] || { echo "prefix $i: exit $rc"; return 1; }
+	done
+}

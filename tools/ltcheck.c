@@ -1,0 +1,640 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * ltcheck: validate a Chrome trace and predict what Perfetto's JSON
+ * importer will make of it, offline.
+ *
+ * Reads one trace (Chrome JSON, object or array form, or an lt1 stream,
+ * which is checked as ltjson(1) would write it) in one streaming pass:
+ * strict JSON, event counts against those ltjson recorded, and every
+ * rule of ltcheck(1) through the model in common/pfsim.c and
+ * common/pfstack.c.  Writes a report on standard output: for people, a
+ * counter per line with -t, a summary with -s, nothing with -q.  Exit 1
+ * when Perfetto would show a Trace Error, an Import Error, a Data Loss
+ * or fail to load the file.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lt.h"
+#include "pfsim.h"
+
+#define SYNOPSIS	"ltcheck [-qst] [-V version] [file]"
+#define LARGE		1000000000LL	/* PF-LARGE-FILE, bytes */
+#define SNIFF		128
+
+/* Offsets as ltjson(1) chooses them for lt1 input. */
+#define EXACT_NS	((int64_t)9007199254740992)
+#define OFFSET_STEP	((int64_t)1000000000000000)
+
+enum { MODE_REPORT, MODE_TAB, MODE_QUIET };
+
+/* What ltjson recorded in metadata.litracer.stats.ltjson. */
+static const char *const countkeys[] = {
+	"events", "B", "E", "X", "I", "M", "C", "flows", "other"
+};
+#define NCOUNT	(sizeof(countkeys) / sizeof(countkeys[0]))
+
+static struct pfsim	*sim;
+static struct ltout	 out;
+static const char	*fname;
+static int		 band = PF_V57;
+static int		 version = 58;
+static int		 mode = MODE_REPORT;
+static int		 sflag;
+static int		 form;		/* '{', '[' or 'l' for lt1 */
+static long long	 bytes;
+static long long	 recorded[NCOUNT];
+static int		 hasrecorded;
+static char		 mismatch[256];
+static char		 synerr[256];
+
+static void
+putf(const char *fmt, ...) LT_PRINTF(1, 2);
+
+static void
+putf(const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	lt_out_write(&out, buf, (size_t)n < sizeof(buf) ? (size_t)n :
+	    sizeof(buf) - 1);
+}
+
+/* -------- top-level members -------- */
+
+static long long
+intval(const char *p, size_t n)
+{
+	int64_t v;
+
+	return lt_int_parse(p, n, &v) == LT_NUM_OK ? v : -1;
+}
+
+/* The member key of the canonical object o[0..n), or NULL. */
+static const char *
+get(const char *o, size_t n, const char *key, size_t *vn)
+{
+	const char *cur = o, *k, *v;
+	size_t kn;
+
+	if (n == 0 || o[0] != '{')
+		return NULL;
+	while (lt_json_objnext(&cur, o + n, &k, &kn, &v, vn))
+		if (kn == strlen(key) && memcmp(k, key, kn) == 0)
+			return v;
+	return NULL;
+}
+
+/* metadata.litracer.stats.ltjson: the counts ltjson wrote. */
+static void
+metadata(const char *p, size_t n)
+{
+	const char *v;
+	size_t vn, i;
+
+	if ((p = get(p, n, "litracer", &n)) == NULL ||
+	    (p = get(p, n, "stats", &n)) == NULL ||
+	    (p = get(p, n, "ltjson", &n)) == NULL)
+		return;
+	for (i = 0; i < NCOUNT; i++) {
+		recorded[i] = -1;
+		if ((v = get(p, n, countkeys[i], &vn)) != NULL)
+			recorded[i] = intval(v, vn);
+	}
+	hasrecorded = 1;
+}
+
+static void
+top(const struct ltjev *ev)
+{
+	if (ev->keyn == 8 && memcmp(ev->key, "metadata", 8) == 0)
+		metadata(ev->p, ev->n);
+	else if (ev->keyn == 15 && memcmp(ev->key, "displayTimeUnit",
+	    15) == 0)
+		pf_find(sim, "PF-DISPLAY-TIME-UNIT", "json_display_time_unit",
+		    PF_INFO, ev->line, NULL);
+	else if (ev->keyn == 17 && memcmp(ev->key, "systemTraceEvents",
+	    17) == 0) {
+		if (ev->type != '"')
+			pf_find(sim, "PF-TRACEEVENTS-NOT-ARRAY", "fatal",
+			    PF_FATAL, ev->line, "systemTraceEvents is not a "
+			    "string");
+	} else if ((ev->keyn == 11 && memcmp(ev->key, "stackFrames",
+	    11) == 0) || (ev->keyn == 7 && memcmp(ev->key, "samples",
+	    7) == 0) || (ev->keyn == 9 && memcmp(ev->key, "otherData",
+	    9) == 0))
+		pf_find(sim, "SC-TOPLEVEL-IGNORED", NULL, PF_OK, ev->line,
+		    NULL);
+}
+
+static void
+counts(void)
+{
+	const struct pfsum *sum = pf_sum(sim);
+	long long have[NCOUNT];
+	size_t i, k = 0;
+	int w;
+
+	if (!hasrecorded)
+		return;
+	have[0] = sum->events;
+	have[1] = sum->nph['B'];
+	have[2] = sum->nph['E'];
+	have[3] = sum->nph['X'];
+	have[4] = sum->nph['I'] + sum->nph['i'];
+	have[5] = sum->nph['M'];
+	have[6] = sum->nph['C'];
+	have[7] = sum->nph['s'] + sum->nph['t'] + sum->nph['f'];
+	have[8] = have[0];
+	for (i = 1; i < 8; i++)
+		have[8] -= have[i];
+	for (i = 0; i < NCOUNT; i++) {
+		if (recorded[i] < 0 || recorded[i] == have[i])
+			continue;
+		if (k < sizeof(mismatch) - 1) {
+			w = snprintf(mismatch + k, sizeof(mismatch) - k,
+			    "%s%s recorded %lld, found %lld", k > 0 ? "; " :
+			    "", countkeys[i], recorded[i], have[i]);
+			if (w > 0)
+				k += (size_t)w;
+		}
+		pf_find(sim, "LT-COUNT-MISMATCH", NULL, PF_DL, 0, mismatch);
+	}
+}
+
+/* -------- reading -------- */
+
+static void
+readjson(struct ltin *in)
+{
+	struct ltjev ev;
+	struct ltjr jr;
+	int k;
+
+	pf_sniff(sim, in->buf + in->pos, lt_in_fill(in, SNIFF));
+	lt_jr_init(&jr, in, LT_JR_LAZY);
+	while ((k = lt_jr_next(&jr, &ev)) != LT_JEV_EOF) {
+		if (k == LT_JEV_EVENT)
+			pf_jsonev(sim, &ev, ev.line);
+		else if (k == LT_JEV_TOP)
+			top(&ev);
+		else
+			break;
+	}
+	form = jr.form;
+	if (k == LT_JEV_ERROR) {
+		if (jr.form == '[' && jr.errtrunc)
+			pf_find(sim, "PF-ARRAY-NO-CLOSE", NULL, PF_SILENT,
+			    jr.errline, "the last event is cut short and lost");
+		else if (pf_stalled(sim) && jr.form == '[')
+			pf_find(sim, "LT-STRICT-JSON", NULL, PF_OK, jr.errline,
+			    jr.err);
+		else if (jr.form == '{' && jr.errtrunc)
+			pf_find(sim, "PF-TRUNCATED-OBJECT", "fatal", PF_FATAL,
+			    jr.errline, jr.err);
+		else if (strcmp(jr.err, "traceEvents is not an array") == 0)
+			pf_find(sim, "PF-TRACEEVENTS-NOT-ARRAY", "fatal",
+			    PF_FATAL, jr.errline, jr.err);
+		else if (jr.form == 0)
+			;	/* not JSON at all: sniff() said so */
+		else {
+			snprintf(synerr, sizeof(synerr), "line %ld, byte "
+			    "%lld: %s", jr.errline, jr.erroff, jr.err);
+			pf_find(sim, "PF-JSON-SYNTAX", "fatal", PF_FATAL,
+			    jr.errline, synerr);
+		}
+	}
+	if (jr.unterminated)
+		pf_find(sim, "PF-ARRAY-NO-CLOSE", NULL, PF_OK, jr.line, NULL);
+	if (jr.trailing_comma > 0)
+		pf_find(sim, "PF-TRAILING-COMMA", band == PF_V50 ? "fatal" :
+		    NULL, band == PF_V50 ? PF_FATAL : PF_OK, 0, NULL);
+	if (pf_stalled(sim) && jr.form == '{')
+		pf_find(sim, "PF-BAD-DUR-STALL", "fatal", PF_FATAL, 0,
+		    "the object form then fails as incomplete");
+	if (bytes == 0)
+		bytes = (long long)(in->off + (off_t)in->end);
+	lt_jr_free(&jr);
+}
+
+/* An lt1 record as the JSON event ltjson(1) would write for it. */
+static void
+lt1event(struct ltjr *jr, struct ltbuf *b, const struct ltrec *rec,
+    long line, int64_t *offset, int *offset_set)
+{
+	const struct ltfield *f = rec->f;
+	struct ltjev ev;
+	char num[LT_NUMBUF];
+	int64_t ns;
+	int n;
+
+	b->n = 0;
+	lt_buf_addc(b, '{');
+	if (lt_rec_ts(rec, LT_TS, &ns) > 0) {
+		if (!*offset_set) {
+			*offset = ns < EXACT_NS ? 0 :
+			    (ns / OFFSET_STEP - 1) * OFFSET_STEP;
+			*offset_set = 1;
+		}
+		lt_buf_adds(b, "\"ts\":");
+		lt_buf_add(b, num, lt_us_fmt(num, ns - *offset));
+		lt_buf_addc(b, ',');
+	}
+	lt_buf_adds(b, "\"ph\":\"");
+	lt_buf_add(b, f[LT_PH].p, 1);
+	lt_buf_addc(b, '"');
+	if (!LT_ISNONE(f[LT_PID])) {
+		lt_buf_adds(b, ",\"pid\":");
+		lt_buf_add(b, f[LT_PID].p, f[LT_PID].n);
+	}
+	if (!LT_ISNONE(f[LT_TID])) {
+		lt_buf_adds(b, ",\"tid\":");
+		lt_buf_add(b, f[LT_TID].p, f[LT_TID].n);
+	}
+	if (!LT_ISNONE(f[LT_DUR])) {
+		lt_buf_adds(b, ",\"dur\":");
+		lt_buf_add(b, f[LT_DUR].p, f[LT_DUR].n);
+	}
+	if (f[LT_CAT].n > 0) {
+		lt_buf_adds(b, ",\"cat\":\"");
+		lt_buf_add(b, f[LT_CAT].p, f[LT_CAT].n);
+		lt_buf_addc(b, '"');
+	}
+	if (f[LT_NAME].n > 0) {
+		lt_buf_adds(b, ",\"name\":\"");
+		lt_buf_add(b, f[LT_NAME].p, f[LT_NAME].n);
+		lt_buf_addc(b, '"');
+	}
+	if (f[LT_ARGS].n > 2) {
+		lt_buf_adds(b, ",\"args\":");
+		lt_buf_add(b, f[LT_ARGS].p, f[LT_ARGS].n);
+	}
+	if (f[LT_EXTRA].n > 2) {
+		lt_buf_addc(b, ',');
+		lt_buf_add(b, f[LT_EXTRA].p + 1, f[LT_EXTRA].n - 2);
+	}
+	lt_buf_addc(b, '}');
+	memset(&ev, 0, sizeof(ev));
+	if ((n = lt_jr_tokens(jr, b->p, b->n)) < 1)
+		lt_diepos(LT_EXIT_DATA, fname, line, "bad record");
+	ev.kind = LT_JEV_EVENT;
+	ev.p = ev.raw = b->p;
+	ev.n = ev.rawn = b->n;
+	ev.tok = jr->tok;
+	ev.ntok = n;
+	pf_jsonev(sim, &ev, line);
+}
+
+static void
+readlt1(struct ltin *in)
+{
+	struct ltbuf b = { NULL, 0, 0 };
+	struct ltrec rec;
+	struct ltrd rd;
+	struct ltjr jr;
+	const char *why;
+	char *line;
+	int64_t offset = 0;
+	int k, col, offset_set = 0;
+	ssize_t n;
+
+	memset(&rd, 0, sizeof(rd));
+	rd.in = *in;
+	rd.open = 1;
+	n = lt_in_line(&rd.in, &line);
+	if (n < 4 || memcmp(line, "#lt1", 4) != 0 || (n > 4 && line[4] != '\t'))
+		lt_rd_bad(&rd, "unsupported stream version");
+	lt_jr_init(&jr, &rd.in, 0);
+	while ((k = lt_rd_next(&rd, &rec)) != LT_EOF) {
+		/* ltjson writes #top members at the top level. */
+		if (k == LT_DIR && rec.len > 20 &&
+		    memcmp(rec.line, "#top\tdisplayTimeUnit\t", 21) == 0)
+			pf_find(sim, "PF-DISPLAY-TIME-UNIT",
+			    "json_display_time_unit", PF_INFO, rd.in.line, NULL);
+		if (k != LT_REC)
+			continue;
+		if (lt_rec_check(&rec, &why, &col) < 0)
+			lt_rd_bad(&rd, "column %s: %s", lt_colname[col], why);
+		lt1event(&jr, &b, &rec, rd.in.line, &offset, &offset_set);
+	}
+	if (bytes == 0)
+		bytes = (long long)(rd.in.off + (off_t)rd.in.end);
+	lt_rd_done(&rd);
+	lt_jr_free(&jr);
+	lt_buf_free(&b);
+	form = 'l';
+}
+
+/* -------- the report -------- */
+
+static int
+worst(struct pffind *f, size_t n, int *cards)
+{
+	size_t i;
+	int bad = 0;
+
+	for (i = 0; i < PF_NCARD; i++)
+		cards[i] = 0;
+	for (i = 0; i < n; i++) {
+		cards[f[i].card] += (int)(f[i].n > 0);
+		if (f[i].n > 0 && f[i].card <= PF_DL)
+			bad = 1;
+	}
+	return bad;
+}
+
+static int
+cmpfind(const void *a, const void *b)
+{
+	const struct pffind *x = a, *y = b;
+	int c;
+
+	if (x->card != y->card)
+		return x->card - y->card;
+	if ((c = strcmp(x->counter != NULL ? x->counter : "",
+	    y->counter != NULL ? y->counter : "")) != 0)
+		return c;
+	return strcmp(x->rule, y->rule);
+}
+
+static const char *
+bandname(void)
+{
+	return band == PF_V57 ? "v57+" : band == PF_V56 ? "v51-56" : "v50-";
+}
+
+/* -t: one line per counter, silent losses by rule. */
+static void
+tabs(struct pffind *f, size_t n, int *cards)
+{
+	size_t i, j;
+	long long sum;
+
+	if (cards[PF_FATAL] > 0) {
+		putf("fatal\t1\tFATAL\n");
+		return;
+	}
+	for (i = 0; i < n; i = j) {
+		if (f[i].card == PF_OK) {
+			j = i + 1;
+			continue;
+		}
+		sum = f[i].n;
+		for (j = i + 1; j < n && f[j].card == f[i].card &&
+		    f[i].counter != NULL && f[j].counter != NULL &&
+		    strcmp(f[i].counter, f[j].counter) == 0; j++)
+			sum += f[j].n;
+		putf("%s\t%lld\t%s\n", f[i].counter != NULL ? f[i].counter :
+		    f[i].rule, sum, pf_cardname(f[i].card));
+	}
+}
+
+static void
+examples(const struct pffind *f)
+{
+	int i;
+
+	if (f->nex == 0)
+		return;
+	putf("      line%s", f->nex > 1 ? "s" : "");
+	for (i = 0; i < f->nex; i++)
+		putf(" %ld", f->exrec[i] ? pf_recline(sim, f->ex[i]) :
+		    (long)f->ex[i]);
+	if (f->n > f->nex)
+		putf(" ...");
+	putf("\n");
+}
+
+static void
+report(struct pffind *f, size_t n, int *cards)
+{
+	const struct pfsum *sum = pf_sum(sim);
+	long long other;
+	size_t i;
+	const char *p;
+	int warned = 0;
+
+	other = sum->events - sum->nph['B'] - sum->nph['E'] - sum->nph['X'] -
+	    sum->nph['I'] - sum->nph['i'] - sum->nph['M'] - sum->nph['C'] -
+	    sum->nph['s'] - sum->nph['t'] - sum->nph['f'];
+	putf("%s: %s, %lld bytes, %lld events\n", fname, form == 'l' ?
+	    "lt1 stream (checked as ltjson writes it)" : form == '{' ?
+	    "JSON object form" : form == '[' ? "JSON array form" :
+	    "not a JSON trace", bytes, sum->events);
+	putf("phases: B %lld, E %lld, X %lld, I %lld, M %lld, C %lld, "
+	    "flows %lld, other %lld\n", sum->nph['B'], sum->nph['E'],
+	    sum->nph['X'], sum->nph['I'] + sum->nph['i'], sum->nph['M'],
+	    sum->nph['C'], sum->nph['s'] + sum->nph['t'] + sum->nph['f'],
+	    other);
+	if (sum->ncats > 1) {
+		putf("categories:");
+		for (i = 1; i < sum->ncats && i <= 20; i++)
+			putf(" %s %lld", sum->cats[i].name,
+			    sum->cats[i].count);
+		if (sum->ncats > 21)
+			putf(" ... (%zu more)", sum->ncats - 21);
+		putf("\n");
+	}
+	if (hasrecorded)
+		putf("ltjson counts: %s\n", mismatch[0] != '\0' ? "MISMATCH" :
+		    "match");
+	putf("Perfetto %s: ", bandname());
+	if (cards[PF_FATAL] > 0)
+		putf("the load fails");
+	else
+		putf("Trace Errors %d, Import Errors %d, Data Losses %d, "
+		    "silent losses %d", cards[PF_TE], cards[PF_IE],
+		    cards[PF_DL], cards[PF_SILENT]);
+	putf("\n");
+	for (i = 0; i < n; i++) {
+		if (f[i].card == PF_OK) {
+			if (!warned++)
+				putf("warnings (Perfetto accepts these):\n");
+		} else if (cards[PF_FATAL] > 0 && f[i].card != PF_FATAL &&
+		    (i == 0 || f[i - 1].card == PF_FATAL))
+			putf("once the load is fixed:\n");
+		p = f[i].counter != NULL ? f[i].counter : "-";
+		putf("  %-6s %-40s %8lld  %s\n", pf_cardname(f[i].card), p,
+		    f[i].n, f[i].rule);
+		putf("      %s%s%s\n", pf_what(f[i].rule), f[i].detail != NULL ?
+		    ": " : "", f[i].detail != NULL ? f[i].detail : "");
+		examples(&f[i]);
+	}
+	if (n == 0)
+		putf("nothing to report\n");
+	for (i = 0, warned = 0; i < PF_NCARD; i++)
+		if (cards[i] > 0)
+			putf("%s%s: %s", warned++ ? "; " : "cards: ",
+			    pf_cardname((int)i), pf_cardlong((int)i));
+	if (warned)
+		putf("\n");
+}
+
+static void
+usdur(const char *key, int64_t ns)
+{
+	char num[LT_NUMBUF];
+
+	lt_us_fmt(num, ns);
+	putf("\t%s=%s", key, num);
+}
+
+/* -s: the numbers behind litracer's one-line summary. */
+static void
+summary(void)
+{
+	const struct pfsum *sum = pf_sum(sim);
+	const struct pfcat *c;
+	size_t i;
+
+	putf("summary\tevents=%lld\tB=%lld\tE=%lld\tX=%lld\tI=%lld\tM=%lld"
+	    "\tC=%lld\tflows=%lld\tprocesses=%zu", sum->events, sum->nph['B'],
+	    sum->nph['E'], sum->nph['X'], sum->nph['I'] + sum->nph['i'],
+	    sum->nph['M'], sum->nph['C'], sum->nph['s'] + sum->nph['t'] +
+	    sum->nph['f'], sum->nprocs);
+	usdur("duration_us", sum->first <= sum->last ? sum->last -
+	    sum->first : 0);
+	putf("\n");
+	for (i = 1; i < sum->ncats; i++) {
+		c = &sum->cats[i];
+		putf("category\t%s\tcount=%lld\tslices=%lld", c->name,
+		    c->count, c->nslices);
+		usdur("total_us", c->total);
+		usdur("mean_us", c->nslices > 0 ? c->total / c->nslices : 0);
+		usdur("p50_us", pf_percentile(c, 50));
+		usdur("p95_us", pf_percentile(c, 95));
+		usdur("max_us", c->max);
+		putf("\n");
+	}
+	for (i = 0; i < sum->nprocs; i++) {
+		if (sum->procs[i].str)
+			putf("process\t\"%s\"", sum->procs[i].name);
+		else
+			putf("process\t%llu", (unsigned long long)
+			    sum->procs[i].pid);
+		putf("\tevents=%lld\n", sum->procs[i].count);
+	}
+}
+
+/* -q: one line on stderr when something is predicted. */
+static void
+quiet(struct pffind *f, size_t n, int *cards)
+{
+	char line[512];
+	size_t i, k, first = n;
+	int w;
+
+	k = (size_t)snprintf(line, sizeof(line), "Perfetto %s: ", bandname());
+	for (i = 0; i < n && k < sizeof(line) - 1; i++) {
+		if (f[i].card > PF_DL ||
+		    (cards[PF_FATAL] > 0 && f[i].card != PF_FATAL))
+			continue;
+		if (first == n)
+			first = i;
+		w = snprintf(line + k, sizeof(line) - k, "%s%s%s%s %lld%s%s%s",
+		    i > first ? ", " : "", f[i].rule, f[i].counter != NULL ?
+		    " " : "", f[i].counter != NULL ? f[i].counter : "",
+		    f[i].n, f[i].card == PF_FATAL && f[i].detail != NULL ?
+		    " (" : "", f[i].card == PF_FATAL && f[i].detail != NULL ?
+		    f[i].detail : "", f[i].card == PF_FATAL &&
+		    f[i].detail != NULL ? ")" : "");
+		if (w > 0)
+			k += (size_t)w;
+	}
+	lt_warn("%s: %s", fname, line);
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct pffind *f;
+	struct ltin in;
+	struct stat st;
+	const char *errstr, *path;
+	size_t n;
+	int c, bad, cards[PF_NCARD];
+
+	lt_setprog(argv[0]);
+	while ((c = getopt(argc, argv, "hqstV:")) != -1) {
+		switch (c) {
+		case 'h':
+			lt_help(SYNOPSIS,
+			    "  -q          quiet: no report, exit status only "
+			    "(one line on stderr if bad)\n"
+			    "  -s          summary: per category and process\n"
+			    "  -t          one line per predicted counter: "
+			    "COUNTER TAB COUNT TAB CARD\n"
+			    "  -V version  Perfetto version to predict "
+			    "(default 58; bands <=50, 51-56, 57+)\n"
+			    "  -h          show this help\n");
+			break;
+		case 'q':
+			mode = MODE_QUIET;
+			break;
+		case 's':
+			sflag = 1;
+			break;
+		case 't':
+			mode = MODE_TAB;
+			break;
+		case 'V':
+			version = (int)lt_strtonum(optarg, 1, 1000, &errstr);
+			if (errstr != NULL)
+				lt_die(LT_EXIT_SYS, "-V %s: %s", optarg,
+				    errstr);
+			break;
+		default:
+			lt_usage(SYNOPSIS);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc > 1 || (sflag && mode == MODE_TAB))
+		lt_usage(SYNOPSIS);
+	band = version >= 57 ? PF_V57 : version >= 51 ? PF_V56 : PF_V50;
+	path = argc == 1 ? argv[0] : "-";
+
+	sim = pf_new(band);
+	pf_summary(sim, sflag);
+	lt_in_open(&in, path);
+	fname = in.name;
+	if (fstat(in.fd, &st) == 0 && S_ISREG(st.st_mode))
+		bytes = (long long)st.st_size;
+	lt_out_init(&out, 1, "<stdout>");
+	if (lt_in_fill(&in, 5) >= 4 && memcmp(in.buf + in.pos, "#lt1", 4) == 0)
+		readlt1(&in);
+	else {
+		readjson(&in);
+		lt_in_close(&in);
+	}
+	if (bytes > LARGE)
+		pf_find(sim, "PF-LARGE-FILE", NULL, PF_OK, 0, NULL);
+	counts();
+	pf_finish(sim);
+
+	n = pf_findings(sim, &f);
+	if (n > 0)
+		qsort(f, n, sizeof(*f), cmpfind);
+	bad = worst(f, n, cards);
+	if (mode == MODE_TAB)
+		tabs(f, n, cards);
+	else if (mode == MODE_REPORT)
+		report(f, n, cards);
+	else if (bad)
+		quiet(f, n, cards);
+	if (sflag)
+		summary();
+	lt_out_close(&out);
+	pf_free(sim);
+	return bad ? LT_EXIT_DATA : LT_EXIT_OK;
+}
