@@ -75,7 +75,8 @@ readall(int canon, int block)
 				abort();
 			break;
 		}
-		if (k == LT_JEV_TOP || !canon)
+		/* lt_jrec() takes canonical events, as ltparse reads them. */
+		if (k == LT_JEV_TOP || canon != 1)
 			continue;
 		b.n = 0;
 		if (lt_jrec(&ev, &b, &jc) == 0)
