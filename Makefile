@@ -64,8 +64,8 @@ check-asan:
 	$(MAKE) CFLAGS='$(SANFLAGS)' LDFLAGS='$(SANFLAGS)' all $(TESTPROGS)
 	ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	prove -e bats --ext .bats tests/
-	$(MAKE) all $(TESTPROGS)
+	prove -e bats --ext .bats tests/; st=$$?; \
+	$(MAKE) all $(TESTPROGS) >/dev/null; exit $$st
 
 lint:
 	mandoc -Tlint -W warning $(MAN1) $(MAN5) $(MAN7)

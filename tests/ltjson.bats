@@ -303,3 +303,11 @@ lt1() {
 	[ "${lines[0]}" = "#span	io	3	6.5" ]
 	[ "${lines[1]}" = "#span	cpu	1	3" ]
 }
+
+@test "displayTimeUnit is not written back" {
+	lt1 "$T/s" "0	X	1	1	1	c	a	{}	{}" "#top	displayTimeUnit	\"ns\"" \
+	    "#top	otherData	{\"k\":1}"
+	run -0 ltjson "$T/s"
+	[[ "$output" != *displayTimeUnit* ]]
+	[[ "$output" == *'"otherData":{"k":1}'* ]]
+}

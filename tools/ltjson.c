@@ -164,6 +164,9 @@ addtop(struct ltrd *rd, char *line, size_t len)
 		lt_rd_bad(rd, "#top key is not canonical JSON string contents");
 	if (strcmp(key, "traceEvents") == 0)
 		lt_rd_bad(rd, "#top traceEvents is not allowed");
+	/* Perfetto ignores it (and notes it); times are always us. */
+	if (strcmp(key, "displayTimeUnit") == 0)
+		return;
 	canon.n = 0;
 	if (lt_json_whole(val, (size_t)(end - val), &canon, &j) != LT_JSON_OK)
 		lt_rd_bad(rd, "#top %s: %s at byte %zu", key, j.err, j.errat);
