@@ -3,7 +3,8 @@
 // repeated key the last one counts).  ts and dur are compared in integer
 // nanoseconds after adding each trace's metadata.litracer.ts_offset_us;
 // events without a one-character ph (no lt1 form) are not expected in B.
-// The other top-level members, and metadata less its "litracer", match.
+// The other top-level members, and metadata less its "litracer", match;
+// displayTimeUnit is left out by ltjson (ltjson(1)).
 'use strict';
 const fs = require('fs');
 
@@ -48,7 +49,7 @@ keep.forEach((e, i) => {
 });
 if (!Array.isArray(a.t))
 	for (const k of Object.keys(a.t)) {
-		if (k === 'traceEvents')
+		if (k === 'traceEvents' || k === 'displayTimeUnit')
 			continue;
 		let x = a.t[k], y = b.t[k];
 		if (k === 'metadata') {
