@@ -9,6 +9,12 @@
  * checked against the grammar and copied as written.  Duplicate keys are
  * not looked for.  Nesting is limited to LT_JSON_DEPTH levels so that no
  * input can exhaust the stack.
+ *
+ * The canonical form is the text itself with a few edits (blanks cut,
+ * escapes rewritten, bad bytes replaced), and every edit sets a flag.  So
+ * nothing is copied token by token: the text between two edits is copied
+ * in one piece when the second edit is reached, and a text that needs no
+ * edit at all need not be copied (lt_json_lazy).
  */
 #include "lt.h"
 
@@ -19,9 +25,21 @@ struct scan {
 	const char	*p;	/* current position */
 	const char	*end;
 	struct ltbuf	*out;
+	const char	*done;	/* the text before it is in out, edited */
 	struct ltjson	*j;
+	long		 lines;	/* '\n' bytes passed */
 	int		 depth;
 	int		 final;	/* the text ends where the input ends */
+};
+
+/* Bytes that stand for themselves in a string: ASCII, not '"' or '\'. */
+static const unsigned char plain[256] = {
+	['\x20'] = 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	['0'] = 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	['@'] = 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	['P'] = 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,
+	['`'] = 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	['p'] = 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1
 };
 
 static int value(struct scan *);
@@ -42,18 +60,23 @@ more(struct scan *sc, const char *what)
 	return LT_JSON_MORE;
 }
 
+/*
+ * An edit: the text up to at goes to the output as it is, the text up
+ * to resume is left out (the caller may write something in its place).
+ */
+static inline void
+cut(struct scan *sc, const char *at, const char *resume)
+{
+	if (sc->out != NULL)
+		lt_buf_add(sc->out, sc->done, (size_t)(at - sc->done));
+	sc->done = resume;
+}
+
 static void
 emit(struct scan *sc, const void *p, size_t n)
 {
 	if (sc->out != NULL)
 		lt_buf_add(sc->out, p, n);
-}
-
-static void
-emitc(struct scan *sc, int c)
-{
-	if (sc->out != NULL)
-		lt_buf_addc(sc->out, c);
 }
 
 static inline void
@@ -64,11 +87,16 @@ blank(struct scan *sc)
 	/* Minified JSON has no blanks: leave at once. */
 	if (p < sc->end && (unsigned char)*p > ' ')
 		return;
-	while (p < sc->end &&
-	    (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
-		p++;
-	if (p != sc->p)
+	for (; p < sc->end; p++) {
+		if (*p == '\n')
+			sc->lines++;
+		else if (*p != ' ' && *p != '\t' && *p != '\r')
+			break;
+	}
+	if (p != sc->p) {
 		sc->j->flags |= LT_JS_BLANK;
+		cut(sc, sc->p, p);
+	}
 	sc->p = p;
 }
 
@@ -146,13 +174,18 @@ putcp(struct scan *sc, long cp)
 	emit(sc, u, n);
 }
 
-/* An escape at sc->p (pointing at '\'). */
+/*
+ * An escape at sc->p (pointing at '\').  One that is already canonical
+ * (\" \\ \b \f \n \r \t, lower-case \u00XX for other control characters)
+ * is no edit.
+ */
 static int
 escape(struct scan *sc)
 {
 	const char *p = sc->p;
 	ptrdiff_t rest;
 	long cp, lo;
+	unsigned flag = 0;
 	int c;
 
 	if (sc->end - p < 2)
@@ -161,13 +194,13 @@ escape(struct scan *sc)
 	switch (c) {
 	case '"': case '\\':
 	case 'b': case 'f': case 'n': case 'r': case 't':
-		emit(sc, p, 2);
 		sc->p += 2;
 		return LT_JSON_OK;
 	case '/':
-		emitc(sc, '/');
 		sc->j->flags |= LT_JS_ESCAPE;
 		sc->p += 2;
+		cut(sc, p, sc->p);
+		emit(sc, "/", 1);
 		return LT_JSON_OK;
 	case 'u':
 		break;
@@ -191,22 +224,27 @@ escape(struct scan *sc)
 		if (rest >= 6 && sc->p[0] == '\\' && sc->p[1] == 'u' &&
 		    (lo = uescape(sc->p + 1)) >= 0xdc00 && lo <= 0xdfff) {
 			sc->p += 6;
+			cut(sc, p, sc->p);
 			putcp(sc, 0x10000 + ((cp - 0xd800) << 10) +
 			    (lo - 0xdc00));
 			return LT_JSON_OK;
 		}
-		sc->j->flags |= LT_JS_LONE;
+		flag = LT_JS_LONE;
 		cp = 0xfffd;
 	} else if (cp >= 0xdc00 && cp <= 0xdfff) {
-		sc->j->flags |= LT_JS_SURROGATE | LT_JS_LONE;
+		flag = LT_JS_SURROGATE | LT_JS_LONE;
 		cp = 0xfffd;
 	} else if (cp == 0) {
-		sc->j->flags |= LT_JS_NUL;
+		flag = LT_JS_NUL;
 		cp = 0xfffd;
 	} else if (cp >= 0x20 || cp == '\b' || cp == '\f' || cp == '\n' ||
 	    cp == '\r' || cp == '\t' || uppercase(p + 2))
-		sc->j->flags |= LT_JS_ESCAPE;	/* canonical is raw or short */
-	putcp(sc, cp);
+		flag = LT_JS_ESCAPE;	/* canonical is raw or short */
+	if (flag != 0) {
+		sc->j->flags |= flag;
+		cut(sc, p, sc->p);
+		putcp(sc, cp);
+	}
 	return LT_JSON_OK;
 }
 
@@ -218,24 +256,18 @@ escape(struct scan *sc)
 static int
 string(struct scan *sc, int quoted)
 {
-	const unsigned char *p;
-	const char *run;
+	const unsigned char *p = (const unsigned char *)sc->p;
+	const unsigned char *end = (const unsigned char *)sc->end;
 	size_t k;
 	int r;
 
-	if (quoted) {
-		emitc(sc, '"');
-		sc->p++;
-	}
+	if (quoted)
+		p++;
 	for (;;) {
-		run = sc->p;
-		p = (const unsigned char *)sc->p;
-		while (p < (const unsigned char *)sc->end && *p >= 0x20 &&
-		    *p < 0x80 && *p != '"' && *p != '\\')
+		while (p < end && plain[*p])
 			p++;
 		sc->p = (const char *)p;
-		emit(sc, run, (size_t)(sc->p - run));
-		if (sc->p == sc->end) {
+		if (p == end) {
 			if (!quoted)
 				return LT_JSON_OK;
 			return more(sc, "unterminated string");
@@ -243,34 +275,37 @@ string(struct scan *sc, int quoted)
 		if (*p == '"') {
 			if (!quoted)
 				return bad(sc, "unescaped '\"' in string");
-			emitc(sc, '"');
 			sc->p++;
 			return LT_JSON_OK;
 		}
 		if (*p == '\\') {
 			if ((r = escape(sc)) != LT_JSON_OK)
 				return r;
-		} else if (*p < 0x20) {
+			p = (const unsigned char *)sc->p;
+			continue;
+		}
+		if (*p < 0x20) {
+			cut(sc, sc->p, sc->p + 1);
 			if (*p == 0) {
 				sc->j->flags |= LT_JS_NUL;
 				emit(sc, "\xef\xbf\xbd", 3);
 			} else {
 				sc->j->flags |= LT_JS_CTRL;
+				sc->lines += *p == '\n';
 				if (sc->out != NULL)
 					lt_esc(sc->out, sc->p, 1);
 			}
-			sc->p++;
-		} else if ((k = lt_utf8_len(p,
-		    (size_t)(sc->end - sc->p))) != 0) {
-			emit(sc, sc->p, k);
-			sc->p += k;
-		} else if (!sc->final && sc->end - sc->p < 4 && *p >= 0xc2 &&
+			p++;
+		} else if ((k = lt_utf8_len(p, (size_t)(end - p))) != 0) {
+			p += k;
+		} else if (!sc->final && end - p < 4 && *p >= 0xc2 &&
 		    *p <= 0xf4) {
 			return LT_JSON_MORE;	/* maybe a cut sequence */
 		} else {
 			sc->j->flags |= LT_JS_UTF8;
+			cut(sc, sc->p, sc->p + 1);
 			emit(sc, "\xef\xbf\xbd", 3);
-			sc->p++;
+			p++;
 		}
 	}
 }
@@ -324,7 +359,6 @@ number(struct scan *sc)
 		sc->p = p;
 		return bad(sc, "invalid number");
 	}
-	emit(sc, sc->p, (size_t)(p - sc->p));
 	sc->p = p;
 	return LT_JSON_OK;
 }
@@ -338,7 +372,6 @@ literal(struct scan *sc, const char *word, size_t n)
 		return bad(sc, "invalid literal");
 	if (have < n)
 		return more(sc, "invalid literal");
-	emit(sc, word, n);
 	sc->p += n;
 	return LT_JSON_OK;
 }
@@ -350,7 +383,6 @@ container(struct scan *sc, int open)
 
 	if (++sc->depth > LT_JSON_DEPTH)
 		return bad(sc, "nesting too deep");
-	emitc(sc, open);
 	sc->p++;
 	for (;;) {
 		blank(sc);
@@ -374,7 +406,6 @@ container(struct scan *sc, int open)
 				return more(sc, "unterminated object");
 			if (*sc->p != ':')
 				return bad(sc, "expected ':' after key");
-			emitc(sc, ':');
 			sc->p++;
 		}
 		if ((r = value(sc)) != LT_JSON_OK)
@@ -388,11 +419,9 @@ container(struct scan *sc, int open)
 		if (*sc->p != ',')
 			return bad(sc, open == '{' ? "expected ',' or '}'" :
 			    "expected ',' or ']'");
-		emitc(sc, ',');
 		sc->p++;
 		first = 0;
 	}
-	emitc(sc, close);
 	sc->p++;
 	sc->depth--;
 	return LT_JSON_OK;
@@ -429,10 +458,11 @@ start(struct scan *sc, const char *p, size_t n, struct ltbuf *out,
 {
 	if (p == NULL)
 		p = "";		/* no arithmetic on a null pointer */
-	sc->s = sc->p = p;
+	sc->s = sc->p = sc->done = p;
 	sc->end = p + n;
 	sc->out = out;
 	sc->j = j;
+	sc->lines = 0;
 	sc->depth = 0;
 	sc->final = final;
 	j->err = NULL;
@@ -440,25 +470,37 @@ start(struct scan *sc, const char *p, size_t n, struct ltbuf *out,
 	j->end = 0;
 	j->flags = 0;
 	j->type = 0;
+	j->lines = 0;
+}
+
+/* The end of a scan: the rest of the output, or none of it. */
+static int
+finish(struct scan *sc, int r, size_t mark, int lazy)
+{
+	struct ltjson *j = sc->j;
+
+	if (r == LT_JSON_OK) {
+		j->end = (size_t)(sc->p - sc->s);
+		j->lines = sc->lines;
+		if (!lazy || j->flags != 0)
+			cut(sc, sc->p, sc->p);
+	} else if (sc->out != NULL)
+		sc->out->n = mark;
+	return r;
 }
 
 static int
-run(const char *p, size_t n, struct ltbuf *out, struct ltjson *j, int final)
+run(const char *p, size_t n, struct ltbuf *out, struct ltjson *j, int final,
+    int lazy)
 {
 	struct scan sc;
 	size_t mark = out != NULL ? out->n : 0;
-	int r;
 
 	start(&sc, p, n, out, j, final);
 	blank(&sc);
 	if (sc.p < sc.end)
 		j->type = (unsigned char)*sc.p;
-	r = value(&sc);
-	if (r == LT_JSON_OK)
-		j->end = (size_t)(sc.p - p);
-	else if (out != NULL)
-		out->n = mark;
-	return r;
+	return finish(&sc, value(&sc), mark, lazy);
 }
 
 /*
@@ -468,7 +510,17 @@ run(const char *p, size_t n, struct ltbuf *out, struct ltjson *j, int final)
 int
 lt_json_value(const char *p, size_t n, struct ltbuf *out, struct ltjson *j)
 {
-	return run(p, n, out, j, 0);
+	return run(p, n, out, j, 0, 0);
+}
+
+/*
+ * As lt_json_value, but the canonical form goes to out only when it is
+ * not the text itself, that is when j->flags is not 0.
+ */
+int
+lt_json_lazy(const char *p, size_t n, struct ltbuf *out, struct ltjson *j)
+{
+	return run(p, n, out, j, 0, 1);
 }
 
 /*
@@ -478,7 +530,7 @@ lt_json_value(const char *p, size_t n, struct ltbuf *out, struct ltjson *j)
 int
 lt_json_first(const char *p, size_t n, struct ltbuf *out, struct ltjson *j)
 {
-	return run(p, n, out, j, 1);
+	return run(p, n, out, j, 1, 0);
 }
 
 /* Exactly one value in p[0..n), blanks around it allowed. */
@@ -488,14 +540,16 @@ lt_json_whole(const char *p, size_t n, struct ltbuf *out, struct ltjson *j)
 	struct scan sc;
 	int r;
 
-	if ((r = run(p, n, out, j, 1)) != LT_JSON_OK)
+	if ((r = run(p, n, out, j, 1, 0)) != LT_JSON_OK)
 		return r;
 	if (p == NULL)
 		p = "";
 	sc.s = p;
 	sc.p = p + j->end;
 	sc.end = p + n;
+	sc.out = NULL;
 	sc.j = j;
+	sc.lines = 0;
 	blank(&sc);
 	if (sc.p != sc.end)
 		return bad(&sc, "text after the value");
@@ -511,15 +565,10 @@ lt_json_str(const char *p, size_t n, struct ltbuf *out, struct ltjson *j)
 {
 	struct scan sc;
 	size_t mark = out != NULL ? out->n : 0;
-	int r;
 
 	start(&sc, p, n, out, j, 1);
 	j->type = '"';
-	if ((r = string(&sc, 0)) == LT_JSON_OK)
-		j->end = n;
-	else if (out != NULL)
-		out->n = mark;
-	return r;
+	return finish(&sc, string(&sc, 0), mark, 0);
 }
 
 /*

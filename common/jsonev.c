@@ -64,17 +64,12 @@ fail(struct ltjr *jr, const char *what, size_t at)
 	return LT_JEV_ERROR;
 }
 
-/* Consume n bytes, counting lines. */
+/* Consume a value the scanner has passed, with the lines it counted. */
 static void
-take(struct ltjr *jr, size_t n)
+take(struct ltjr *jr, const struct ltjson *j)
 {
-	const char *p = jr->in->buf + jr->in->pos, *end = p + n;
-
-	while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
-		jr->line++;
-		p++;
-	}
-	jr->in->pos += n;
+	jr->line += j->lines;
+	jr->in->pos += j->end;
 }
 
 /* Skip blanks; returns the next byte, or -1 at the end of the input. */
@@ -99,12 +94,13 @@ peek(struct ltjr *jr)
 }
 
 /*
- * Scan one value at the current position, reading more input as needed.
- * Returns LT_JSON_OK with j filled, LT_JSON_BAD, or LT_JSON_MORE when the
- * input ends inside the value.
+ * Scan one value at the current position, reading more input as needed;
+ * with lazy, the canonical form goes to out only when it is not the
+ * text.  Returns LT_JSON_OK with j filled, LT_JSON_BAD, or LT_JSON_MORE
+ * when the input ends inside the value.
  */
 static int
-scan(struct ltjr *jr, struct ltbuf *out, struct ltjson *j)
+scan(struct ltjr *jr, struct ltbuf *out, struct ltjson *j, int lazy)
 {
 	struct ltin *in = jr->in;
 	size_t have, mark = out != NULL ? out->n : 0;
@@ -112,7 +108,8 @@ scan(struct ltjr *jr, struct ltbuf *out, struct ltjson *j)
 
 	for (;;) {
 		have = in->end - in->pos;
-		r = lt_json_value(in->buf + in->pos, have, out, j);
+		r = (lazy ? lt_json_lazy : lt_json_value)(in->buf + in->pos,
+		    have, out, j);
 		if (r != LT_JSON_MORE)
 			return r;
 		if (out != NULL)
@@ -156,7 +153,7 @@ event(struct ltjr *jr, struct ltjev *ev)
 	int r;
 
 	jr->canon.n = 0;
-	r = scan(jr, jr->canonical == 1 ? &jr->canon : NULL, &j);
+	r = scan(jr, jr->canonical == 1 ? &jr->canon : NULL, &j, 1);
 	if (r == LT_JSON_MORE) {
 		if (jr->form == '[' && jr->in->pos == jr->in->end)
 			goto unterminated;
@@ -183,8 +180,8 @@ event(struct ltjr *jr, struct ltjev *ev)
 		lt_json_value(ev->raw, ev->rawn, &jr->canon, &j);
 		p = jr->canon.p;
 		n = jr->canon.n;
-	} else if (jr->canonical == 1) {
-		p = jr->canon.p;
+	} else if (jr->canonical == 1 && j.flags != 0) {
+		p = jr->canon.p;	/* else the text is canonical already */
 		n = jr->canon.n;
 	} else {
 		p = ev->raw;
@@ -201,7 +198,7 @@ event(struct ltjr *jr, struct ltjev *ev)
 	ev->n = n;
 	ev->tok = jr->tok;
 	ev->ntok = r;
-	take(jr, j.end);
+	take(jr, &j);
 	jr->nevents++;
 	return LT_JEV_EVENT;
 
@@ -264,10 +261,10 @@ lt_jr_next(struct ltjr *jr, struct ltjev *ev)
 				    "its closing '}' (incomplete file)" :
 				    "expected a string key", 0);
 			jr->key.n = 0;
-			if ((r = scan(jr, &jr->key, &j)) != LT_JSON_OK)
+			if ((r = scan(jr, &jr->key, &j, 0)) != LT_JSON_OK)
 				return fail(jr, r == LT_JSON_MORE ? "the trace "
 				    "ends inside a key" : j.err, j.errat);
-			take(jr, j.end);
+			take(jr, &j);
 			if (peek(jr) != ':')
 				return fail(jr, "expected ':' after a key", 0);
 			in->pos++;
@@ -288,7 +285,7 @@ lt_jr_next(struct ltjr *jr, struct ltjev *ev)
 			}
 			peek(jr);
 			jr->canon.n = 0;
-			if ((r = scan(jr, &jr->canon, &j)) != LT_JSON_OK)
+			if ((r = scan(jr, &jr->canon, &j, 0)) != LT_JSON_OK)
 				return fail(jr, r == LT_JSON_MORE ? "the trace "
 				    "ends inside a top-level member" : j.err,
 				    j.errat);
@@ -301,7 +298,7 @@ lt_jr_next(struct ltjr *jr, struct ltjev *ev)
 			ev->flags = j.flags;
 			ev->line = jr->line;
 			ev->off = (long long)(in->off + (off_t)in->pos);
-			take(jr, j.end);
+			take(jr, &j);
 			jr->first = 0;
 			return LT_JEV_TOP;
 		case ST_EVENTS:

@@ -233,6 +233,7 @@ struct ltjson {
 	size_t		 end;		/* offset just after the value */
 	unsigned	 flags;		/* LT_JS_* */
 	int		 type;		/* first byte of the value: { [ " n t f */
+	long		 lines;		/* '\n' bytes up to end */
 };
 
 int	lt_json_value(const char *, size_t, struct ltbuf *, struct ltjson *);
@@ -533,5 +534,8 @@ int	lt_jrec(const struct ltjev *, struct ltbuf *, struct ltjrec *);
 
 /* ltparse: in.c, back to the start of a seekable input; -1 if not. */
 int	lt_in_rewind(struct ltin *);
+
+/* ltparse, JSON speed: json.c, canonical text copied only when edited. */
+int	lt_json_lazy(const char *, size_t, struct ltbuf *, struct ltjson *);
 
 #endif
