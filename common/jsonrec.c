@@ -15,21 +15,38 @@
 
 enum { M_TS, M_PH, M_PID, M_TID, M_DUR, M_CAT, M_NAME, M_ARGS, M_N };
 
-static const char *const member[M_N] = {
-	"ts", "ph", "pid", "tid", "dur", "cat", "name", "args"
-};
-
+/* The column of key token t ("ts", "ph", ... "args"), or -1. */
 static int
 which(const char *js, const jsmntok_t *t)
 {
-	size_t n = (size_t)(t->end - t->start);
-	int m;
+	const char *k = js + t->start;
 
-	for (m = 0; m < M_N; m++)
-		if (strlen(member[m]) == n &&
-		    memcmp(js + t->start, member[m], n) == 0)
-			return m;
-	return -1;
+	switch (t->end - t->start) {
+	case 2:
+		if (k[0] == 't')
+			return k[1] == 's' ? M_TS : -1;
+		if (k[0] == 'p' && k[1] == 'h')
+			return M_PH;
+		return -1;
+	case 3:
+		if (memcmp(k, "pid", 3) == 0)
+			return M_PID;
+		if (memcmp(k, "tid", 3) == 0)
+			return M_TID;
+		if (memcmp(k, "dur", 3) == 0)
+			return M_DUR;
+		if (memcmp(k, "cat", 3) == 0)
+			return M_CAT;
+		return -1;
+	case 4:
+		if (memcmp(k, "name", 4) == 0)
+			return M_NAME;
+		if (memcmp(k, "args", 4) == 0)
+			return M_ARGS;
+		return -1;
+	default:
+		return -1;
+	}
 }
 
 /* The text of token t as written: strings with their quotes. */
@@ -42,16 +59,56 @@ text(const char *js, const jsmntok_t *t, const char **p, size_t *n)
 	*n = (size_t)(t->end - t->start + 2 * q);
 }
 
+#define ISDIGIT(c)	((unsigned)(c) - '0' < 10)
+
+/*
+ * A plain -?D+(.D+)? of at most 16 integer digits in ns, rounded as
+ * lt_dec_parse rounds; 0 for anything else, left to lt_dec_parse.
+ */
+static int
+plaindec(const char *p, size_t n, int64_t *ns)
+{
+	const char *end = p + n, *q;
+	uint64_t v = 0;
+	int neg = 0, k;
+
+	if (p < end && *p == '-') {
+		neg = 1;
+		p++;
+	}
+	for (q = p; p < end && ISDIGIT(*p); p++)
+		v = v * 10 + (uint64_t)(*p - '0');
+	if (p == q || p - q > 16)
+		return 0;
+	v *= 1000;
+	if (p < end && *p == '.') {
+		for (k = 100, q = ++p; p < end && ISDIGIT(*p); p++) {
+			if (k > 0)
+				v += (uint64_t)(*p - '0') * (uint64_t)k;
+			else if (k == 0)
+				v += *p >= '5';	/* only the first digit dropped */
+			k = k > 0 ? k / 10 : -1;
+		}
+		if (p == q)
+			return 0;
+	}
+	if (p != end || v > (uint64_t)INT64_MAX)
+		return 0;
+	*ns = neg ? -(int64_t)v : (int64_t)v;
+	return 1;
+}
+
 /* A ts or dur in ns; 0 if the value is not a number lt1 can hold. */
 static int
 usval(const char *js, const jsmntok_t *t, int64_t add, int64_t *ns)
 {
 	const char *p = js + t->start;
+	size_t n = (size_t)(t->end - t->start);
 	int64_t v;
 
 	if (t->type != JSMN_PRIMITIVE || (*p != '-' && (*p < '0' || *p > '9')))
 		return 0;
-	if (lt_dec_parse(p, (size_t)(t->end - t->start), 3, &v) != LT_NUM_OK)
+	if (!plaindec(p, n, &v) && lt_dec_parse(p, n, 3, &v) != LT_NUM_OK)
 		return 0;
 	if ((add > 0 && v > INT64_MAX - add) || (add < 0 &&
 	    v < INT64_MIN - add))
@@ -60,10 +117,10 @@ usval(const char *js, const jsmntok_t *t, int64_t add, int64_t *ns)
 	return 1;
 }
 
-/* Can column m hold value token t? */
+/* Can column m hold value token t?  ts and dur go to *ns. */
 static int
 fits(const struct ltjev *ev, const struct ltjrec *jr, int m,
-    const jsmntok_t *t)
+    const jsmntok_t *t, int64_t *ns)
 {
 	const char *p = ev->p + t->start;
 	size_t n = (size_t)(t->end - t->start);
@@ -71,9 +128,9 @@ fits(const struct ltjev *ev, const struct ltjrec *jr, int m,
 
 	switch (m) {
 	case M_TS:
-		return usval(ev->p, t, jr->offset, &v);
+		return usval(ev->p, t, jr->offset, ns);
 	case M_DUR:
-		return usval(ev->p, t, 0, &v);
+		return usval(ev->p, t, 0, ns);
 	case M_PH:
 		return t->type == JSMN_STRING && n == 1 && *p > ' ' &&
 		    *p < 0x7f && *p != '"' && *p != '\\';
@@ -100,6 +157,35 @@ putnum(struct ltbuf *b, int64_t v, int us)
 	lt_buf_add(b, num, us ? lt_us_fmt(num, v) : lt_i64_fmt(num, v));
 }
 
+/*
+ * ns, read from number token t with nothing added, in lt1's shortest
+ * form.  A number written -?D+(.D{1,3})? is that form already but for
+ * the fraction's trailing zeros: it is copied, not printed again.
+ */
+static void
+putus(struct ltbuf *b, const char *js, const jsmntok_t *t, int64_t ns)
+{
+	const char *p = js + t->start, *end = js + t->end, *q, *dot;
+
+	q = p + (*p == '-');
+	if (*q == '0' && q + 1 < end && q[1] != '.')
+		goto print;
+	while (q < end && ISDIGIT(*q))
+		q++;
+	dot = q;
+	if (q < end && *q == '.')
+		for (q++; q < end && ISDIGIT(*q); q++)
+			;
+	if (q != end || end - dot > 4 || (ns == 0 && *p == '-'))
+		goto print;
+	while (q > dot && (q[-1] == '0' || q[-1] == '.'))
+		q--;
+	lt_buf_add(b, p, (size_t)(q - p));
+	return;
+print:
+	putnum(b, ns, 1);
+}
+
 static void
 putid(struct ltbuf *b, const struct ltjev *ev, const jsmntok_t *t,
     const struct ltjrec *jr, int pid)
@@ -119,8 +205,13 @@ putid(struct ltbuf *b, const struct ltjev *ev, const jsmntok_t *t,
 			lt_buf_add(b, p, n);
 		return;
 	}
+	/* An integer that fits is written canonically: copy it. */
+	if (!pid || jr->pid == NULL) {
+		lt_buf_add(b, p, n);
+		return;
+	}
 	lt_int_parse(p, n, &v);
-	if (pid && jr->pid != NULL && v >= 0 && v <= (int64_t)UINT32_MAX)
+	if (v >= 0 && v <= (int64_t)UINT32_MAX)
 		v = (int64_t)jr->pid(jr->arg, (uint64_t)v);
 	putnum(b, v, 0);
 }
@@ -173,7 +264,7 @@ lt_jrec(const struct ltjev *ev, struct ltbuf *b, struct ltjrec *jr)
 	const char *p;
 	size_t n;
 	int col[M_N], i, k, m, first;
-	int64_t v;
+	int64_t ns[M_N];
 
 	if (ev->ntok < 1 || t[0].type != JSMN_OBJECT) {
 		jr->why = "an event that is not an object";
@@ -187,14 +278,14 @@ lt_jrec(const struct ltjev *ev, struct ltbuf *b, struct ltjrec *jr)
 				jr->dupkeys++;
 			col[m] = i + 1;
 		}
-	if (col[M_PH] < 0 || !fits(ev, jr, M_PH, &t[col[M_PH]])) {
+	if (col[M_PH] < 0 || !fits(ev, jr, M_PH, &t[col[M_PH]], NULL)) {
 		jr->why = t[0].size == 0 ? "an empty event" :
 		    col[M_PH] < 0 ? "an event without ph" :
 		    "an event whose ph is not one character";
 		return -1;
 	}
 	for (m = 0; m < M_N; m++)
-		if (col[m] >= 0 && !fits(ev, jr, m, &t[col[m]]))
+		if (col[m] >= 0 && !fits(ev, jr, m, &t[col[m]], &ns[m]))
 			col[m] = -col[m] - 2;	/* to extra */
 
 	for (m = 0; m < M_N; m++) {
@@ -210,12 +301,13 @@ lt_jrec(const struct ltjev *ev, struct ltbuf *b, struct ltjrec *jr)
 		i = col[m];
 		switch (m) {
 		case M_TS:
-			usval(ev->p, &t[i], jr->offset, &v);
-			putnum(b, v, 1);
+			if (jr->offset == 0)
+				putus(b, ev->p, &t[i], ns[m]);
+			else
+				putnum(b, ns[m], 1);
 			break;
 		case M_DUR:
-			usval(ev->p, &t[i], 0, &v);
-			putnum(b, v, 1);
+			putus(b, ev->p, &t[i], ns[m]);
 			break;
 		case M_PID:
 		case M_TID:
