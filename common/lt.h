@@ -538,4 +538,21 @@ int	lt_in_rewind(struct ltin *);
 /* ltparse, JSON speed: json.c, canonical text copied only when edited. */
 int	lt_json_lazy(const char *, size_t, struct ltbuf *, struct ltjson *);
 
+/* ltparse, JSON speed: jsontail.c, the ts offset of an ltjson trace. */
+#define LT_JTAIL	(1024 * 1024)	/* bytes of a trace's end read */
+#define LT_JDIRTY_KEEP	11
+
+struct ltjdirty {
+	off_t		 seen;		/* bytes fed */
+	off_t		 first;		/* offset of the first find, or -1 */
+	char		 keep[LT_JDIRTY_KEEP];
+	size_t		 nkeep;
+};
+
+int	lt_jtail(const char *, size_t, int64_t *, size_t *);
+size_t	lt_jdirty(const char *, size_t);
+void	lt_jdirty_feed(struct ltjdirty *, const char *, size_t);
+int64_t	lt_jtsoffset(const char *, size_t);
+int64_t	lt_jr_prescan(struct ltin *);
+
 #endif

@@ -384,3 +384,102 @@ balanced() {
 	diff "$BATS_TEST_TMPDIR/oa" "$BATS_TEST_TMPDIR/ob"
 	[ "$(cat "$BATS_TEST_TMPDIR/oa")" != '"ts_offset_us":0' ]
 }
+
+# bigtrace: in the test's directory, a Kineto trace k.json, ltparse's
+# stream of it k.lt, and ltjson's trace of that a.json, with a ts offset;
+# both traces are larger than the end of a trace ltparse reads (1 MiB).
+bigtrace() {
+	cd "$BATS_TEST_TMPDIR"
+	gentrace -n 9000 -x 50 >k.json
+	ltparse k.json >k.lt
+	ltjson k.lt >a.json
+	[ "$(wc -c <a.json)" -gt 1100000 ]
+	grep -q '"ts_offset_us":1691000000000000' a.json
+	ltparse a.json >a.lt
+	diff <(records k.lt) <(records a.lt)
+}
+
+@test "ltparse: the offset of a large ltjson trace, minified or pretty-printed, file, pipe or gzip" {
+	need gzip
+	bigtrace
+	# a pretty-printer's way: members on lines of their own, indented
+	sed -e 's/,"/,\n  "/g' -e 's/{"/{\n  "/g' a.json >p.json
+	grep -qx '  "ts_offset_us":1691000000000000,' p.json
+	ltparse p.json | diff a.lt -
+	ltparse <a.json | diff a.lt -
+	cat a.json | ltparse | diff a.lt -
+	cat p.json | ltparse | diff a.lt -
+	gzip -c p.json >p.json.gz
+	ltparse p.json.gz | diff a.lt -
+	gzip -c p.json | ltparse | diff a.lt -
+	ltparse <(cat p.json) | diff a.lt -
+}
+
+@test "ltparse: the last metadata object of a large trace counts, wherever it is" {
+	bigtrace
+	# a small member after it, and one larger than the end read
+	sed '$s/}$/,"traceName":"x"}/' a.json >m1.json
+	ltparse m1.json >m1.lt
+	diff <(records a.lt) <(records m1.lt)
+	grep -qx $'#top\ttraceName\t"x"' m1.lt
+	{ sed '$s/}$/,"pad":"/' a.json | tr -d '\n'
+	  head -c 1200000 /dev/zero | tr '\0' x; printf '"}\n'; } >m2.json
+	ltparse m2.json | records - | diff <(records a.lt) -
+	# before traceEvents
+	meta=$(sed -n '$s/^"metadata":\(.*\)}$/\1/p' a.json)
+	{ printf '{"metadata":%s,"traceEvents":[\n' "$meta"
+	  sed -n '2,/^\]/p' a.json | sed '$d'; printf ']}\n'; } >m3.json
+	ltparse m3.json | records - | diff <(records a.lt) -
+	# a later metadata that is not an object changes nothing
+	sed '$s/}$/,"metadata":null}/' a.json >m4.json
+	ltparse m4.json | records - | diff <(records a.lt) -
+	# a later metadata object without the offset: the times as written
+	sed '$s/}$/,"metadata":{"user":"x"}}/' a.json >m5.json
+	ltparse m5.json >m5.lt
+	[ "$(records m5.lt | head -n 1 | cut -f 1)" = 1108548132154 ]
+	[ "$(records a.lt | head -n 1 | cut -f 1)" = 1692108548132154 ]
+}
+
+@test "ltparse: a large trace from another tool has no offset, whatever its members say" {
+	bigtrace
+	# an escape before the events, which makes ltparse read it all first
+	sed '1s/^{$/{"x":"\\u00e9",/' k.json >k2.json
+	ltparse k2.json >k2.lt
+	diff <(records k.lt) <(records k2.lt)
+	# ts_offset_us anywhere but in metadata.litracer is no offset
+	sed -e '1s/^{$/{"ts_offset_us":5,"litracer":{"ts_offset_us":5},/' \
+	    -e '$s/^}$/,"metadata":{"ts_offset_us":5,"litracer":{"x":5}}}/' \
+	    k.json >k3.json
+	ltparse k3.json | records - | diff <(records k.lt) -
+	# nor is one that is not a number
+	sed '$s/^}$/,"metadata":{"litracer":{"ts_offset_us":"5"}}}/' \
+	    k.json >k4.json
+	ltparse k4.json | records - | diff <(records k.lt) -
+}
+
+@test "ltparse: a large trace cut short: exit 1, offset only if the metadata was read" {
+	bigtrace
+	size=$(wc -c <a.json)
+	head -c $((size - 2)) a.json >t1.json
+	run -1 --separate-stderr sh -c 'ltparse t1.json >t1.lt'
+	[ "$stderr" = "ltparse: t1.json:$(($(wc -l <t1.json) + 1)): byte $((size - 1)): the trace ends before its closing '}' (incomplete file)" ]
+	# what was written before the error, with the offset
+	n=$(records t1.lt | wc -l)
+	[ "$n" -gt 1000 ]
+	diff <(records a.lt | head -n "$n") <(records t1.lt)
+	head -c 700000 a.json >t2.json
+	run -1 --separate-stderr sh -c 'ltparse t2.json >t2.lt'
+	[[ "$stderr" == "ltparse: t2.json:$(wc -l <t2.json): byte "*": the trace ends inside traceEvents (incomplete file)" ||
+	   "$stderr" == "ltparse: t2.json:$(($(wc -l <t2.json) + 1)): byte "*": the trace ends inside an event (incomplete file)" ]]
+	[ "$(records t2.lt | head -n 1 | cut -f 1)" = 1108548132154 ]
+	! grep -q '^#stat' t2.lt
+}
+
+@test "ltparse: a raw line feed in a string (repaired) where the end read starts" {
+	cd "$BATS_TEST_TMPDIR"
+	{ printf '{"traceEvents":[{"ph":"i","ts":1,"pid":1,"tid":1}],"note":"'
+	  head -c 1200000 /dev/zero | tr '\0' b
+	  printf '\n1]","metadata":{"litracer":{"ts_offset_us":1000}}}\n'; } >s.json
+	run -0 ltparse s.json
+	[ "${lines[1]}" = $'1001\ti\t1\t1\t-\t\t\t{}\t{}' ]
+}

@@ -504,44 +504,6 @@ isjson(struct ltin *in)
 	return c == '{' || c == ']' ? '[' : 0;
 }
 
-/* metadata.litracer.ts_offset_us of a trace written by ltjson, in ns. */
-static int64_t
-tsoffset(const char *p, size_t n)
-{
-	const char *cur = p, *end = p + n, *k, *v, *c2;
-	size_t kn, vn;
-	int64_t ns = 0;
-
-	while (lt_json_objnext(&cur, end, &k, &kn, &v, &vn)) {
-		if (!is(k, kn, "litracer") || *v != '{')
-			continue;
-		c2 = v;
-		while (lt_json_objnext(&c2, v + vn, &k, &kn, &p, &n))
-			if (is(k, kn, "ts_offset_us") &&
-			    lt_dec_parse(p, n, 3, &ns) != LT_NUM_OK)
-				ns = 0;
-	}
-	return ns;
-}
-
-/* The ts offset of a trace: a first reading of the whole input. */
-static int64_t
-prescan(struct ltin *in)
-{
-	struct ltjev ev;
-	struct ltjr jr;
-	int64_t ns = 0;
-	int k;
-
-	lt_jr_init(&jr, in, LT_JR_CHECK);
-	while ((k = lt_jr_next(&jr, &ev)) == LT_JEV_EVENT || k == LT_JEV_TOP)
-		if (k == LT_JEV_TOP && is(ev.key, ev.keyn, "metadata") &&
-		    ev.type == '{')
-			ns = tsoffset(ev.p, ev.n);
-	lt_jr_free(&jr);
-	return ns;
-}
-
 /* Is path a regular file (not "-", a pipe, a device)? */
 static int
 isreg(const char *path)
@@ -552,9 +514,144 @@ isreg(const char *path)
 	    S_ISREG(sb.st_mode);
 }
 
+/* The ts offset of the trace in, read from its start to its end. */
+static int64_t
+prescan(struct ltin *in)
+{
+	int64_t ns;
+
+	if (lt_in_rewind(in) < 0)
+		lt_die(LT_EXIT_SYS, "%s: cannot seek:", in->name);
+	ns = lt_jr_prescan(in);
+	if (lt_in_rewind(in) < 0)
+		lt_die(LT_EXIT_SYS, "%s: cannot seek:", in->name);
+	return ns;
+}
+
+/* Read n bytes at off of fd into p; 0 when they are not all there. */
+static int
+readat(int fd, const char *name, char *p, size_t n, off_t off)
+{
+	ssize_t r;
+
+	while (n > 0) {
+		if ((r = pread(fd, p, n, off)) < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			lt_die(LT_EXIT_SYS, "read error: %s:", name);
+		if (r == 0)
+			return 0;
+		p += r;
+		n -= (size_t)r;
+		off += r;
+	}
+	return 1;
+}
+
+/*
+ * The ts offset of a trace in object form in the regular file of in,
+ * of size bytes, as jsontail.c finds it: from its last bytes, or a
+ * search for the key's spelling before them (dirty: where it was found
+ * already, -1 nowhere, -2 not looked for), or a first reading of it all.
+ */
+static int64_t
+fileoffset(struct ltin *in, off_t size, off_t dirty)
+{
+	struct ltjdirty d;
+	char *buf;
+	off_t base = size - LT_JTAIL, limit, at;
+	size_t from, n;
+	int64_t ns = 0;
+	int done;
+
+	if (size <= LT_JTAIL)
+		return prescan(in);
+	buf = lt_malloc(LT_JTAIL);
+	if (!readat(in->fd, in->name, buf, LT_JTAIL, base)) {
+		free(buf);
+		return prescan(in);	/* it shrank meanwhile */
+	}
+	done = lt_jtail(buf, LT_JTAIL, &ns, &from);
+	limit = base + (off_t)from;
+	if (!done && dirty == -2) {
+		memset(&d, 0, sizeof(d));
+		d.first = -1;
+		for (at = 0; at < limit && d.first < 0; at += (off_t)n) {
+			n = limit - at < LT_JTAIL ? (size_t)(limit - at) :
+			    LT_JTAIL;
+			if (!readat(in->fd, in->name, buf, n, at))
+				break;
+			lt_jdirty_feed(&d, buf, n);
+		}
+		dirty = at < limit && d.first < 0 ? 0 : d.first;
+	}
+	free(buf);
+	if (done || dirty < 0 || dirty >= limit)
+		return ns;
+	return prescan(in);
+}
+
+/* Keep the last LT_JTAIL bytes of a stream in tail. */
+static void
+keeptail(char *tail, size_t *nt, const char *p, size_t n)
+{
+	size_t k;
+
+	if (n >= LT_JTAIL) {
+		memcpy(tail, p + n - LT_JTAIL, LT_JTAIL);
+		*nt = LT_JTAIL;
+		return;
+	}
+	if (*nt + n > LT_JTAIL) {
+		k = *nt + n - LT_JTAIL;
+		memmove(tail, tail + k, *nt - k);
+		*nt -= k;
+	}
+	memcpy(tail + *nt, p, n);
+	*nt += n;
+}
+
+/*
+ * The same for a compressed file: it is decompressed once more, for
+ * its last bytes and the search, and once again in the rare case that
+ * these do not settle it.
+ */
+static int64_t
+zipoffset(const char *path)
+{
+	struct ltjdirty d;
+	struct ltin in;
+	char *tail = lt_malloc(LT_JTAIL);
+	size_t nt = 0, from;
+	int64_t ns = 0;
+	int done = 0;
+
+	memset(&d, 0, sizeof(d));
+	d.first = -1;
+	lt_in_open(&in, path);
+	while (lt_in_fill(&in, 1) > 0) {
+		lt_jdirty_feed(&d, in.buf + in.pos, in.end - in.pos);
+		keeptail(tail, &nt, in.buf + in.pos, in.end - in.pos);
+		in.pos = in.end;
+	}
+	lt_in_close(&in);
+	if (d.seen > (off_t)nt) {
+		done = lt_jtail(tail, nt, &ns, &from);
+		done = done || d.first < 0 || d.first >= d.seen - (off_t)nt +
+		    (off_t)from;
+	}
+	free(tail);
+	if (done)
+		return ns;
+	lt_in_open(&in, path);
+	ns = lt_jr_prescan(&in);
+	lt_in_close(&in);
+	return ns;
+}
+
 /* An input that cannot seek, kept in a temporary file to be read twice. */
 static void
-spool(struct ltin *in)
+spool(struct ltin *in, struct ltjdirty *d)
 {
 	char path[4096];
 	const char *dir, *name;
@@ -569,6 +666,7 @@ spool(struct ltin *in)
 	unlink(path);
 	name = in->name;
 	while (lt_in_fill(in, 1) > 0) {
+		lt_jdirty_feed(d, in->buf + in->pos, in->end - in->pos);
 		w = write(fd, in->buf + in->pos, in->end - in->pos);
 		if (w < 0 && errno == EINTR)
 			continue;
@@ -580,6 +678,26 @@ spool(struct ltin *in)
 	lt_in_fdopen(in, fd, name);
 	if (lt_in_rewind(in) < 0)
 		lt_die(LT_EXIT_SYS, "%s:", path);
+}
+
+/*
+ * The ts offset of a trace in object form: ltjson writes its metadata
+ * last, and it is needed before the first event.
+ */
+static int64_t
+offset(const struct input *ip, struct ltin *in)
+{
+	struct ltjdirty d;
+	struct stat sb;
+
+	if (in->child == -1 && fstat(in->fd, &sb) == 0 && S_ISREG(sb.st_mode))
+		return fileoffset(in, sb.st_size, -2);
+	if (in->child != -1 && isreg(ip->path))
+		return zipoffset(ip->path);
+	memset(&d, 0, sizeof(d));
+	d.first = -1;
+	spool(in, &d);
+	return fileoffset(in, d.seen, d.first);
 }
 
 static size_t		 lastjson;	/* the process of the last JSON pid */
@@ -600,28 +718,11 @@ parsejson(struct input *ip, struct ltin *in, int form)
 	struct ltjrec jc;
 	struct ltjev ev;
 	struct ltjr jr;
-	struct ltin in2;
 	int k;
 
 	memset(&jc, 0, sizeof(jc));
-	/*
-	 * ltjson writes its metadata last: find its ts offset first.  A
-	 * compressed file is decompressed twice; a pipe is kept meanwhile.
-	 */
-	if (form == '{') {
-		if (lt_in_rewind(in) == 0) {
-			jc.offset = prescan(in);
-			lt_in_rewind(in);
-		} else if (isreg(ip->path)) {
-			lt_in_open(&in2, ip->path);
-			jc.offset = prescan(&in2);
-			lt_in_close(&in2);
-		} else {
-			spool(in);
-			jc.offset = prescan(in);
-			lt_in_rewind(in);
-		}
-	}
+	if (form == '{')
+		jc.offset = offset(ip, in);
 	if (ip->block != 0) {
 		jc.pid = jsonpid;
 		jc.arg = ip;
