@@ -30,6 +30,10 @@ struct scan {
 	long		 lines;	/* '\n' bytes passed */
 	int		 depth;
 	int		 final;	/* the text ends where the input ends */
+	size_t		 mark;	/* out->n at the start */
+	jsmntok_t	**tok;	/* jsmn's tokens of the output, or NULL */
+	unsigned	*tokcap;
+	int		 ntok;
 };
 
 /* Bytes that stand for themselves in a string: ASCII, not '"' or '\'. */
@@ -42,7 +46,7 @@ static const unsigned char plain[256] = {
 	['p'] = 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1
 };
 
-static int value(struct scan *);
+static int value(struct scan *, int);
 
 static int
 bad(struct scan *sc, const char *what)
@@ -67,9 +71,32 @@ more(struct scan *sc, const char *what)
 static inline void
 cut(struct scan *sc, const char *at, const char *resume)
 {
-	if (sc->out != NULL)
-		lt_buf_add(sc->out, sc->done, (size_t)(at - sc->done));
+	struct ltbuf *b = sc->out;
+	const char *s = sc->done;
+	size_t n = (size_t)(at - s);
+	char *d;
+
 	sc->done = resume;
+	if (b == NULL)
+		return;
+	if (n > 16 || b->cap - b->n < 16) {
+		lt_buf_add(b, s, n);
+		return;
+	}
+	/* Most pieces are short: copies of fixed sizes, no call. */
+	d = b->p + b->n;
+	b->n += n;
+	if (n >= 8) {
+		memcpy(d, s, 8);
+		memcpy(d + n - 8, s + n - 8, 8);
+	} else if (n >= 4) {
+		memcpy(d, s, 4);
+		memcpy(d + n - 4, s + n - 4, 4);
+	} else if (n > 0) {
+		d[0] = s[0];
+		d[n / 2] = s[n / 2];
+		d[n - 1] = s[n - 1];
+	}
 }
 
 static void
@@ -77,6 +104,45 @@ emit(struct scan *sc, const void *p, size_t n)
 {
 	if (sc->out != NULL)
 		lt_buf_add(sc->out, p, n);
+}
+
+/* Where the text at p is in the output. */
+static inline int
+outpos(const struct scan *sc, const char *p)
+{
+	return (int)(sc->out->n - sc->mark + (size_t)(p - sc->done));
+}
+
+/*
+ * A token starting at output position at, as jsmn (JSMN_PARENT_LINKS)
+ * makes it: its parent counts it.  Returns its index.
+ */
+static inline int
+token(struct scan *sc, jsmntype_t type, int at, int parent)
+{
+	jsmntok_t *t;
+
+	if ((unsigned)sc->ntok == *sc->tokcap) {
+		*sc->tokcap = *sc->tokcap != 0 ? *sc->tokcap * 2 : 256;
+		*sc->tok = lt_reallocarray(*sc->tok, *sc->tokcap,
+		    sizeof(**sc->tok));
+	}
+	t = &(*sc->tok)[sc->ntok];
+	t->type = type;
+	t->start = at;
+	t->end = -1;
+	t->size = 0;
+	t->parent = parent;
+	if (parent >= 0)
+		(*sc->tok)[parent].size++;
+	return sc->ntok++;
+}
+
+/* Token i ends at p. */
+static inline void
+tokend(struct scan *sc, int i, const char *p)
+{
+	(*sc->tok)[i].end = outpos(sc, p);
 }
 
 static inline void
@@ -248,21 +314,14 @@ escape(struct scan *sc)
 	return LT_JSON_OK;
 }
 
-/*
- * A string at sc->p: with quoted, from its opening quote to its closing
- * one; without, the contents up to the end of the text (a raw quote is
- * then an error).
- */
+/* The rest of a string, from p: escapes, control bytes, UTF-8. */
 static int
-string(struct scan *sc, int quoted)
+strrest(struct scan *sc, const unsigned char *p, int quoted)
 {
-	const unsigned char *p = (const unsigned char *)sc->p;
 	const unsigned char *end = (const unsigned char *)sc->end;
 	size_t k;
 	int r;
 
-	if (quoted)
-		p++;
 	for (;;) {
 		while (p < end && plain[*p])
 			p++;
@@ -308,6 +367,26 @@ string(struct scan *sc, int quoted)
 			p++;
 		}
 	}
+}
+
+/*
+ * A string at sc->p: with quoted, from its opening quote to its closing
+ * one; without, the contents up to the end of the text (a raw quote is
+ * then an error).  Plain ASCII to the closing quote is the quick way.
+ */
+static inline int
+string(struct scan *sc, int quoted)
+{
+	const unsigned char *p = (const unsigned char *)sc->p + quoted;
+	const unsigned char *end = (const unsigned char *)sc->end;
+
+	while (p < end && plain[*p])
+		p++;
+	if (quoted && p < end && *p == '"') {
+		sc->p = (const char *)p + 1;
+		return LT_JSON_OK;
+	}
+	return strrest(sc, p, quoted);
 }
 
 #define ISDIGIT(c)	((unsigned)(c) - '0' < 10)
@@ -377,12 +456,15 @@ literal(struct scan *sc, const char *word, size_t n)
 }
 
 static int
-container(struct scan *sc, int open)
+container(struct scan *sc, int open, int parent)
 {
-	int close = open == '{' ? '}' : ']', r, first = 1;
+	int close = open == '{' ? '}' : ']', r, first = 1, i = -1, k, at = 0;
 
 	if (++sc->depth > LT_JSON_DEPTH)
 		return bad(sc, "nesting too deep");
+	if (sc->tok != NULL)
+		i = token(sc, open == '{' ? JSMN_OBJECT : JSMN_ARRAY,
+		    outpos(sc, sc->p), parent);
 	sc->p++;
 	for (;;) {
 		blank(sc);
@@ -396,11 +478,18 @@ container(struct scan *sc, int open)
 				    "trailing comma in array");
 			break;
 		}
+		k = i;
 		if (open == '{') {
 			if (*sc->p != '"')
 				return bad(sc, "expected a string key");
+			if (sc->tok != NULL)
+				at = outpos(sc, sc->p + 1);
 			if ((r = string(sc, 1)) != LT_JSON_OK)
 				return r;
+			if (sc->tok != NULL) {
+				k = token(sc, JSMN_STRING, at, i);
+				tokend(sc, k, sc->p - 1);
+			}
 			blank(sc);
 			if (sc->p == sc->end)
 				return more(sc, "unterminated object");
@@ -408,7 +497,7 @@ container(struct scan *sc, int open)
 				return bad(sc, "expected ':' after key");
 			sc->p++;
 		}
-		if ((r = value(sc)) != LT_JSON_OK)
+		if ((r = value(sc, k)) != LT_JSON_OK)
 			return r;
 		blank(sc);
 		if (sc->p == sc->end)
@@ -423,31 +512,56 @@ container(struct scan *sc, int open)
 		first = 0;
 	}
 	sc->p++;
+	if (sc->tok != NULL)
+		tokend(sc, i, sc->p);
 	sc->depth--;
 	return LT_JSON_OK;
 }
 
-static int
-value(struct scan *sc)
+/*
+ * The token of a string or primitive value, at output position at,
+ * scanned with result r.
+ */
+static inline int
+scalar(struct scan *sc, int r, jsmntype_t type, int at, int parent)
 {
+	int i;
+
+	if (r != LT_JSON_OK || sc->tok == NULL)
+		return r;
+	i = token(sc, type, at, parent);
+	tokend(sc, i, type == JSMN_STRING ? sc->p - 1 : sc->p);
+	return r;
+}
+
+static int
+value(struct scan *sc, int parent)
+{
+	int at;
+
 	blank(sc);
 	if (sc->p == sc->end)
 		return more(sc, "expected a value");
+	at = sc->tok != NULL ? outpos(sc, sc->p) : 0;
 	switch (*sc->p) {
 	case '{':
 	case '[':
-		return container(sc, *sc->p);
+		return container(sc, *sc->p, parent);
 	case '"':
-		return string(sc, 1);
+		return scalar(sc, string(sc, 1), JSMN_STRING, at + 1, parent);
 	case 't':
-		return literal(sc, "true", 4);
+		return scalar(sc, literal(sc, "true", 4), JSMN_PRIMITIVE, at,
+		    parent);
 	case 'f':
-		return literal(sc, "false", 5);
+		return scalar(sc, literal(sc, "false", 5), JSMN_PRIMITIVE, at,
+		    parent);
 	case 'n':
-		return literal(sc, "null", 4);
+		return scalar(sc, literal(sc, "null", 4), JSMN_PRIMITIVE, at,
+		    parent);
 	default:
 		if (*sc->p == '-' || ISDIGIT(*sc->p))
-			return number(sc);
+			return scalar(sc, number(sc), JSMN_PRIMITIVE, at,
+			    parent);
 		return bad(sc, "expected a value");
 	}
 }
@@ -461,10 +575,14 @@ start(struct scan *sc, const char *p, size_t n, struct ltbuf *out,
 	sc->s = sc->p = sc->done = p;
 	sc->end = p + n;
 	sc->out = out;
+	sc->mark = out != NULL ? out->n : 0;
 	sc->j = j;
 	sc->lines = 0;
 	sc->depth = 0;
 	sc->final = final;
+	sc->tok = NULL;
+	sc->tokcap = NULL;
+	sc->ntok = 0;
 	j->err = NULL;
 	j->errat = 0;
 	j->end = 0;
@@ -475,7 +593,7 @@ start(struct scan *sc, const char *p, size_t n, struct ltbuf *out,
 
 /* The end of a scan: the rest of the output, or none of it. */
 static int
-finish(struct scan *sc, int r, size_t mark, int lazy)
+finish(struct scan *sc, int r, int lazy)
 {
 	struct ltjson *j = sc->j;
 
@@ -485,22 +603,17 @@ finish(struct scan *sc, int r, size_t mark, int lazy)
 		if (!lazy || j->flags != 0)
 			cut(sc, sc->p, sc->p);
 	} else if (sc->out != NULL)
-		sc->out->n = mark;
+		sc->out->n = sc->mark;
 	return r;
 }
 
 static int
-run(const char *p, size_t n, struct ltbuf *out, struct ltjson *j, int final,
-    int lazy)
+run(struct scan *sc, int lazy)
 {
-	struct scan sc;
-	size_t mark = out != NULL ? out->n : 0;
-
-	start(&sc, p, n, out, j, final);
-	blank(&sc);
-	if (sc.p < sc.end)
-		j->type = (unsigned char)*sc.p;
-	return finish(&sc, value(&sc), mark, lazy);
+	blank(sc);
+	if (sc->p < sc->end)
+		sc->j->type = (unsigned char)*sc->p;
+	return finish(sc, value(sc, -1), lazy);
 }
 
 /*
@@ -510,7 +623,10 @@ run(const char *p, size_t n, struct ltbuf *out, struct ltjson *j, int final,
 int
 lt_json_value(const char *p, size_t n, struct ltbuf *out, struct ltjson *j)
 {
-	return run(p, n, out, j, 0, 0);
+	struct scan sc;
+
+	start(&sc, p, n, out, j, 0);
+	return run(&sc, 0);
 }
 
 /*
@@ -520,7 +636,31 @@ lt_json_value(const char *p, size_t n, struct ltbuf *out, struct ltjson *j)
 int
 lt_json_lazy(const char *p, size_t n, struct ltbuf *out, struct ltjson *j)
 {
-	return run(p, n, out, j, 0, 1);
+	struct scan sc;
+
+	start(&sc, p, n, out, j, 0);
+	return run(&sc, 1);
+}
+
+/*
+ * As lt_json_lazy (out must not be NULL), and the value is cut into the
+ * tokens jsmn (with JSMN_PARENT_LINKS) makes of its canonical form, in
+ * *tok, grown as needed: *ntok of them.  The scan sees every token
+ * anyway, so that jsmn need not read the text again.
+ */
+int
+lt_json_tokens(const char *p, size_t n, struct ltbuf *out, struct ltjson *j,
+    jsmntok_t **tok, unsigned *tokcap, int *ntok)
+{
+	struct scan sc;
+	int r;
+
+	start(&sc, p, n, out, j, 0);
+	sc.tok = tok;
+	sc.tokcap = tokcap;
+	r = run(&sc, 1);
+	*ntok = sc.ntok;
+	return r;
 }
 
 /*
@@ -530,7 +670,10 @@ lt_json_lazy(const char *p, size_t n, struct ltbuf *out, struct ltjson *j)
 int
 lt_json_first(const char *p, size_t n, struct ltbuf *out, struct ltjson *j)
 {
-	return run(p, n, out, j, 1, 0);
+	struct scan sc;
+
+	start(&sc, p, n, out, j, 1);
+	return run(&sc, 0);
 }
 
 /* Exactly one value in p[0..n), blanks around it allowed. */
@@ -540,7 +683,8 @@ lt_json_whole(const char *p, size_t n, struct ltbuf *out, struct ltjson *j)
 	struct scan sc;
 	int r;
 
-	if ((r = run(p, n, out, j, 1, 0)) != LT_JSON_OK)
+	start(&sc, p, n, out, j, 1);
+	if ((r = run(&sc, 0)) != LT_JSON_OK)
 		return r;
 	if (p == NULL)
 		p = "";
@@ -564,11 +708,10 @@ int
 lt_json_str(const char *p, size_t n, struct ltbuf *out, struct ltjson *j)
 {
 	struct scan sc;
-	size_t mark = out != NULL ? out->n : 0;
 
 	start(&sc, p, n, out, j, 1);
 	j->type = '"';
-	return finish(&sc, string(&sc, 0), mark, 0);
+	return finish(&sc, string(&sc, 0), 0);
 }
 
 /*

@@ -93,14 +93,16 @@ peek(struct ltjr *jr)
 	}
 }
 
+enum { SCAN, LAZY, TOKENS };
+
 /*
  * Scan one value at the current position, reading more input as needed;
- * with lazy, the canonical form goes to out only when it is not the
- * text.  Returns LT_JSON_OK with j filled, LT_JSON_BAD, or LT_JSON_MORE
- * when the input ends inside the value.
+ * LAZY: the canonical form goes to out only when it is not the text;
+ * TOKENS: also cut into jr->tok.  Returns LT_JSON_OK with j filled,
+ * LT_JSON_BAD, or LT_JSON_MORE when the input ends inside the value.
  */
 static int
-scan(struct ltjr *jr, struct ltbuf *out, struct ltjson *j, int lazy)
+scan(struct ltjr *jr, struct ltbuf *out, struct ltjson *j, int how)
 {
 	struct ltin *in = jr->in;
 	size_t have, mark = out != NULL ? out->n : 0;
@@ -108,8 +110,12 @@ scan(struct ltjr *jr, struct ltbuf *out, struct ltjson *j, int lazy)
 
 	for (;;) {
 		have = in->end - in->pos;
-		r = (lazy ? lt_json_lazy : lt_json_value)(in->buf + in->pos,
-		    have, out, j);
+		if (how == TOKENS)
+			r = lt_json_tokens(in->buf + in->pos, have, out, j,
+			    &jr->tok, &jr->ntokcap, &jr->ntok);
+		else
+			r = (how == LAZY ? lt_json_lazy : lt_json_value)(
+			    in->buf + in->pos, have, out, j);
 		if (r != LT_JSON_MORE)
 			return r;
 		if (out != NULL)
@@ -153,7 +159,8 @@ event(struct ltjr *jr, struct ltjev *ev)
 	int r;
 
 	jr->canon.n = 0;
-	r = scan(jr, jr->canonical == 1 ? &jr->canon : NULL, &j, 1);
+	r = jr->canonical == 1 ? scan(jr, &jr->canon, &j, TOKENS) :
+	    scan(jr, NULL, &j, SCAN);
 	if (r == LT_JSON_MORE) {
 		if (jr->form == '[' && jr->in->pos == jr->in->end)
 			goto unterminated;
@@ -187,9 +194,15 @@ event(struct ltjr *jr, struct ltjev *ev)
 		p = ev->raw;
 		n = ev->rawn;
 	}
-	/* Only checking (ltparse's first reading of a trace): no tokens. */
+	/*
+	 * Only checking (ltparse's first reading of a trace): no tokens.
+	 * The scan made those of an object, as jsmn would; jsmn cuts the
+	 * rest, and says what jsmn says of a bare number.
+	 */
 	if (jr->canonical == LT_JR_CHECK)
 		r = 0;
+	else if (jr->canonical == 1 && j.type == '{' && n <= INT32_MAX)
+		r = jr->ntok;
 	else if ((r = tokens(jr, p, n)) < 1)
 		return fail(jr, j.type != '{' ? "an event is not an object" :
 		    "event too large", 0);
@@ -261,7 +274,7 @@ lt_jr_next(struct ltjr *jr, struct ltjev *ev)
 				    "its closing '}' (incomplete file)" :
 				    "expected a string key", 0);
 			jr->key.n = 0;
-			if ((r = scan(jr, &jr->key, &j, 0)) != LT_JSON_OK)
+			if ((r = scan(jr, &jr->key, &j, SCAN)) != LT_JSON_OK)
 				return fail(jr, r == LT_JSON_MORE ? "the trace "
 				    "ends inside a key" : j.err, j.errat);
 			take(jr, &j);
@@ -285,7 +298,8 @@ lt_jr_next(struct ltjr *jr, struct ltjev *ev)
 			}
 			peek(jr);
 			jr->canon.n = 0;
-			if ((r = scan(jr, &jr->canon, &j, 0)) != LT_JSON_OK)
+			if ((r = scan(jr, &jr->canon, &j, SCAN)) !=
+			    LT_JSON_OK)
 				return fail(jr, r == LT_JSON_MORE ? "the trace "
 				    "ends inside a top-level member" : j.err,
 				    j.errat);

@@ -327,6 +327,7 @@ struct ltjr {
 	long		 line;
 	jsmntok_t	*tok;
 	unsigned	 ntokcap;
+	int		 ntok;		/* tokens made by the scan */
 	struct ltbuf	 canon;
 	struct ltbuf	 key;
 	/* What was accepted although strict JSON would not. */
@@ -537,6 +538,8 @@ int	lt_in_rewind(struct ltin *);
 
 /* ltparse, JSON speed: json.c, canonical text copied only when edited. */
 int	lt_json_lazy(const char *, size_t, struct ltbuf *, struct ltjson *);
+int	lt_json_tokens(const char *, size_t, struct ltbuf *, struct ltjson *,
+	    jsmntok_t **, unsigned *, int *);
 
 /* ltparse, JSON speed: jsontail.c, the ts offset of an ltjson trace. */
 #define LT_JTAIL	(1024 * 1024)	/* bytes of a trace's end read */

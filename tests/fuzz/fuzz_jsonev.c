@@ -6,6 +6,7 @@
  * ltparse reads it, with and without a pid block), raw mode and
  * check-only mode; every record made must be valid lt1
  * (lt_rec_check), and an error must come with its message and line.
+ * The tokens the scanner makes of an event are those jsmn makes.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -49,6 +50,26 @@ moved(void *arg, uint64_t pid)
 	return (1ULL << 22) + (pid & ((1ULL << 22) - 1));
 }
 
+/* The tokens of ev are those jsmn makes of its text. */
+static void
+samejsmn(const struct ltjev *ev)
+{
+	static struct ltjr ref;
+	const jsmntok_t *a, *b;
+	int i, n;
+
+	if ((n = lt_jr_tokens(&ref, ev->p, ev->n)) != ev->ntok)
+		abort();
+	for (i = 0; i < n; i++) {
+		a = &ev->tok[i];
+		b = &ref.tok[i];
+		if (a->type != b->type || a->start != b->start ||
+		    a->end != b->end || a->size != b->size ||
+		    a->parent != b->parent)
+			abort();
+	}
+}
+
 static void
 readall(int canon, int block)
 {
@@ -78,6 +99,7 @@ readall(int canon, int block)
 		/* lt_jrec() takes canonical events, as ltparse reads them. */
 		if (k == LT_JEV_TOP || canon != 1)
 			continue;
+		samejsmn(&ev);
 		b.n = 0;
 		if (lt_jrec(&ev, &b, &jc) == 0)
 			record(&b);
