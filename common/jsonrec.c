@@ -117,6 +117,20 @@ usval(const char *js, const jsmntok_t *t, int64_t add, int64_t *ns)
 	return 1;
 }
 
+/* Is p[0..n) a canonical integer of at most 18 digits? */
+static int
+smallint(const char *p, size_t n)
+{
+	size_t i = n > 0 && *p == '-';
+
+	if (n == i || n - i > 18 || (p[i] == '0' && n > i + 1))
+		return 0;
+	for (; i < n; i++)
+		if (!ISDIGIT(p[i]))
+			return 0;
+	return 1;
+}
+
 /* Can column m hold value token t?  ts and dur go to *ns. */
 static int
 fits(const struct ltjev *ev, const struct ltjrec *jr, int m,
@@ -138,9 +152,9 @@ fits(const struct ltjev *ev, const struct ltjrec *jr, int m,
 	case M_TID:
 		if (t->type == JSMN_STRING)
 			return 1;
-		return t->type == JSMN_PRIMITIVE &&
-		    lt_int_parse(p, n, &v) == LT_NUM_OK &&
-		    !(n == 2 && p[0] == '-');
+		if (t->type != JSMN_PRIMITIVE || (n == 2 && p[0] == '-'))
+			return 0;
+		return smallint(p, n) || lt_int_parse(p, n, &v) == LT_NUM_OK;
 	case M_CAT:
 	case M_NAME:
 		return t->type == JSMN_STRING && n > 0;
@@ -253,6 +267,17 @@ putargs(struct ltbuf *b, const struct ltjev *ev, const int *col,
 	lt_buf_add(b, p + t[v].end, (size_t)(a->end - t[v].end));
 }
 
+/* The key token of the member after the one whose key token is i. */
+static int
+nextkey(const jsmntok_t *t, int i)
+{
+	if (t[i + 1].type == JSMN_OBJECT || t[i + 1].type == JSMN_ARRAY)
+		return lt_jtok_skip(t, i + 1);
+	return i + 2;
+}
+
+#define NMEM	32	/* members remembered from the first walk */
+
 /*
  * Append the record of ev, with its '\n', to b.  Returns 0, or -1 when
  * the event has no lt1 form (jr->why says why; nothing is appended).
@@ -263,7 +288,8 @@ lt_jrec(const struct ltjev *ev, struct ltbuf *b, struct ltjrec *jr)
 	const jsmntok_t *t = ev->tok;
 	const char *p;
 	size_t n;
-	int col[M_N], i, k, m, first;
+	int col[M_N], key[NMEM], i, k, m, first;
+	signed char mk[NMEM];
 	int64_t ns[M_N];
 
 	if (ev->ntok < 1 || t[0].type != JSMN_OBJECT) {
@@ -272,12 +298,18 @@ lt_jrec(const struct ltjev *ev, struct ltbuf *b, struct ltjrec *jr)
 	}
 	for (m = 0; m < M_N; m++)
 		col[m] = -1;
-	for (i = 1, k = 0; k < t[0].size; k++, i = lt_jtok_skip(t, i + 1))
-		if ((m = which(ev->p, &t[i])) >= 0) {
+	for (i = 1, k = 0; k < t[0].size; k++, i = nextkey(t, i)) {
+		m = which(ev->p, &t[i]);
+		if (k < NMEM) {
+			key[k] = i;
+			mk[k] = (signed char)m;
+		}
+		if (m >= 0) {
 			if (col[m] >= 0)
 				jr->dupkeys++;
 			col[m] = i + 1;
 		}
+	}
 	if (col[M_PH] < 0 || !fits(ev, jr, M_PH, &t[col[M_PH]], NULL)) {
 		jr->why = t[0].size == 0 ? "an empty event" :
 		    col[M_PH] < 0 ? "an event without ph" :
@@ -324,8 +356,14 @@ lt_jrec(const struct ltjev *ev, struct ltbuf *b, struct ltjrec *jr)
 
 	lt_buf_add(b, "\t{", 2);
 	first = 1;
-	for (i = 1, k = 0; k < t[0].size; k++, i = lt_jtok_skip(t, i + 1)) {
-		m = which(ev->p, &t[i]);
+	for (i = 1, k = 0; k < t[0].size; k++) {
+		if (k < NMEM) {
+			i = key[k];
+			m = mk[k];
+		} else {
+			i = nextkey(t, i);
+			m = which(ev->p, &t[i]);
+		}
 		if (m >= 0 && (col[m] >= 0 || -col[m] - 2 != i + 1))
 			continue;	/* in its column, or repeated */
 		if (!first)
