@@ -14,7 +14,9 @@
  * escapes rewritten, bad bytes replaced), and every edit sets a flag.  So
  * nothing is copied token by token: the text between two edits is copied
  * in one piece when the second edit is reached, and a text that needs no
- * edit at all need not be copied (lt_json_lazy).
+ * edit at all need not be copied (lt_json_lazy).  The scan can also cut
+ * the value into the tokens jsmn would make of its canonical form
+ * (lt_json_tokens), so that an event is read once, not twice.
  */
 #include "lt.h"
 

@@ -483,3 +483,21 @@ bigtrace() {
 	run -0 ltparse s.json
 	[ "${lines[1]}" = $'1001\ti\t1\t1\t-\t\t\t{}\t{}' ]
 }
+
+@test "ltparse: errors and warnings deep in a pretty-printed trace name their line and byte" {
+	cd "$BATS_TEST_TMPDIR"
+	gentrace -n 3000 -x 10 >k.json
+	n=$(grep -n '"ph": "X"' k.json | sed -n '500p' | cut -d: -f1)
+	[ "$n" -gt 1000 ]
+	# no ':' after a key: the error is at the value's quote
+	sed "${n}s/\"ph\": \"X\"/\"ph\" \"X\"/" k.json >bad.json
+	b=$(awk -v n="$n" 'NR < n { off += length($0) + 1 }
+	    NR == n { print off + index($0, "\"ph\" \"X\"") + 5; exit }' bad.json)
+	run -1 --separate-stderr sh -c 'ltparse bad.json >/dev/null'
+	[ "$stderr" = "ltparse: bad.json:$n: byte $b: expected ':' after key" ]
+	# an event without ph is skipped, on the line of its '{'
+	sed "${n}s/\"ph\": \"X\"/\"qh\": \"X\"/" k.json >noph.json
+	[ "$(sed -n "$((n - 1))p" noph.json)" = '  {' ]
+	run -0 --separate-stderr sh -c 'ltparse -v noph.json >/dev/null'
+	[ "$stderr" = "ltparse: noph.json:$((n - 1)): skipped an event without ph" ]
+}

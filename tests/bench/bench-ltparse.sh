@@ -2,14 +2,16 @@
 # tests/bench/bench-ltparse.sh: ltparse speed and memory (make bench).
 #
 # Logs of every generation made by genlog, ltparse alone against cat,
-# two parts on two cores, a JSON trace, and peak RSS at two sizes to show
-# that memory does not grow with the input.  Knobs: LINES (default
-# 1000000), RUNS, BENCHDIR.
+# two parts on two cores, JSON traces (ltjson's, and a Kineto trace of the
+# shape of issue 5, from a file and from a pipe), and peak RSS at two
+# sizes to show that memory does not grow with the input.  Knobs: LINES
+# (default 1000000), EVENTS (455000), RUNS, BENCHDIR.
 set -eu
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 export TOP
 . "$TOP/tests/bench/lib.sh"
 LINES=${LINES:-1000000}
+EVENTS=${EVENTS:-455000}
 
 
 header "ltparse ($LINES lines)"
@@ -26,6 +28,19 @@ measure "ltparse -P 2/2 alone (new)" "$f" 1 "ltparse -P 2/2 '$f' > /dev/null"
 j="$BENCHDIR/ltparse-new-$LINES.json"
 [ -s "$j" ] || ltparse "$f" | ltjson > "$j"
 measure "ltparse JSON (ltjson of new)" "$j" 1 "ltparse '$j' > /dev/null"
+
+# A pretty-printed Kineto trace (its end read, then a search for the
+# offset key, then one reading), and ltjson's minified trace of it (the
+# offset found in its end).
+k=$BENCHDIR/kineto-$EVENTS-3500.json
+[ -s "$k" ] || gentrace -n "$EVENTS" -x 3500 >"$k"
+kj=$BENCHDIR/kineto-$EVENTS-3500.ltjson.json
+[ -s "$kj" ] || ltparse "$k" | ltjson >"$kj"
+header "ltparse, JSON traces of $EVENTS events"
+measure "ltparse Kineto trace" "$k" 1 "ltparse '$k' > /dev/null"
+measure "ltparse Kineto trace from a pipe" "$k" 1 \
+    "cat '$k' | ltparse > /dev/null"
+measure "ltparse ltjson trace (ts offset)" "$kj" 1 "ltparse '$kj' > /dev/null"
 
 header "ltparse peak memory against input size"
 small=$(genlog_cached new $((LINES / 4)))
