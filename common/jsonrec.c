@@ -63,14 +63,16 @@ text(const char *js, const jsmntok_t *t, const char **p, size_t *n)
 
 /*
  * A plain -?D+(.D+)? of at most 16 integer digits in ns, rounded as
- * lt_dec_parse rounds; 0 for anything else, left to lt_dec_parse.
+ * lt_dec_parse rounds; 0 for anything else, left to lt_dec_parse.  In
+ * *keep, how much of the text is already its lt1 form (at most three
+ * fraction digits, less their trailing zeros), or 0.
  */
 static int
-plaindec(const char *p, size_t n, int64_t *ns)
+plaindec(const char *p, size_t n, int64_t *ns, size_t *keep)
 {
-	const char *end = p + n, *q;
+	const char *start = p, *end = p + n, *q, *last;
 	uint64_t v = 0;
-	int neg = 0, k;
+	int neg = 0, k, lt1;
 
 	if (p < end && *p == '-') {
 		neg = 1;
@@ -80,6 +82,8 @@ plaindec(const char *p, size_t n, int64_t *ns)
 		v = v * 10 + (uint64_t)(*p - '0');
 	if (p == q || p - q > 16)
 		return 0;
+	lt1 = *q != '0' || p - q == 1;		/* no leading zero */
+	last = p;
 	v *= 1000;
 	if (p < end && *p == '.') {
 		for (k = 100, q = ++p; p < end && ISDIGIT(*p); p++) {
@@ -87,32 +91,44 @@ plaindec(const char *p, size_t n, int64_t *ns)
 				v += (uint64_t)(*p - '0') * (uint64_t)k;
 			else if (k == 0)
 				v += *p >= '5';	/* only the first digit dropped */
+			if (*p != '0')
+				last = p + 1;
 			k = k > 0 ? k / 10 : -1;
 		}
 		if (p == q)
 			return 0;
+		lt1 = lt1 && k >= 0;
 	}
 	if (p != end || v > (uint64_t)INT64_MAX)
 		return 0;
+	*keep = lt1 && !(neg && v == 0) ? (size_t)(last - start) : 0;
 	*ns = neg ? -(int64_t)v : (int64_t)v;
 	return 1;
 }
 
-/* A ts or dur in ns; 0 if the value is not a number lt1 can hold. */
+/*
+ * A ts or dur in ns, add added; 0 if the value is not a number lt1 can
+ * hold.  *keep as plaindec says, 0 when add is not.
+ */
 static int
-usval(const char *js, const jsmntok_t *t, int64_t add, int64_t *ns)
+usval(const char *js, const jsmntok_t *t, int64_t add, int64_t *ns,
+    size_t *keep)
 {
 	const char *p = js + t->start;
 	size_t n = (size_t)(t->end - t->start);
 	int64_t v;
 
+	*keep = 0;
 	if (t->type != JSMN_PRIMITIVE || (*p != '-' && (*p < '0' || *p > '9')))
 		return 0;
-	if (!plaindec(p, n, &v) && lt_dec_parse(p, n, 3, &v) != LT_NUM_OK)
+	if (!plaindec(p, n, &v, keep) && lt_dec_parse(p, n, 3, &v) !=
+	    LT_NUM_OK)
 		return 0;
 	if ((add > 0 && v > INT64_MAX - add) || (add < 0 &&
 	    v < INT64_MIN - add))
 		return 0;
+	if (add != 0)
+		*keep = 0;
 	*ns = v + add;
 	return 1;
 }
@@ -131,10 +147,10 @@ smallint(const char *p, size_t n)
 	return 1;
 }
 
-/* Can column m hold value token t?  ts and dur go to *ns. */
+/* Can column m hold value token t?  ts and dur go to *ns and *keep. */
 static int
 fits(const struct ltjev *ev, const struct ltjrec *jr, int m,
-    const jsmntok_t *t, int64_t *ns)
+    const jsmntok_t *t, int64_t *ns, size_t *keep)
 {
 	const char *p = ev->p + t->start;
 	size_t n = (size_t)(t->end - t->start);
@@ -142,9 +158,9 @@ fits(const struct ltjev *ev, const struct ltjrec *jr, int m,
 
 	switch (m) {
 	case M_TS:
-		return usval(ev->p, t, jr->offset, ns);
+		return usval(ev->p, t, jr->offset, ns, keep);
 	case M_DUR:
-		return usval(ev->p, t, 0, ns);
+		return usval(ev->p, t, 0, ns, keep);
 	case M_PH:
 		return t->type == JSMN_STRING && n == 1 && *p > ' ' &&
 		    *p < 0x7f && *p != '"' && *p != '\\';
@@ -171,33 +187,15 @@ putnum(struct ltbuf *b, int64_t v, int us)
 	lt_buf_add(b, num, us ? lt_us_fmt(num, v) : lt_i64_fmt(num, v));
 }
 
-/*
- * ns, read from number token t with nothing added, in lt1's shortest
- * form.  A number written -?D+(.D{1,3})? is that form already but for
- * the fraction's trailing zeros: it is copied, not printed again.
- */
+/* A ts or dur: its text when it is the lt1 form, else printed. */
 static void
-putus(struct ltbuf *b, const char *js, const jsmntok_t *t, int64_t ns)
+putus(struct ltbuf *b, const char *js, const jsmntok_t *t, int64_t ns,
+    size_t keep)
 {
-	const char *p = js + t->start, *end = js + t->end, *q, *dot;
-
-	q = p + (*p == '-');
-	if (*q == '0' && q + 1 < end && q[1] != '.')
-		goto print;
-	while (q < end && ISDIGIT(*q))
-		q++;
-	dot = q;
-	if (q < end && *q == '.')
-		for (q++; q < end && ISDIGIT(*q); q++)
-			;
-	if (q != end || end - dot > 4 || (ns == 0 && *p == '-'))
-		goto print;
-	while (q > dot && (q[-1] == '0' || q[-1] == '.'))
-		q--;
-	lt_buf_add(b, p, (size_t)(q - p));
-	return;
-print:
-	putnum(b, ns, 1);
+	if (keep != 0)
+		lt_buf_add(b, js + t->start, keep);
+	else
+		putnum(b, ns, 1);
 }
 
 static void
@@ -291,6 +289,7 @@ lt_jrec(const struct ltjev *ev, struct ltbuf *b, struct ltjrec *jr)
 	int col[M_N], key[NMEM], i, k, m, first;
 	signed char mk[NMEM];
 	int64_t ns[M_N];
+	size_t keep[M_N];
 
 	if (ev->ntok < 1 || t[0].type != JSMN_OBJECT) {
 		jr->why = "an event that is not an object";
@@ -310,14 +309,15 @@ lt_jrec(const struct ltjev *ev, struct ltbuf *b, struct ltjrec *jr)
 			col[m] = i + 1;
 		}
 	}
-	if (col[M_PH] < 0 || !fits(ev, jr, M_PH, &t[col[M_PH]], NULL)) {
+	if (col[M_PH] < 0 || !fits(ev, jr, M_PH, &t[col[M_PH]], NULL, NULL)) {
 		jr->why = t[0].size == 0 ? "an empty event" :
 		    col[M_PH] < 0 ? "an event without ph" :
 		    "an event whose ph is not one character";
 		return -1;
 	}
 	for (m = 0; m < M_N; m++)
-		if (col[m] >= 0 && !fits(ev, jr, m, &t[col[m]], &ns[m]))
+		if (col[m] >= 0 && !fits(ev, jr, m, &t[col[m]], &ns[m],
+		    &keep[m]))
 			col[m] = -col[m] - 2;	/* to extra */
 
 	for (m = 0; m < M_N; m++) {
@@ -333,13 +333,8 @@ lt_jrec(const struct ltjev *ev, struct ltbuf *b, struct ltjrec *jr)
 		i = col[m];
 		switch (m) {
 		case M_TS:
-			if (jr->offset == 0)
-				putus(b, ev->p, &t[i], ns[m]);
-			else
-				putnum(b, ns[m], 1);
-			break;
 		case M_DUR:
-			putus(b, ev->p, &t[i], ns[m]);
+			putus(b, ev->p, &t[i], ns[m], keep[m]);
 			break;
 		case M_PID:
 		case M_TID:
