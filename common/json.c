@@ -14,9 +14,9 @@
  * escapes rewritten, bad bytes replaced), and every edit sets a flag.  So
  * nothing is copied token by token: the text between two edits is copied
  * in one piece when the second edit is reached, and a text that needs no
- * edit at all need not be copied (lt_json_lazy).  The scan can also cut
- * the value into the tokens jsmn would make of its canonical form
- * (lt_json_tokens), so that an event is read once, not twice.
+ * edit at all need not be copied.  The scan can also cut the value into
+ * the tokens jsmn would make of its canonical form (lt_json_tokens), so
+ * that an event is read once, not twice.
  */
 #include "lt.h"
 
@@ -632,23 +632,11 @@ lt_json_value(const char *p, size_t n, struct ltbuf *out, struct ltjson *j)
 }
 
 /*
- * As lt_json_value, but the canonical form goes to out only when it is
- * not the text itself, that is when j->flags is not 0.
- */
-int
-lt_json_lazy(const char *p, size_t n, struct ltbuf *out, struct ltjson *j)
-{
-	struct scan sc;
-
-	start(&sc, p, n, out, j, 0);
-	return run(&sc, 1);
-}
-
-/*
- * As lt_json_lazy (out must not be NULL), and the value is cut into the
- * tokens jsmn (with JSMN_PARENT_LINKS) makes of its canonical form, in
- * *tok, grown as needed: *ntok of them.  The scan sees every token
- * anyway, so that jsmn need not read the text again.
+ * As lt_json_value, but the canonical form goes to out (not NULL) only
+ * when it is not the text itself, that is when j->flags is not 0; and
+ * the value is cut into the tokens jsmn (with JSMN_PARENT_LINKS) makes
+ * of its canonical form, in *tok, grown as needed: *ntok of them.  The
+ * scan sees every token anyway, so that jsmn need not read it again.
  */
 int
 lt_json_tokens(const char *p, size_t n, struct ltbuf *out, struct ltjson *j,

@@ -93,12 +93,12 @@ peek(struct ltjr *jr)
 	}
 }
 
-enum { SCAN, LAZY, TOKENS };
+enum { SCAN, TOKENS };
 
 /*
  * Scan one value at the current position, reading more input as needed;
- * LAZY: the canonical form goes to out only when it is not the text;
- * TOKENS: also cut into jr->tok.  Returns LT_JSON_OK with j filled,
+ * TOKENS: the canonical form goes to out only when it is not the text,
+ * and the value is cut into jr->tok.  Returns LT_JSON_OK with j filled,
  * LT_JSON_BAD, or LT_JSON_MORE when the input ends inside the value.
  */
 static int
@@ -114,8 +114,7 @@ scan(struct ltjr *jr, struct ltbuf *out, struct ltjson *j, int how)
 			r = lt_json_tokens(in->buf + in->pos, have, out, j,
 			    &jr->tok, &jr->ntokcap, &jr->ntok);
 		else
-			r = (how == LAZY ? lt_json_lazy : lt_json_value)(
-			    in->buf + in->pos, have, out, j);
+			r = lt_json_value(in->buf + in->pos, have, out, j);
 		if (r != LT_JSON_MORE)
 			return r;
 		if (out != NULL)

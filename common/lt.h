@@ -536,8 +536,7 @@ int	lt_jrec(const struct ltjev *, struct ltbuf *, struct ltjrec *);
 /* ltparse: in.c, back to the start of a seekable input; -1 if not. */
 int	lt_in_rewind(struct ltin *);
 
-/* ltparse, JSON speed: json.c, canonical text copied only when edited. */
-int	lt_json_lazy(const char *, size_t, struct ltbuf *, struct ltjson *);
+/* ltparse, JSON speed: json.c, a value scanned and cut into jsmn tokens. */
 int	lt_json_tokens(const char *, size_t, struct ltbuf *, struct ltjson *,
 	    jsmntok_t **, unsigned *, int *);
 

@@ -451,6 +451,13 @@ bigtrace() {
 	    -e '$s/^}$/,"metadata":{"ts_offset_us":5,"litracer":{"x":5}}}/' \
 	    k.json >k3.json
 	ltparse k3.json | records - | diff <(records k.lt) -
+	# the same, compressed: decompressed twice, or three times
+	if command -v gzip >/dev/null; then
+		gzip -c k.json >k.json.gz
+		gzip -c k3.json >k3.json.gz
+		ltparse k.json.gz | diff k.lt -
+		ltparse k3.json.gz | records - | diff <(records k.lt) -
+	fi
 	# nor is one that is not a number
 	sed '$s/^}$/,"metadata":{"litracer":{"ts_offset_us":"5"}}}/' \
 	    k.json >k4.json

@@ -591,24 +591,39 @@ fileoffset(struct ltin *in, off_t size, off_t dirty)
 	return prescan(in);
 }
 
-/* Keep the last LT_JTAIL bytes of a stream in tail. */
+/* The last LT_JTAIL bytes of a stream, kept in a ring. */
+struct ring {
+	char	*p;
+	size_t	 at;		/* where the next byte goes */
+	size_t	 n;		/* bytes kept */
+};
+
 static void
-keeptail(char *tail, size_t *nt, const char *p, size_t n)
+keep(struct ring *r, const char *p, size_t n)
 {
 	size_t k;
 
 	if (n >= LT_JTAIL) {
-		memcpy(tail, p + n - LT_JTAIL, LT_JTAIL);
-		*nt = LT_JTAIL;
-		return;
+		p += n - LT_JTAIL;
+		n = LT_JTAIL;
 	}
-	if (*nt + n > LT_JTAIL) {
-		k = *nt + n - LT_JTAIL;
-		memmove(tail, tail + k, *nt - k);
-		*nt -= k;
-	}
-	memcpy(tail + *nt, p, n);
-	*nt += n;
+	k = LT_JTAIL - r->at < n ? LT_JTAIL - r->at : n;
+	memcpy(r->p + r->at, p, k);
+	memcpy(r->p, p + k, n - k);
+	r->at = (r->at + n) % LT_JTAIL;
+	r->n = r->n + n < LT_JTAIL ? r->n + n : LT_JTAIL;
+}
+
+/* The bytes kept, in order, in a buffer of their own. */
+static char *
+kept(const struct ring *r)
+{
+	char *p = lt_malloc(LT_JTAIL);
+	size_t first = r->n < LT_JTAIL ? 0 : r->at;
+
+	memcpy(p, r->p + first, r->n - first);
+	memcpy(p + r->n - first, r->p, first);
+	return p;
 }
 
 /*
@@ -620,27 +635,31 @@ static int64_t
 zipoffset(const char *path)
 {
 	struct ltjdirty d;
+	struct ring r;
 	struct ltin in;
-	char *tail = lt_malloc(LT_JTAIL);
-	size_t nt = 0, from;
+	char *tail;
+	size_t from;
 	int64_t ns = 0;
 	int done = 0;
 
 	memset(&d, 0, sizeof(d));
 	d.first = -1;
+	r.p = lt_malloc(LT_JTAIL);
+	r.at = r.n = 0;
 	lt_in_open(&in, path);
 	while (lt_in_fill(&in, 1) > 0) {
 		lt_jdirty_feed(&d, in.buf + in.pos, in.end - in.pos);
-		keeptail(tail, &nt, in.buf + in.pos, in.end - in.pos);
+		keep(&r, in.buf + in.pos, in.end - in.pos);
 		in.pos = in.end;
 	}
 	lt_in_close(&in);
-	if (d.seen > (off_t)nt) {
-		done = lt_jtail(tail, nt, &ns, &from);
-		done = done || d.first < 0 || d.first >= d.seen - (off_t)nt +
-		    (off_t)from;
+	if (d.seen > (off_t)r.n) {
+		tail = kept(&r);
+		done = lt_jtail(tail, r.n, &ns, &from) || d.first < 0 ||
+		    d.first >= d.seen - (off_t)r.n + (off_t)from;
+		free(tail);
 	}
-	free(tail);
+	free(r.p);
 	if (done)
 		return ns;
 	lt_in_open(&in, path);
