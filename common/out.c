@@ -4,17 +4,33 @@
  * checked; a failure (disk full, /dev/full, a closed pipe without
  * SIGPIPE) is reported with the output's name and exits 2.
  */
+#define _GNU_SOURCE	/* F_SETPIPE_SZ, where there is one */
+#include <sys/stat.h>
+
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "lt.h"
 
 #define OUTBUF	(256 * 1024)
+#define PIPEBUF	(1024 * 1024)
 
 void
 lt_out_init(struct ltout *o, int fd, const char *name)
 {
+#ifdef F_SETPIPE_SZ
+	struct stat sb;
+
+	/*
+	 * Linux pipes hold 64 KiB: the stages of a chain wake each other
+	 * every 64 KiB, which costs a chain a sixth of its time.  A larger
+	 * pipe, if the system allows it; nothing else changes.
+	 */
+	if (fstat(fd, &sb) == 0 && S_ISFIFO(sb.st_mode))
+		fcntl(fd, F_SETPIPE_SZ, PIPEBUF);
+#endif
 	o->fd = fd;
 	o->name = name;
 	o->cap = OUTBUF;
