@@ -534,4 +534,10 @@ int	lt_jrec(const struct ltjev *, struct ltbuf *, struct ltjrec *);
 /* ltparse: in.c, back to the start of a seekable input; -1 if not. */
 int	lt_in_rewind(struct ltin *);
 
+/*
+ * fastchain: pipe.c, a bigger pipe buffer (Linux) for the stream
+ * between two stages; called by lt_in_fdopen and lt_out_init.
+ */
+void	lt_pipe_grow(int);
+
 #endif

@@ -20,6 +20,7 @@ lt_out_init(struct ltout *o, int fd, const char *name)
 	o->cap = OUTBUF;
 	o->n = 0;
 	o->buf = lt_malloc(o->cap);
+	lt_pipe_grow(fd);
 }
 
 static void
