@@ -7,8 +7,41 @@
  * members with this iterator, which validates as it goes, so a column is
  * scanned once and a malformed one is an error rather than a silent end.
  * Keys are returned with their quotes, values as written.
+ *
+ * lt_obj_plain() is the quick answer for the objects our own tools
+ * write: members whose keys and values are plain strings or integers.
  */
 #include "lt.h"
+#include "swar.h"
+
+/*
+ * The first byte at or after p that a plain string cannot hold: below
+ * 0x20, above 0x7e, '"' or '\'.  Eight bytes at a time while eight are
+ * left, the position found byte-wise where no SWAR_FIRST() is known.
+ */
+static const char *
+plainrun(const char *p, const char *end)
+{
+	uint64_t x, m;
+
+	while (end - p >= 8) {
+		memcpy(&x, p, 8);
+		m = SWAR_BELOW(x, 0x20) | (x & SWAR_HIGHS) | SWAR_EQ(x, '"') |
+		    SWAR_EQ(x, '\\') | SWAR_EQ(x, 0x7f);
+		if (m != 0) {
+#ifdef SWAR_FIRST
+			return p + SWAR_FIRST(m);
+#else
+			break;
+#endif
+		}
+		p += 8;
+	}
+	while (p < end && (unsigned char)*p >= 0x20 &&
+	    (unsigned char)*p < 0x7f && *p != '"' && *p != '\\')
+		p++;
+	return p;
+}
 
 static void
 skipblank(struct ltobj *it)
@@ -136,4 +169,48 @@ last:
 		return fail(it, "text after the object");
 	it->state = 2;
 	return 0;
+}
+
+/*
+ * Is p[0..n) an object of plain members, "key":"string" or "key":integer
+ * with printable ASCII strings without escapes, and no blanks?  Such
+ * text is valid canonical JSON: 1 means lt_json_whole() would accept it
+ * unchanged.  0 says nothing: the text may still be valid.
+ */
+int
+lt_obj_plain(const char *p, size_t n)
+{
+	const char *end = p + n;
+
+	if (n < 2 || p[0] != '{')
+		return 0;
+	if (n == 2)
+		return p[1] == '}';
+	for (p++; ; p++) {
+		if (*p != '"')
+			return 0;
+		p = plainrun(p + 1, end);
+		if (end - p < 3 || p[0] != '"' || p[1] != ':')
+			return 0;
+		p += 2;
+		if (*p == '"') {
+			p = plainrun(p + 1, end);
+			if (p == end || *p++ != '"')
+				return 0;
+		} else {
+			if (*p == '-')
+				p++;
+			if (p == end || (unsigned)*p - '0' > 9)
+				return 0;
+			if (*p++ != '0')
+				while (p < end && (unsigned)*p - '0' <= 9)
+					p++;
+		}
+		if (p == end)
+			return 0;
+		if (*p == '}')
+			return p + 1 == end;
+		if (*p != ',' || p + 1 == end)
+			return 0;
+	}
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "lt.h"
+#include "swar.h"
 
 static const char *stdin_only[] = { "-" };
 
@@ -96,6 +97,29 @@ lt_rd_next(struct ltrd *rd, struct ltrec *rec)
 	return LT_REC;
 }
 
+/* The first TAB in p[0..end), or NULL; most columns are short. */
+static char *
+tab(char *p, const char *end)
+{
+	uint64_t x, m;
+
+	while (end - p >= 8) {
+		memcpy(&x, p, 8);
+		if ((m = SWAR_EQ(x, '\t')) != 0) {
+#ifdef SWAR_FIRST
+			return p + SWAR_FIRST(m);
+#else
+			break;
+#endif
+		}
+		p += 8;
+	}
+	for (; p < end; p++)
+		if (*p == '\t')
+			return p;
+	return NULL;
+}
+
 /*
  * Split a record line into its nine columns, in place.  Returns 0, or -1
  * with *why saying what is wrong.
@@ -109,21 +133,21 @@ lt_rec_split(char *line, size_t n, struct ltrec *rec, const char **why)
 		"expected 9 columns, found 5", "expected 9 columns, found 6",
 		"expected 9 columns, found 7", "expected 9 columns, found 8"
 	};
-	char *p = line, *end = line + n, *tab;
+	char *p = line, *end = line + n, *t;
 	int i;
 
 	rec->line = line;
 	rec->len = n;
 	for (i = 0; i < LT_NCOL - 1; i++) {
-		if ((tab = memchr(p, '\t', (size_t)(end - p))) == NULL) {
+		if ((t = tab(p, end)) == NULL) {
 			*why = few[i];
 			return -1;
 		}
 		rec->f[i].p = p;
-		rec->f[i].n = (size_t)(tab - p);
-		p = tab + 1;
+		rec->f[i].n = (size_t)(t - p);
+		p = t + 1;
 	}
-	if (memchr(p, '\t', (size_t)(end - p)) != NULL) {
+	if (tab(p, end) != NULL) {
 		*why = "expected 9 columns, found more";
 		return -1;
 	}
@@ -226,6 +250,8 @@ lt_rec_check(const struct ltrec *rec, const char **why, int *col)
 				ret = 1;
 			break;
 		default:
+			if (lt_obj_plain(f[i].p, f[i].n))
+				break;
 			if (lt_json_whole(f[i].p, f[i].n, NULL, &j) !=
 			    LT_JSON_OK) {
 				*why = j.err;

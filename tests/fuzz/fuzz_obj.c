@@ -5,7 +5,9 @@
  * The member iterator must accept exactly the texts that the strict
  * scanner of json.c accepts as one object, and hand out members that
  * lie inside the text.  The members' keys and values then go through
- * an idtab as pid and tid, checked against a plain count.
+ * an idtab as pid and tid, checked against a plain count.  What the
+ * quick test lt_obj_plain() accepts, the strict scanner must accept
+ * unchanged.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -33,6 +35,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	whole = lt_json_whole(p, size, NULL, &j) == LT_JSON_OK &&
 	    j.type == '{';
+	if (lt_obj_plain(p, size) && (!whole || j.flags != 0))
+		abort();
 	lt_id_init(&t, sizeof(struct ent));
 	lt_obj_init(&it, p, size);
 	while ((r = lt_obj_next(&it, &k, &v)) > 0) {
