@@ -60,6 +60,24 @@ lt_out_slow(struct ltout *o, const void *p, size_t n)
 	}
 }
 
+/*
+ * Room for n bytes at the end of the buffer, which grows for a larger
+ * n: the caller writes there, then adds what it wrote to o->n.
+ */
+char *
+lt_out_room(struct ltout *o, size_t n)
+{
+	if (o->cap - o->n >= n)
+		return o->buf + o->n;
+	lt_out_flush(o);
+	if (n > o->cap) {
+		free(o->buf);
+		o->buf = lt_malloc(n);
+		o->cap = n;
+	}
+	return o->buf;
+}
+
 void
 lt_out_close(struct ltout *o)
 {
