@@ -540,8 +540,10 @@ int	lt_in_rewind(struct ltin *);
  */
 void	lt_pipe_grow(int);
 
-/* fastchain: obj.c, an object of plain members (valid, canonical). */
+/* fastchain: obj.c, objects of plain members (valid, canonical). */
 int	lt_obj_plain(const char *, size_t);
+long	lt_obj_split(const char *, size_t, struct ltfield *,
+	    struct ltfield *, size_t);
 
 /* fastchain: out.c, room for n bytes to write in place (see out.c). */
 char	*lt_out_room(struct ltout *, size_t);
