@@ -548,4 +548,8 @@ long	lt_obj_split(const char *, size_t, struct ltfield *,
 /* fastchain: out.c, room for n bytes to write in place (see out.c). */
 char	*lt_out_room(struct ltout *, size_t);
 
+/* fastchain: stream.c, lt_rec_check handing out ts and dur as read. */
+int	lt_rec_checkts(const struct ltrec *, const char **, int *,
+	    int64_t[2], int[2]);
+
 #endif

@@ -12,31 +12,20 @@
  * write: members whose keys and values are plain strings or integers.
  */
 #include "lt.h"
-#include "swar.h"
+#include "scan.h"
 
 /*
  * The first byte at or after p that a plain string cannot hold: below
- * 0x20, above 0x7e, '"' or '\'.  Eight bytes at a time while eight are
- * left, the position found byte-wise where no SWAR_FIRST() is known.
+ * 0x20, above 0x7e, '"' or '\'.
  */
 static const char *
 plainrun(const char *p, const char *end)
 {
-	uint64_t x, m;
+	unsigned m;
 
-	while (end - p >= 8) {
-		memcpy(&x, p, 8);
-		m = SWAR_BELOW(x, 0x20) | (x & SWAR_HIGHS) | SWAR_EQ(x, '"') |
-		    SWAR_EQ(x, '\\') | SWAR_EQ(x, 0x7f);
-		if (m != 0) {
-#ifdef SWAR_FIRST
-			return p + SWAR_FIRST(m);
-#else
-			break;
-#endif
-		}
-		p += 8;
-	}
+	for (; end - p >= 16; p += 16)
+		if ((m = lt_scan16esc(p)) != 0)
+			return p + lt_scan_first(m);
 	while (p < end && (unsigned char)*p >= 0x20 &&
 	    (unsigned char)*p < 0x7f && *p != '"' && *p != '\\')
 		p++;
