@@ -374,17 +374,19 @@ event(struct ltrd *rd, const struct ltrec *rec)
 {
 	const struct ltfield *cat, *name, *args, *extra;
 	const char *why;
-	int64_t ts = 0, dur = 0;
+	int64_t t[2], ts, dur;
 	size_t need;
-	int col, r, hasts, hasdur;
+	int col, r, has[2], hasts, hasdur;
 	char *w;
 
-	if ((r = lt_rec_check(rec, &why, &col)) < 0)
+	if ((r = lt_rec_checkts(rec, &why, &col, t, has)) < 0)
 		lt_rd_bad(rd, "column %s: %s", lt_colname[col], why);
 	if (r > 0)
 		nrepaired++;
-	hasts = lt_rec_ts(rec, LT_TS, &ts) > 0;
-	hasdur = lt_rec_ts(rec, LT_DUR, &dur) > 0;
+	ts = t[0];
+	dur = t[1];
+	hasts = has[0];
+	hasdur = has[1];
 	if (hasts) {
 		if (!offset_set) {
 			offset = choose_offset(ts);
