@@ -218,7 +218,13 @@ lt_uint_parse(const char *p, size_t n, uint64_t *v)
 
 	if (n == 0 || (p[0] == '0' && n > 1))
 		return LT_NUM_SYNTAX;
-	for (i = 0; i < n; i++) {
+	/* 19 digits always fit: look for a range error only beyond. */
+	for (i = 0; i < n && i < 19; i++) {
+		if ((d = (unsigned)p[i] - '0') > 9)
+			return LT_NUM_SYNTAX;
+		u = u * 10 + d;
+	}
+	for (; i < n; i++) {
 		if ((d = (unsigned)p[i] - '0') > 9)
 			return LT_NUM_SYNTAX;
 		if (u > (UINT64_MAX - d) / 10)
