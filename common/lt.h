@@ -502,6 +502,8 @@ struct ltnorm {
 	int		 inferred;	/* cat is not the log's */
 	int		 role;		/* LT_ROLE_* of the stable name */
 	int		 crash;		/* a CRASHED message: kv is its text */
+	const char	*cname;		/* a colour trace viewers know, or NULL */
+	size_t		 cnamen;
 };
 
 /* What an event says about the thread and the process writing it. */

@@ -67,6 +67,29 @@ balanced() {
 	[ "$(stat_of ltparse lines_new "$D/mixed.out")" -eq 18 ]
 }
 
+@test "ltparse: LitData's unknown colours become catapult's, only in logs" {
+	T=$BATS_TEST_TMPDIR
+	p='ts:1795940303867556.250;PID:13966; TID:139640468265856; name: x;ph: i;cat: c;'
+	for c in memory_dump rail_animate cq_build_attempt_running \
+	    light_memory_dump rail_load memory_dump_x ' memory_dump '; do
+		printf '%scname:%s;\n' "$p" "$c"
+	done > "$T/log"
+	run -0 sh -c "ltparse '$T/log' | grep -v '^#' | cut -f 9"
+	[ "${lines[0]}" = '{"cname":"light_memory_dump"}' ]
+	[ "${lines[1]}" = '{"cname":"rail_animation"}' ]
+	# catapult's own spelling
+	[ "${lines[2]}" = '{"cname":"cq_build_attempt_runnig"}' ]
+	[ "${lines[3]}" = '{"cname":"light_memory_dump"}' ]
+	[ "${lines[4]}" = '{"cname":"rail_load"}' ]
+	[ "${lines[5]}" = '{"cname":"memory_dump_x"}' ]
+	# values are trimmed, as every value of a log
+	[ "${lines[6]}" = '{"cname":"light_memory_dump"}' ]
+	# a JSON trace keeps what it says
+	printf '{"traceEvents":[{"ph":"i","ts":1,"pid":1,"tid":1,"name":"x","cname":"memory_dump"}]}\n' > "$T/t.json"
+	run -0 sh -c "ltparse '$T/t.json' | grep -v '^#' | cut -f 9"
+	[ "${lines[0]}" = '{"cname":"memory_dump"}' ]
+}
+
 @test "ltparse agrees with genlog's exact counts, every format, crashes, nodes" {
 	need genlog
 	for f in new old v1 mixed; do

@@ -416,9 +416,9 @@ event(const struct input *in, const struct ltlog *lg)
 			addstr(lg->name.p, lg->name.n);
 	}
 	lt_buf_add(&rec, "}\t{", 3);
-	if (lg->cname.p != NULL) {
+	if (nm.cname != NULL) {
 		lt_buf_adds(&rec, "\"cname\":");
-		addstr(lg->cname.p, lg->cname.n);
+		addstr(nm.cname, nm.cnamen);
 	}
 	lt_buf_add(&rec, "}\n", 2);
 	if (!quiet)
