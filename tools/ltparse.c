@@ -209,6 +209,66 @@ getproc(const struct input *in, uint64_t os)
 	return pr;
 }
 
+/* The thread (in, pid, os), if a record made it. */
+static int
+hasthread(const struct input *in, uint64_t pid, uint64_t os)
+{
+	uint64_t key = (uint64_t)in->block << 32 | pid;
+	const struct thread *th;
+	uint32_t p;
+	size_t i;
+
+	if (pbykey.cap == 0 || tbyid.cap == 0)
+		return 0;
+	for (i = mix(key) & (pbykey.cap - 1); pbykey.slot[i] != 0;
+	    i = (i + 1) & (pbykey.cap - 1))
+		if (procs[pbykey.slot[i] - 1].key == key)
+			break;
+	if (pbykey.slot[i] == 0)
+		return 0;
+	p = pbykey.slot[i] - 1;
+	for (i = thash(p, os) & (tbyid.cap - 1); tbyid.slot[i] != 0;
+	    i = (i + 1) & (tbyid.cap - 1)) {
+		th = &threads[tbyid.slot[i]];
+		if (th->proc == p && th->os == os)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Is line p[0..n) a record "ts:...;PID:P; TID:T;..." of a known thread?
+ * Only such a record may be passed over by a part before its range: an
+ * event of it makes no thread, and no line of it ends a traceback.  Any
+ * other form is left to lt_logline().
+ */
+static int
+knownrecord(const struct input *in, const char *p, size_t n)
+{
+	const char *end = p + n, *v, *e;
+	uint64_t pid, tid;
+
+	if (n < 3 || memcmp(p, "ts:", 3) != 0 || memchr(p, '\0', n) != NULL ||
+	    (v = memchr(p, ';', n)) == NULL || end - v < 5 ||
+	    memcmp(v + 1, "PID:", 4) != 0)
+		return 0;
+	for (e = v += 5; e < end && (unsigned)*e - '0' <= 9; e++)
+		;
+	if (e == end || *e != ';' || lt_uint_parse(v, (size_t)(e - v),
+	    &pid) != LT_NUM_OK || pid > UINT32_MAX)
+		return 0;
+	for (v = e + 1; v < end && (*v == ' ' || *v == '\t'); v++)
+		;
+	if (end - v < 4 || memcmp(v, "TID:", 4) != 0)
+		return 0;
+	for (e = v += 4; e < end && (unsigned)*e - '0' <= 9; e++)
+		;
+	if ((e < end && *e != ';') || lt_uint_parse(v, (size_t)(e - v),
+	    &tid) != LT_NUM_OK)
+		return 0;
+	return hasthread(in, pid, tid);
+}
+
 static struct thread *
 getthread(const struct input *in, uint64_t pid, uint64_t os)
 {
@@ -446,6 +506,16 @@ parselog(const struct input *ip, struct ltin *in, off_t lo, off_t hi)
 	while ((n = lt_in_line(in, &line)) >= 0) {
 		quiet = in->lineoff < lo;
 		nlines++;
+		/*
+		 * Before its range, a part other than the last needs only
+		 * the threads made there, in order: the last part writes
+		 * the names and counters, and reads every line for them.
+		 */
+		if (quiet && part < nparts && knownrecord(ip, line,
+		    (size_t)n)) {
+			intb = 0;
+			continue;
+		}
 		k = lt_logline(line, (size_t)n, &lg);
 		/* The exception line that ends a traceback is not indented. */
 		if (k == LT_SKIP_NOISE && intb)
