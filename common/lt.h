@@ -416,6 +416,8 @@ struct ltiv {
 	int64_t		 s, e;
 };
 
+struct ltkey;			/* lanes.c */
+
 struct ltlanes {
 	uint32_t	*idx;		/* the track's slices, sorted */
 	uint32_t	*below;		/* position -> position under it */
@@ -430,6 +432,8 @@ struct ltlanes {
 	size_t		 endscap;
 	uint32_t	*fen;
 	size_t		 fencap;
+	struct ltkey	*keys;		/* sort scratch */
+	size_t		 keyscap;
 };
 
 uint32_t lt_lanes_place(struct ltlanes *, struct ltslice *, uint32_t *,
