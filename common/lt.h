@@ -554,6 +554,37 @@ long	lt_obj_split(const char *, size_t, struct ltfield *,
 /* fastchain: out.c, room for n bytes to write in place (see out.c). */
 char	*lt_out_room(struct ltout *, size_t);
 
+/*
+ * fastchain: n bytes of p to w, which has room; returns w + n.  Most
+ * pieces of a record are a few bytes: two moves that may overlap, never
+ * reading outside p[0..n), cost less than a call to memcpy.
+ */
+static inline char *
+lt_put(char *w, const char *p, size_t n)
+{
+	uint64_t a, b;
+	uint32_t c, d;
+
+	if (n >= 8 && n <= 16) {
+		memcpy(&a, p, 8);
+		memcpy(&b, p + n - 8, 8);
+		memcpy(w, &a, 8);
+		memcpy(w + n - 8, &b, 8);
+	} else if (n >= 4 && n < 8) {
+		memcpy(&c, p, 4);
+		memcpy(&d, p + n - 4, 4);
+		memcpy(w, &c, 4);
+		memcpy(w + n - 4, &d, 4);
+	} else if (n > 16)
+		memcpy(w, p, n);
+	else if (n > 0) {
+		w[0] = p[0];		/* 1 to 3 bytes */
+		w[n / 2] = p[n / 2];
+		w[n - 1] = p[n - 1];
+	}
+	return w + n;
+}
+
 /* fastchain: stream.c, lt_rec_check handing out ts and dur as read. */
 int	lt_rec_checkts(const struct ltrec *, const char **, int *,
 	    int64_t[2], int[2]);

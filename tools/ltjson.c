@@ -340,24 +340,17 @@ account(const struct ltrec *rec, int hasts, int64_t ts, int hasdur,
 		pairspan(rec, ts);
 }
 
-static char *
-put(char *w, const void *p, size_t n)
-{
-	memcpy(w, p, n);
-	return w + n;
-}
-
-#define PUTS(w, s)	put((w), (s), sizeof(s) - 1)
+#define PUTS(w, s)	lt_put((w), (s), sizeof(s) - 1)
 
 /* ,"key":"text" or ,"key":text, key given with its comma and colon */
 static char *
 member(char *w, const char *key, size_t keyn, const struct ltfield *f,
     int quote)
 {
-	w = put(w, key, keyn);
+	w = lt_put(w, key, keyn);
 	if (quote)
 		*w++ = '"';
-	w = put(w, f->p, f->n);
+	w = lt_put(w, f->p, f->n);
 	if (quote)
 		*w++ = '"';
 	return w;
@@ -434,7 +427,7 @@ event(struct ltrd *rd, const struct ltrec *rec)
 		w = MEMBER(w, ",\"args\":", args, 0);
 	if (extra->n > 2) {
 		*w++ = ',';
-		w = put(w, extra->p + 1, extra->n - 2);
+		w = lt_put(w, extra->p + 1, extra->n - 2);
 	}
 	*w++ = '}';
 	out.n = (size_t)(w - out.buf);
