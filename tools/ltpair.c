@@ -469,17 +469,26 @@ complete(struct ltrd *rd, const struct span *s, const struct ltrec *rec,
     int64_t dur, int *done)
 {
 	const struct ltfield *cat;
+	char *w;
+	int i;
 
 	cat = s->f[LT_CAT].n > 0 ? &s->f[LT_CAT] : &rec->f[LT_CAT];
 	nx++;
-	putcol(&s->f[LT_TS]);
-	lt_out_write(&out, "X\t", 2);
-	putcol(&s->f[LT_PID]);
-	putcol(&s->f[LT_TID]);
-	putns(dur < 0 ? 0 : dur);
-	lt_out_putc(&out, '\t');
-	putcol(cat);
-	putcol(&s->f[LT_NAME]);
+	/* All but args and extra: pieces of the B, the cat, a number. */
+	w = lt_out_room(&out, s->line.n + cat->n + LT_NUMBUF + 8);
+	w = lt_put(w, s->f[LT_TS].p, s->f[LT_TS].n);
+	w = lt_put(w, "\tX\t", 3);
+	for (i = LT_PID; i <= LT_TID; i++) {
+		w = lt_put(w, s->f[i].p, s->f[i].n);
+		*w++ = '\t';
+	}
+	w += lt_us_fmt(w, dur < 0 ? 0 : dur);
+	*w++ = '\t';
+	w = lt_put(w, cat->p, cat->n);
+	*w++ = '\t';
+	w = lt_put(w, s->f[LT_NAME].p, s->f[LT_NAME].n);
+	*w++ = '\t';
+	out.n = (size_t)(w - out.buf);
 	if (s->asis && dur >= 0 && feq(&s->f[LT_ARGS], &rec->f[LT_ARGS]))
 		lt_put_field(&out, &s->f[LT_ARGS]);
 	else {
