@@ -119,6 +119,7 @@ uninstall:
 clean:
 	rm -f $(CPROGS) $(LIB) $(LIBOBJ) common/.flags $(TESTPROGS) \
 	    $(FUZZERS)
+	rm -f litdata_demo.log litdata_demo_trace.json
 	rm -rf tests/fuzz/corpus
 
 FORCE:

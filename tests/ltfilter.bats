@@ -278,3 +278,13 @@ bad() {
 		[ "$status" -le 1 ] || { echo "mutant $seed (-v): status $status"; false; }
 	done
 }
+
+@test "-T counts from a #t0 directive that comes before any record" {
+	printf '#lt1\n#t0\t100\n150\tX\t1\t1\t1\tc\ta\t{}\t{}\n105\tX\t1\t1\t1\tc\tb\t{}\t{}\n' >"$BATS_TEST_TMPDIR/s"
+	run -0 ltfilter -T 0,10 "$BATS_TEST_TMPDIR/s"
+	[ "$(grep -v '^#' <<<"$output" | cut -f 7)" = b ]
+	[ "${lines[1]}" = "#t0	100" ]
+	printf '#lt1\n#t0\tx\n' >"$BATS_TEST_TMPDIR/bad"
+	run -1 --separate-stderr ltfilter -T 0,10 "$BATS_TEST_TMPDIR/bad"
+	[ "$stderr" = "ltfilter: $BATS_TEST_TMPDIR/bad:2: #t0: not microseconds (-?D+ with at most 3 decimals)" ]
+}

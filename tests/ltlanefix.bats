@@ -378,8 +378,7 @@ field() {
 	[ "${lines[0]}" = 'usage: ltlanefix [-q] [-t us] [file ...]' ]
 	# The man page's synopsis is the same.
 	need mandoc
-	mandoc -Tascii "$TOP/man/ltlanefix.1" | col -b |
-	    grep -q 'ltlanefix \[-q\] \[-t us\] \[file ...\]'
+	[ "$(synopsis ltlanefix)" = 'ltlanefix [-q] [-t us] [file ...]' ]
 }
 
 @test "bad options: usage, exit 2, nothing on stdout" {

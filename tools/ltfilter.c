@@ -448,6 +448,23 @@ meta(const struct ltrec *rec)
 	sc->nheld++;
 }
 
+/*
+ * #t0: the ts of the first event its producer wrote (ltparse writes it
+ * before that event), which is where -T counts from when it comes before
+ * any record.  ltpair, which holds its B records back, passes it on first.
+ */
+static void
+origin(struct ltrd *rd, const struct ltrec *rec)
+{
+	if (!relwin.on || havebase || rec->len < 4 ||
+	    memcmp(rec->line, "#t0\t", 4) != 0)
+		return;
+	if (lt_us_parse(rec->line + 4, rec->len - 4, &base) != LT_NUM_OK)
+		lt_rd_bad(rd, "#t0: not microseconds (-?D+ with at most 3 "
+		    "decimals)");
+	havebase = 1;
+}
+
 static void
 event(struct ltrd *rd, const struct ltrec *rec)
 {
@@ -589,8 +606,10 @@ main(int argc, char *argv[])
 	lt_put_header(&out);
 	lt_rd_init(&rd, argc, argv);
 	while ((k = lt_rd_next(&rd, &rec)) != LT_EOF) {
-		if (k == LT_DIR)
+		if (k == LT_DIR) {
+			origin(&rd, &rec);
 			putline(rec.line, rec.len);
+		}
 		else if (LT_IS(rec.f[LT_PH], "M"))
 			meta(&rec);
 		else
