@@ -1616,14 +1616,14 @@ main(int argc, char *argv[])
 	if (xafter != 0)
 		lt_die(LT_EXIT_SYS, "internal error: %llu crossings left",
 		    (unsigned long long)xafter);
-	if (!qflag)
-		report();
 
 	lt_out_init(&out, 1, "<stdout>");
 	writeall();
 	stats();
 	lt_out_close(&out);
+	/* The next stage has all of the stream before the report is made. */
 	if (!qflag) {
+		report();
 		lt_out_init(&err, 2, "<stderr>");
 		lt_out_write(&err, rep.p, rep.n);
 		lt_out_flush(&err);
