@@ -231,6 +231,7 @@ colour(const struct ltfield *c, struct ltnorm *nm)
 		    c->n) == 0) {
 			nm->cname = colours[i].name;
 			nm->cnamen = strlen(nm->cname);
+			break;
 		}
 }
 

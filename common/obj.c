@@ -8,8 +8,10 @@
  * scanned once and a malformed one is an error rather than a silent end.
  * Keys are returned with their quotes, values as written.
  *
- * lt_obj_plain() is the quick answer for the objects our own tools
- * write: members whose keys and values are plain strings or integers.
+ * lt_obj_split() and lt_obj_plain() are the quick answer for the
+ * objects our own tools write, members whose keys and values are plain
+ * strings or integers: split (or checked) in one pass, with no call to
+ * the strict scanner.
  */
 #include "lt.h"
 #include "scan.h"
