@@ -28,6 +28,7 @@ lt_in_fdopen(struct ltin *in, int fd, const char *name)
 	in->buf = lt_malloc(in->cap + 1);
 	in->limit = -1;
 	in->child = -1;
+	lt_pipe_grow(fd);
 }
 
 /* Copy the bytes already read, then the rest of fd, to out; exit. */

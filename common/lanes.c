@@ -23,20 +23,21 @@
 
 #define NONE	UINT32_MAX
 
-static const struct ltslice *cmpsl;	/* for qsort's comparators */
+/* What the slices of a track are sorted by. */
+struct ltkey {
+	int64_t		 ts, end;
+	uint32_t	 i;
+};
 
 /* Start ascending, then longer first, then input order. */
 static int
-bystart(const void *a, const void *b)
+before(const struct ltkey *x, const struct ltkey *y)
 {
-	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
-	const struct ltslice *x = &cmpsl[i], *y = &cmpsl[j];
-
 	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
+		return x->ts < y->ts;
 	if (x->end != y->end)
-		return x->end > y->end ? -1 : 1;
-	return i < j ? -1 : i > j;
+		return x->end > y->end;
+	return x->i < y->i;
 }
 
 /* p with room for need elements of size bytes; *cap grows by doubling. */
@@ -51,6 +52,50 @@ lt_grow(void *p, size_t *cap, size_t need, size_t size)
 		n *= 2;
 	*cap = n;
 	return lt_reallocarray(p, n, size);
+}
+
+/*
+ * Sort idx[0..n) by before().  A track's slices come nearly in order
+ * (ltpair writes a span when it ends), so the merge sort, bottom up on
+ * copies of the keys, copies runs already in order without looking.
+ */
+static void
+sortslices(struct ltlanes *w, const struct ltslice *sl, uint32_t *idx,
+    size_t n)
+{
+	struct ltkey *a, *b, *t;
+	size_t i, lo, mid, hi, p, q, o, width;
+
+	if (n < 2)
+		return;
+	w->keys = lt_grow(w->keys, &w->keyscap, 2 * n, sizeof(*w->keys));
+	a = w->keys;
+	b = w->keys + n;
+	for (i = 0; i < n; i++) {
+		a[i].ts = sl[idx[i]].ts;
+		a[i].end = sl[idx[i]].end;
+		a[i].i = idx[i];
+	}
+	for (width = 1; width < n; width *= 2) {
+		for (lo = 0; lo < n; lo += 2 * width) {
+			mid = lo + width < n ? lo + width : n;
+			hi = mid + width < n ? mid + width : n;
+			if (mid == hi || before(&a[mid - 1], &a[mid])) {
+				memcpy(b + lo, a + lo, (hi - lo) * sizeof(*a));
+				continue;
+			}
+			for (p = lo, q = mid, o = lo; p < mid && q < hi; )
+				b[o++] = before(&a[q], &a[p]) ? a[q++] : a[p++];
+			memcpy(b + o, a + p, (mid - p) * sizeof(*a));
+			o += mid - p;
+			memcpy(b + o, a + q, (hi - q) * sizeof(*a));
+		}
+		t = a;
+		a = b;
+		b = t;
+	}
+	for (i = 0; i < n; i++)
+		idx[i] = a[i].i;
 }
 
 /* Leaf k and its ancestors: the max and min of the values below. */
@@ -222,8 +267,7 @@ lt_lanes_place(struct ltlanes *w, struct ltslice *sl, uint32_t *idx,
 
 	if (n >= NONE)
 		lt_die(LT_EXIT_SYS, "too many slices on one track");
-	cmpsl = sl;
-	qsort(idx, n, sizeof(*idx), bystart);
+	sortslices(w, sl, idx, n);
 	w->idx = idx;
 	w->below = lt_grow(w->below, &w->belowcap, n, sizeof(*w->below));
 	w->top0 = NONE;
@@ -384,5 +428,6 @@ lt_lanes_free(struct ltlanes *w)
 	free(w->tmin);
 	free(w->ends);
 	free(w->fen);
+	free(w->keys);
 	memset(w, 0, sizeof(*w));
 }

@@ -97,6 +97,22 @@ static const struct stable prefixes[] = {
 	{ S("get_item_"), "sample", 0 }, { S("iterating_"), "epoch", 0 }
 };
 
+/*
+ * cname values of LitData that catapult's trace viewer does not know: it
+ * refuses a whole trace for one of them ("Unrecognized color").  They
+ * become the nearest names of its colour scheme, spelt as it spells them.
+ */
+static const struct colour {
+	const char	*log;
+	size_t		 n;
+	const char	*name;
+} colours[] = {
+	{ S("memory_dump"), "light_memory_dump" },
+	{ S("rail_animate"), "rail_animation" },
+	{ S("cq_build_attempt_running"), "cq_build_attempt_runnig" }
+};
+#undef S
+
 #define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
 
 static int
@@ -202,6 +218,23 @@ crash(const struct ltlog *lg, struct ltnorm *nm)
 	}
 }
 
+/* The cname to write for the log's (p NULL: none). */
+static void
+colour(const struct ltfield *c, struct ltnorm *nm)
+{
+	size_t i;
+
+	nm->cname = c->p;
+	nm->cnamen = c->n;
+	for (i = 0; c->p != NULL && i < NELEM(colours); i++)
+		if (colours[i].n == c->n && memcmp(colours[i].log, c->p,
+		    c->n) == 0) {
+			nm->cname = colours[i].name;
+			nm->cnamen = strlen(nm->cname);
+			break;
+		}
+}
+
 void
 lt_lognorm(const struct ltlog *lg, struct ltnorm *nm)
 {
@@ -209,6 +242,7 @@ lt_lognorm(const struct ltlog *lg, struct ltnorm *nm)
 	const char *s = lg->name.p, *cat = NULL;
 	size_t n = lg->name.n, i;
 
+	colour(&lg->cname, nm);
 	nm->name = s;
 	nm->namen = n;
 	nm->cat = lg->cat.p;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "lt.h"
+#include "scan.h"
 
 #define ISBLANK(c)	((c) == ' ' || (c) == '\t')
 #define KEYIS(k, n, s)	((n) == sizeof(s) - 1 && memcmp(k, s, n) == 0)
@@ -27,16 +28,56 @@
 			(e)--;						\
 	} while (0)
 
-/* Bytes that make a record need escaping or replacing in JSON. */
-static unsigned char special[256];
+/*
+ * A cursor over the ';' and ':' of a record, sixteen bytes at a time:
+ * the bytes from w on, those of them not handed out yet in the mask m.
+ * On the way it notes in esc whether a byte needs escaping in JSON.
+ */
+struct cut {
+	const char	*w;
+	const char	*end;
+	unsigned	 m;
+	unsigned	 esc;
+};
 
-static void
-initspecial(void)
+static inline void
+cutload(struct cut *c)
 {
-	int c;
+	const char *t;
 
-	for (c = 0; c < 256; c++)
-		special[c] = c < 0x20 || c >= 0x7f || c == '"' || c == '\\';
+	if (c->end - c->w >= 16) {
+		c->m = lt_scan16(c->w, ';', ':');
+		c->esc |= lt_scan16esc(c->w);
+		return;
+	}
+	for (c->m = 0, t = c->w; t < c->end; t++) {
+		if (*t == ';' || *t == ':')
+			c->m |= 1U << (t - c->w);
+		if ((unsigned char)*t < 0x20 || (unsigned char)*t >= 0x7f ||
+		    *t == '"' || *t == '\\')
+			c->esc = 1;
+	}
+}
+
+/* The next ';', or ':' too when colon is set; end after the last. */
+static inline const char *
+cutnext(struct cut *c, int colon)
+{
+	const char *d;
+
+	for (;;) {
+		if (c->m != 0) {
+			d = c->w + lt_scan_first(c->m);
+			c->m &= c->m - 1;
+			if (colon || *d == ';')
+				return d;
+			continue;
+		}
+		if (c->end - c->w <= 16)
+			return c->end;
+		c->w += 16;
+		cutload(c);
+	}
 }
 
 static int
@@ -203,11 +244,9 @@ lt_logline(char *line, size_t n, struct ltlog *lg)
 	const char *p, *end, *tok, *semi, *colon, *k, *ke, *v, *ve, *q;
 	const char *nul, *start;
 	struct ltkv *last = NULL;
+	struct cut cut;
 	int have_ts = 0, have_pid = 0, have_tid = 0, bare = 0;
-	unsigned char acc = 0;
 
-	if (special['"'] == 0)
-		initspecial();
 	lg->nkv = 0;
 	lg->gen = LT_GEN_NEW;
 	lg->salvaged = 0;
@@ -240,10 +279,13 @@ lt_logline(char *line, size_t n, struct ltlog *lg)
 		return lg->kind = LT_SKIP_BLANK;
 	if (!HASPFX(p, (size_t)(end - p), "ts:"))
 		return notrecord(start, p, end, lg);
+	cut.w = p;
+	cut.end = end;
+	cut.esc = 0;
+	cutload(&cut);
 	for (tok = p; tok < end; tok = semi + 1) {
-		/* One pass finds the token's first ':' and its ';'. */
-		for (q = tok; q < end && *q != ';' && *q != ':'; q++)
-			acc |= special[(unsigned char)*q];
+		/* The token's first ':', then its ';'. */
+		q = cutnext(&cut, 1);
 		if (q == end || *q == ';') {
 			semi = q;
 			k = tok;
@@ -265,9 +307,7 @@ lt_logline(char *line, size_t n, struct ltlog *lg)
 			continue;
 		}
 		colon = q;
-		for (q++; q < end && *q != ';'; q++)
-			acc |= special[(unsigned char)*q];
-		semi = q;
+		semi = cutnext(&cut, 0);
 		k = tok;
 		ke = colon;
 		v = colon + 1;
@@ -340,7 +380,7 @@ lt_logline(char *line, size_t n, struct ltlog *lg)
 		addkv(lg, k, n, v, (size_t)(ve - v));
 		last = &lg->kv[lg->nkv - 1];
 	}
-	lg->plain = acc == 0;
+	lg->plain = cut.esc == 0;
 	if (!have_tid)
 		return torn(lg, "record prefix cut short");
 	if (lg->ph.p == NULL) {

@@ -418,6 +418,8 @@ struct ltiv {
 	int64_t		 s, e;
 };
 
+struct ltkey;			/* lanes.c */
+
 struct ltlanes {
 	uint32_t	*idx;		/* the track's slices, sorted */
 	uint32_t	*below;		/* position -> position under it */
@@ -432,6 +434,8 @@ struct ltlanes {
 	size_t		 endscap;
 	uint32_t	*fen;
 	size_t		 fencap;
+	struct ltkey	*keys;		/* sort scratch */
+	size_t		 keyscap;
 };
 
 uint32_t lt_lanes_place(struct ltlanes *, struct ltslice *, uint32_t *,
@@ -504,6 +508,8 @@ struct ltnorm {
 	int		 inferred;	/* cat is not the log's */
 	int		 role;		/* LT_ROLE_* of the stable name */
 	int		 crash;		/* a CRASHED message: kv is its text */
+	const char	*cname;		/* a colour trace viewers know, or NULL */
+	size_t		 cnamen;
 };
 
 /* What an event says about the thread and the process writing it. */
@@ -556,5 +562,54 @@ size_t	lt_jdirty(const char *, size_t);
 void	lt_jdirty_feed(struct ltjdirty *, const char *, size_t);
 int64_t	lt_jtsoffset(const char *, size_t);
 int64_t	lt_jr_prescan(struct ltin *);
+
+/*
+ * fastchain: pipe.c, a bigger pipe buffer (Linux) for the stream
+ * between two stages; called by lt_in_fdopen and lt_out_init.
+ */
+void	lt_pipe_grow(int);
+
+/* fastchain: obj.c, objects of plain members (valid, canonical). */
+int	lt_obj_plain(const char *, size_t);
+long	lt_obj_split(const char *, size_t, struct ltfield *,
+	    struct ltfield *, size_t);
+
+/* fastchain: out.c, room for n bytes to write in place (see out.c). */
+char	*lt_out_room(struct ltout *, size_t);
+
+/*
+ * fastchain: n bytes of p to w, which has room; returns w + n.  Most
+ * pieces of a record are a few bytes: two moves that may overlap, never
+ * reading outside p[0..n), cost less than a call to memcpy.
+ */
+static inline char *
+lt_put(char *w, const char *p, size_t n)
+{
+	uint64_t a, b;
+	uint32_t c, d;
+
+	if (n >= 8 && n <= 16) {
+		memcpy(&a, p, 8);
+		memcpy(&b, p + n - 8, 8);
+		memcpy(w, &a, 8);
+		memcpy(w + n - 8, &b, 8);
+	} else if (n >= 4 && n < 8) {
+		memcpy(&c, p, 4);
+		memcpy(&d, p + n - 4, 4);
+		memcpy(w, &c, 4);
+		memcpy(w + n - 4, &d, 4);
+	} else if (n > 16)
+		memcpy(w, p, n);
+	else if (n > 0) {
+		w[0] = p[0];		/* 1 to 3 bytes */
+		w[n / 2] = p[n / 2];
+		w[n - 1] = p[n - 1];
+	}
+	return w + n;
+}
+
+/* fastchain: stream.c, lt_rec_check handing out ts and dur as read. */
+int	lt_rec_checkts(const struct ltrec *, const char **, int *,
+	    int64_t[2], int[2]);
 
 #endif

@@ -84,7 +84,7 @@ lt_dec_parse(const char *p, size_t n, int scale, int64_t *out)
 int
 lt_us_parse(const char *p, size_t n, int64_t *ns)
 {
-	const char *end = p + n, *q;
+	const char *end = p + n, *q, *fast;
 	uint64_t v = 0;
 	int neg = 0, k;
 
@@ -92,7 +92,11 @@ lt_us_parse(const char *p, size_t n, int64_t *ns)
 		neg = 1;
 		p++;
 	}
-	for (q = p; p < end && ISDIGIT(*p); p++) {
+	/* 15 digits, times 1000, stay below 2^63: no check for them. */
+	fast = end - p > 15 ? p + 15 : end;
+	for (q = p; p < fast && ISDIGIT(*p); p++)
+		v = v * 10 + (uint64_t)(*p - '0');
+	for (; p < end && ISDIGIT(*p); p++) {
 		if (v > (uint64_t)INT64_MAX / 10 / 1000)
 			return LT_NUM_RANGE;
 		v = v * 10 + (uint64_t)(*p - '0');
@@ -117,18 +121,30 @@ lt_us_parse(const char *p, size_t n, int64_t *ns)
 	return LT_NUM_OK;
 }
 
+/* Two digits at a time: "00" to "99". */
+static const char pairs[] =
+    "00010203040506070809101112131415161718192021222324"
+    "25262728293031323334353637383940414243444546474849"
+    "50515253545556575859606162636465666768697071727374"
+    "75767778798081828384858687888990919293949596979899";
+
 size_t
 lt_u64_fmt(char *buf, uint64_t v)
 {
-	char tmp[LT_NUMBUF];
-	size_t n = 0, i;
+	char tmp[LT_NUMBUF], *q = tmp + sizeof(tmp);
+	size_t n;
 
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v != 0);
-	for (i = 0; i < n; i++)
-		buf[i] = tmp[n - 1 - i];
+	for (; v >= 100; v /= 100) {
+		q -= 2;
+		memcpy(q, pairs + v % 100 * 2, 2);
+	}
+	if (v >= 10) {
+		q -= 2;
+		memcpy(q, pairs + v * 2, 2);
+	} else
+		*--q = (char)('0' + v);
+	n = (size_t)(tmp + sizeof(tmp) - q);
+	memcpy(buf, q, n);
 	buf[n] = '\0';
 	return n;
 }
@@ -202,7 +218,13 @@ lt_uint_parse(const char *p, size_t n, uint64_t *v)
 
 	if (n == 0 || (p[0] == '0' && n > 1))
 		return LT_NUM_SYNTAX;
-	for (i = 0; i < n; i++) {
+	/* 19 digits always fit: look for a range error only beyond. */
+	for (i = 0; i < n && i < 19; i++) {
+		if ((d = (unsigned)p[i] - '0') > 9)
+			return LT_NUM_SYNTAX;
+		u = u * 10 + d;
+	}
+	for (; i < n; i++) {
 		if ((d = (unsigned)p[i] - '0') > 9)
 			return LT_NUM_SYNTAX;
 		if (u > (UINT64_MAX - d) / 10)

@@ -7,8 +7,32 @@
  * members with this iterator, which validates as it goes, so a column is
  * scanned once and a malformed one is an error rather than a silent end.
  * Keys are returned with their quotes, values as written.
+ *
+ * lt_obj_split() and lt_obj_plain() are the quick answer for the
+ * objects our own tools write, members whose keys and values are plain
+ * strings or integers: split (or checked) in one pass, with no call to
+ * the strict scanner.
  */
 #include "lt.h"
+#include "scan.h"
+
+/*
+ * The first byte at or after p that a plain string cannot hold: below
+ * 0x20, above 0x7e, '"' or '\'.
+ */
+static const char *
+plainrun(const char *p, const char *end)
+{
+	unsigned m;
+
+	for (; end - p >= 16; p += 16)
+		if ((m = lt_scan16esc(p)) != 0)
+			return p + lt_scan_first(m);
+	while (p < end && (unsigned char)*p >= 0x20 &&
+	    (unsigned char)*p < 0x7f && *p != '"' && *p != '\\')
+		p++;
+	return p;
+}
 
 static void
 skipblank(struct ltobj *it)
@@ -29,11 +53,8 @@ plain(const char *p, const char *end)
 	const char *q = p;
 
 	if (q < end && *q == '"') {
-		for (q++; q < end && *q != '"'; q++)
-			if ((unsigned char)*q < 0x20 || (unsigned char)*q >= 0x7f ||
-			    *q == '\\')
-				return 0;
-		return q < end ? (size_t)(q + 1 - p) : 0;
+		q = plainrun(q + 1, end);
+		return q < end && *q == '"' ? (size_t)(q + 1 - p) : 0;
 	}
 	if (q < end && *q == '-')
 		q++;
@@ -136,4 +157,69 @@ last:
 		return fail(it, "text after the object");
 	it->state = 2;
 	return 0;
+}
+
+/*
+ * Is p[0..n) an object of plain members, "key":"string" or "key":integer
+ * with printable ASCII strings without escapes, and no blanks?  Such
+ * text is valid canonical JSON: lt_json_whole() would accept it
+ * unchanged.  Returns the number of members, their keys (with quotes)
+ * and values in k[] and v[] when k is not NULL, or -1 when the text is
+ * not such an object or has more than max members: it may still be
+ * valid JSON (lt_obj_next tells).
+ */
+long
+lt_obj_split(const char *p, size_t n, struct ltfield *k, struct ltfield *v,
+    size_t max)
+{
+	const char *end = p + n, *q;
+	size_t i;
+
+	if (n < 2 || p[0] != '{')
+		return -1;
+	if (n == 2)
+		return p[1] == '}' ? 0 : -1;
+	for (i = 0, p++; i < max; i++, p++) {
+		if (*p != '"')
+			return -1;
+		q = plainrun(p + 1, end);
+		if (end - q < 3 || q[0] != '"' || q[1] != ':')
+			return -1;
+		if (k != NULL) {
+			k[i].p = (char *)p;
+			k[i].n = (size_t)(q + 1 - p);
+		}
+		p = q += 2;
+		if (*q == '"') {
+			q = plainrun(q + 1, end);
+			if (q == end || *q++ != '"')
+				return -1;
+		} else {
+			if (*q == '-')
+				q++;
+			if (q == end || (unsigned)*q - '0' > 9)
+				return -1;
+			if (*q++ != '0')
+				while (q < end && (unsigned)*q - '0' <= 9)
+					q++;
+		}
+		if (k != NULL) {
+			v[i].p = (char *)p;
+			v[i].n = (size_t)(q - p);
+		}
+		if ((p = q) == end)
+			return -1;
+		if (*p == '}')
+			return p + 1 == end ? (long)i + 1 : -1;
+		if (*p != ',' || p + 1 == end)
+			return -1;
+	}
+	return -1;
+}
+
+/* Is p[0..n) an object of plain members (see lt_obj_split)? */
+int
+lt_obj_plain(const char *p, size_t n)
+{
+	return lt_obj_split(p, n, NULL, NULL, SIZE_MAX) >= 0;
 }

@@ -4,38 +4,23 @@
  * checked; a failure (disk full, /dev/full, a closed pipe without
  * SIGPIPE) is reported with the output's name and exits 2.
  */
-#define _GNU_SOURCE	/* F_SETPIPE_SZ, where there is one */
-#include <sys/stat.h>
-
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "lt.h"
 
 #define OUTBUF	(256 * 1024)
-#define PIPEBUF	(1024 * 1024)
 
 void
 lt_out_init(struct ltout *o, int fd, const char *name)
 {
-#ifdef F_SETPIPE_SZ
-	struct stat sb;
-
-	/*
-	 * Linux pipes hold 64 KiB: the stages of a chain wake each other
-	 * every 64 KiB, which costs a chain a sixth of its time.  A larger
-	 * pipe, if the system allows it; nothing else changes.
-	 */
-	if (fstat(fd, &sb) == 0 && S_ISFIFO(sb.st_mode))
-		fcntl(fd, F_SETPIPE_SZ, PIPEBUF);
-#endif
 	o->fd = fd;
 	o->name = name;
 	o->cap = OUTBUF;
 	o->n = 0;
 	o->buf = lt_malloc(o->cap);
+	lt_pipe_grow(fd);
 }
 
 static void
@@ -73,6 +58,24 @@ lt_out_slow(struct ltout *o, const void *p, size_t n)
 		memcpy(o->buf, p, n);
 		o->n = n;
 	}
+}
+
+/*
+ * Room for n bytes at the end of the buffer, which grows for a larger
+ * n: the caller writes there, then adds what it wrote to o->n.
+ */
+char *
+lt_out_room(struct ltout *o, size_t n)
+{
+	if (o->cap - o->n >= n)
+		return o->buf + o->n;
+	lt_out_flush(o);
+	if (n > o->cap) {
+		free(o->buf);
+		o->buf = lt_malloc(n);
+		o->cap = n;
+	}
+	return o->buf;
 }
 
 void

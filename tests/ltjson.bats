@@ -236,6 +236,22 @@ lt1() {
 	json_ok "$T/t.json"
 }
 
+@test "object columns: what looks plain is still checked whole" {
+	for a in '{"a":01}|invalid number' '{"a":1,}|trailing comma in object' \
+	    '{"a":-}|invalid number' '{"a":1}x|text after the value' \
+	    '{"a":"b\"}|unterminated string'; do
+		lt1 "$T/s" "1	i	1	1	-	c	n	${a%|*}	{}"
+		run -1 --separate-stderr ltjson "$T/s"
+		[ "$stderr" = "ltjson: $T/s:2: column args: ${a#*|}" ]
+		[ -z "$output" ]
+	done
+	# valid, canonical, just not of the plain kind: written as they are
+	lt1 "$T/s" '1	i	1	1	-	c	n	{"a":1.5e3,"b":true,"d":[1],"e":{"f":-0},"":""}	{"s":"\u0001"}'
+	run -0 ltjson "$T/s"
+	[ "${lines[1]}" = '{"ts":1,"ph":"i","pid":1,"tid":1,"cat":"c","name":"n","args":{"a":1.5e3,"b":true,"d":[1],"e":{"f":-0},"":""},"s":"\u0001"}' ]
+	[[ "$output" == *'"repaired":0'* ]]
+}
+
 @test "-S writes every counter for scripts" {
 	run -0 ltjson -S "$T/stats" "$DATA/ltjson/basic.lt1"
 	run -0 cat "$T/stats"

@@ -259,6 +259,38 @@ truth() {
 	[ "$(printf '%s\n' "${lines[@]}" | cut -f 1,2,5 | sed -n 2,6p)" = "$(printf '2\ti\t-\n3\ti\t-\n4\ti\t-\n5\ti\t-\n1\tX\t5')" ]
 }
 
+@test "ltpair: an E with its B's args: the X has them once, as a merge writes them" {
+	lt "$BATS_TEST_TMPDIR/in" <<-'EOF'
+	1|B|1|1|-|c|plain|{"chunk":3,"op":"rm","size":-7}|{}
+	2|E|1|1|-|c|plain|{"chunk":3,"op":"rm","size":-7}|{}
+	3|B|1|1|-|c|dup|{"a":1,"a":2}|{}
+	4|E|1|1|-|c|dup|{"a":1,"a":2}|{}
+	5|B|1|1|-|c|blank|{"a": 1 , "b":"x"}|{}
+	6|E|1|1|-|c|blank|{"a": 1 , "b":"x"}|{}
+	7|B|1|1|-|c|esc|{"p":"a\u0062"}|{}
+	8|E|1|1|-|c|esc|{"p":"a\u0062"}|{}
+	9|B|1|1|-|c|ids|{"chunk":1}|{}
+	10|B|1|1|-|c|ids|{"chunk":2}|{}
+	11|E|1|1|-|c|ids|{"chunk":1}|{}
+	12|E|1|1|-|c|ids|{"chunk":2}|{}
+	EOF
+	run -0 ltpair "$BATS_TEST_TMPDIR/in"
+	[ "$(printf '%s\n' "${lines[@]}" | sed -n '2,7p' | cut -f 1,5,7,8)" = "$(printf '%s\n' \
+	    '1	1	plain	{"chunk":3,"op":"rm","size":-7}' \
+	    '3	1	dup	{"a":1,"a":2,"E.a":2}' \
+	    '5	1	blank	{"a":1,"b":"x"}' \
+	    '7	1	esc	{"p":"a\u0062"}' \
+	    '9	2	ids	{"chunk":1}' \
+	    '10	2	ids	{"chunk":2}')" ]
+	# a bad args column of an E is found even when no B needs it
+	lt "$BATS_TEST_TMPDIR/bad" <<-'EOF'
+	1|B|1|1|-|c|n|{"a":1}|{}
+	2|E|1|1|-|c|n|{"a":1|{}
+	EOF
+	run -1 --separate-stderr ltpair "$BATS_TEST_TMPDIR/bad"
+	[ "$stderr" = "ltpair: $BATS_TEST_TMPDIR/bad:3: column args: unterminated object" ]
+}
+
 @test "ltpair: other phases and directives pass through unchanged, in order" {
 	lt "$BATS_TEST_TMPDIR/in" <<-'EOF'
 	#top|schemaVersion|1

@@ -67,6 +67,22 @@ balanced() {
 	[ "$(stat_of ltparse lines_new "$D/mixed.out")" -eq 18 ]
 }
 
+@test "ltparse: LitData's unknown colours become catapult's, only in logs" {
+	T=$BATS_TEST_TMPDIR
+	p='ts:1795940303867556.250;PID:13966; TID:139640468265856; name: x;ph: i;cat: c;'
+	for c in memory_dump rail_animate cq_build_attempt_running \
+	    light_memory_dump rail_load memory_dump_x ' memory_dump '; do
+		printf '%scname:%s;\n' "$p" "$c"
+	done > "$T/log"
+	# catapult's own spelling; values trimmed, as every value of a log
+	run -0 sh -c "ltparse '$T/log' | grep -v '^#' | cut -f 9 | cut -s -d '\"' -f 4"
+	[ "$(echo $output)" = "light_memory_dump rail_animation cq_build_attempt_runnig light_memory_dump rail_load memory_dump_x light_memory_dump" ]
+	# a JSON trace keeps what it says
+	printf '{"traceEvents":[{"ph":"i","ts":1,"pid":1,"tid":1,"name":"x","cname":"memory_dump"}]}\n' > "$T/t.json"
+	run -0 sh -c "ltparse '$T/t.json' | grep -v '^#' | cut -f 9"
+	[ "${lines[0]}" = '{"cname":"memory_dump"}' ]
+}
+
 @test "ltparse agrees with genlog's exact counts, every format, crashes, nodes" {
 	need genlog
 	for f in new old v1 mixed; do
@@ -221,6 +237,43 @@ balanced() {
 		done
 		cmp "$BATS_TEST_TMPDIR/whole" "$BATS_TEST_TMPDIR/cat" ||
 		    { echo "-P k/$n differs"; return 1; }
+	done
+}
+
+@test "ltparse -P: what a part passes over before its range makes no thread" {
+	T=$BATS_TEST_TMPDIR
+	e='name: x;ph: i;'
+	{
+		printf 'ts:1795940303867556.250;PID:1; TID:10; %s\n' "$e"
+		# a known thread's prefix, then NUL bytes and another thread
+		printf 'ts:1795940303867557.000;PID:1; TID:10; na\0\0ts:1795940303867558.000;PID:2; TID:20; %s\n' "$e"
+		# forms the quick look leaves to the parser
+		printf 'ts:1795940303867559.000;PID:01; TID:10; %s\n' "$e"
+		printf 'ts:1795940303867560.000;PID:1; TID:11 ; %s\n' "$e"
+		printf 'ts:1795940303867561.000;PID:1;TID:12; %s\n' "$e"
+		printf 'ts:1795940303867562.000;PID:3; TID:30; some text\n'
+		printf 'ts:1795940303867563.000;PID:3; TID:31; %s\n' "$e"
+		printf 'Traceback (most recent call last):\n  File "x"\nValueError: y\n'
+		printf 'ts:1795940303867564.000;PID:1; TID:10; %s\n' "$e"
+		printf 'ts:1795940303867565.000;PID:1; TID:13; %s\n' "$e"
+		# its tid follows from the thread after the NUL bytes
+		printf 'ts:1795940303867566.000;PID:2; TID:21; %s\n' "$e"
+	} > "$T/log"
+	ltparse -v "$T/log" > "$T/whole" 2> "$T/whole.err"
+	[ "$(stat_of ltparse threads "$T/whole")" -eq 7 ]
+	grep -q $'^1795940303867566\ti\t2\t2\t' "$T/whole"
+	size=$(wc -c < "$T/log")
+	for n in 2 3 5 $size; do
+		k=1
+		: > "$T/cat"
+		: > "$T/cat.err"
+		while [ "$k" -le "$n" ]; do
+			ltparse -v -P "$k/$n" "$T/log" >> "$T/cat" 2>> "$T/cat.err"
+			k=$((k + 1))
+		done
+		cmp "$T/whole" "$T/cat" || { echo "-P k/$n differs"; return 1; }
+		cmp "$T/whole.err" "$T/cat.err" ||
+		    { echo "-v -P k/$n differs"; return 1; }
 	done
 }
 

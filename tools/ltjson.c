@@ -46,6 +46,13 @@ static long long	*catn;
 static size_t		 capcats;
 static int64_t		 tsmin = INT64_MAX, tsmax = INT64_MIN;
 
+/* The last string looked up in a table. */
+struct memo {
+	char		 p[24];
+	size_t		 n;		/* SIZE_MAX: none */
+	size_t		 i;
+};
+
 /* B events still open, per thread, for the span times of B/E pairs. */
 struct opens {
 	struct {
@@ -207,14 +214,33 @@ column(const struct ltrec *rec, int i, int repair)
 	return (const struct ltfield *)&fix[i];
 }
 
+/*
+ * The index of f in t, remembering the last one looked up: records of
+ * one process, and of one category, come in runs.
+ */
+static size_t
+memoget(struct memo *m, struct ltstrtab *t, const struct ltfield *f,
+    int *isnew)
+{
+	*isnew = 0;
+	if (f->n == m->n && memcmp(f->p, m->p, f->n) == 0)
+		return m->i;
+	m->i = lt_strtab_get(t, f->p, f->n, isnew);
+	m->n = f->n <= sizeof(m->p) ? f->n : SIZE_MAX;
+	if (m->n != SIZE_MAX)
+		memcpy(m->p, f->p, f->n);
+	return m->i;
+}
+
 /* The summed span time of a category: its index, added if new. */
 static size_t
 catindex(const struct ltfield *cat)
 {
+	static struct memo m = { "", SIZE_MAX, 0 };
 	size_t i;
 	int isnew;
 
-	i = lt_strtab_get(&cats, cat->p, cat->n, &isnew);
+	i = memoget(&m, &cats, cat, &isnew);
 	if (isnew) {
 		if (i >= capcats) {
 			capcats = capcats != 0 ? capcats * 2 : 16;
@@ -287,18 +313,22 @@ pairspan(const struct ltrec *rec, int64_t ts)
 	o->n--;
 }
 
-/* What the summary needs: processes, time span, span time per category. */
+/*
+ * What the summary needs: processes, time span, span time per category;
+ * ts and dur as event() read them (has*: the column was not "-").
+ */
 static void
-account(const struct ltrec *rec)
+account(const struct ltrec *rec, int hasts, int64_t ts, int hasdur,
+    int64_t dur)
 {
-	int64_t ts, dur = 0;
-	int ph = rec->f[LT_PH].p[0];
+	static struct memo m = { "", SIZE_MAX, 0 };
+	int ph = rec->f[LT_PH].p[0], isnew;
 
 	if (!LT_ISNONE(rec->f[LT_PID]))
-		lt_strtab_get(&pids, rec->f[LT_PID].p, rec->f[LT_PID].n, NULL);
-	if (ph == 'M' || lt_rec_ts(rec, LT_TS, &ts) <= 0)
+		memoget(&m, &pids, &rec->f[LT_PID], &isnew);
+	if (ph == 'M' || !hasts)
 		return;
-	if (lt_rec_ts(rec, LT_DUR, &dur) <= 0 || dur < 0)
+	if (!hasdur || dur < 0)
 		dur = 0;
 	if (ts < tsmin)
 		tsmin = ts;
@@ -310,73 +340,99 @@ account(const struct ltrec *rec)
 		pairspan(rec, ts);
 }
 
-static void
-member(const char *key, const struct ltfield *f, int quote)
+#define PUTS(w, s)	lt_put((w), (s), sizeof(s) - 1)
+
+/* ,"key":"text" or ,"key":text, key given with its comma and colon */
+static char *
+member(char *w, const char *key, size_t keyn, const struct ltfield *f,
+    int quote)
 {
-	lt_out_puts(&out, key);
+	w = lt_put(w, key, keyn);
 	if (quote)
-		lt_out_putc(&out, '"');
-	lt_out_write(&out, f->p, f->n);
+		*w++ = '"';
+	w = lt_put(w, f->p, f->n);
 	if (quote)
-		lt_out_putc(&out, '"');
+		*w++ = '"';
+	return w;
 }
 
+#define MEMBER(w, k, f, q)	member((w), (k), sizeof(k) - 1, (f), (q))
+
+/*
+ * One event, written straight into the output buffer: the room it needs
+ * is known once its columns are (canonicalised when they had to be).
+ */
 static void
 event(struct ltrd *rd, const struct ltrec *rec)
 {
-	const struct ltfield *f;
-	char num[LT_NUMBUF];
+	const struct ltfield *cat, *name, *args, *extra;
 	const char *why;
-	int64_t ns;
-	int col, r, sep = 0;
+	int64_t t[2], ts, dur;
+	size_t need;
+	int col, r, has[2], hasts, hasdur;
+	char *w;
 
-	if ((r = lt_rec_check(rec, &why, &col)) < 0)
+	if ((r = lt_rec_checkts(rec, &why, &col, t, has)) < 0)
 		lt_rd_bad(rd, "column %s: %s", lt_colname[col], why);
 	if (r > 0)
 		nrepaired++;
-
-	lt_out_write(&out, nevents > 0 ? ",\n{" : "{", nevents > 0 ? 3 : 1);
-	if (lt_rec_ts(rec, LT_TS, &ns) > 0) {
+	ts = t[0];
+	dur = t[1];
+	hasts = has[0];
+	hasdur = has[1];
+	if (hasts) {
 		if (!offset_set) {
-			offset = choose_offset(ns);
+			offset = choose_offset(ts);
 			offset_set = 1;
 		}
-		if (ns < INT64_MIN + offset)
+		if (ts < INT64_MIN + offset)
 			lt_rd_bad(rd, "column ts: out of range");
-		if (ns >= 0 && ns - offset < 0 && nnegative++ == 0)
+		if (ts >= 0 && ts - offset < 0 && nnegative++ == 0)
 			lt_warnpos(rd->in.name, rd->in.line, "ts %.*s is "
 			    "before the offset chosen from the first event; "
 			    "written negative, Perfetto drops it (see -O)",
 			    (int)rec->f[LT_TS].n, rec->f[LT_TS].p);
-		lt_out_puts(&out, "\"ts\":");
-		lt_out_write(&out, num, lt_us_fmt(num, ns - offset));
-		sep = 1;
 	}
-	lt_out_puts(&out, sep ? ",\"ph\":\"" : "\"ph\":\"");
-	lt_out_putc(&out, rec->f[LT_PH].p[0]);
-	lt_out_putc(&out, '"');
+	cat = column(rec, LT_CAT, r);
+	name = column(rec, LT_NAME, r);
+	args = column(rec, LT_ARGS, r);
+	extra = column(rec, LT_EXTRA, r);
+	need = rec->f[LT_PID].n + rec->f[LT_TID].n + cat->n + name->n +
+	    args->n + extra->n + 2 * LT_NUMBUF + 64;
+
+	w = lt_out_room(&out, need);
+	w = nevents > 0 ? PUTS(w, ",\n{") : PUTS(w, "{");
+	if (hasts) {
+		w = PUTS(w, "\"ts\":");
+		w += lt_us_fmt(w, ts - offset);
+		w = PUTS(w, ",\"ph\":\"");
+	} else
+		w = PUTS(w, "\"ph\":\"");
+	*w++ = rec->f[LT_PH].p[0];
+	*w++ = '"';
 	nph[(unsigned char)rec->f[LT_PH].p[0] & 127]++;
 	if (!LT_ISNONE(rec->f[LT_PID]))
-		member(",\"pid\":", &rec->f[LT_PID], 0);
+		w = MEMBER(w, ",\"pid\":", &rec->f[LT_PID], 0);
 	if (!LT_ISNONE(rec->f[LT_TID]))
-		member(",\"tid\":", &rec->f[LT_TID], 0);
-	if (lt_rec_ts(rec, LT_DUR, &ns) > 0) {
-		lt_out_puts(&out, ",\"dur\":");
-		lt_out_write(&out, num, lt_us_fmt(num, ns));
+		w = MEMBER(w, ",\"tid\":", &rec->f[LT_TID], 0);
+	if (hasdur) {
+		w = PUTS(w, ",\"dur\":");
+		w += lt_us_fmt(w, dur);
 	}
-	if ((f = column(rec, LT_CAT, r))->n > 0)
-		member(",\"cat\":", f, 1);
-	if ((f = column(rec, LT_NAME, r))->n > 0)
-		member(",\"name\":", f, 1);
-	if ((f = column(rec, LT_ARGS, r))->n > 2)
-		member(",\"args\":", f, 0);
-	if ((f = column(rec, LT_EXTRA, r))->n > 2) {
-		lt_out_putc(&out, ',');
-		lt_out_write(&out, f->p + 1, f->n - 2);
+	if (cat->n > 0)
+		w = MEMBER(w, ",\"cat\":", cat, 1);
+	if (name->n > 0)
+		w = MEMBER(w, ",\"name\":", name, 1);
+	if (args->n > 2)
+		w = MEMBER(w, ",\"args\":", args, 0);
+	if (extra->n > 2) {
+		*w++ = ',';
+		w = lt_put(w, extra->p + 1, extra->n - 2);
 	}
-	lt_out_putc(&out, '}');
+	*w++ = '}';
+	out.n = (size_t)(w - out.buf);
 	nevents++;
-	account(rec);
+	account(rec, hasts, ts, hasdur, dur);
 }
 
 /* ltjson's own counters, for the metadata and for -S. */

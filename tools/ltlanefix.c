@@ -441,20 +441,26 @@ getthread(const struct id *pid, const struct id *tid, int add)
 	return (uint32_t)(nthreads - 1);
 }
 
-/* Columns ltlanefix reads are checked as litracer-stream(5) says. */
+/*
+ * Columns ltlanefix reads are checked as litracer-stream(5) says; ts and
+ * dur are read into t[0] and t[1], has[] saying which are not "-".
+ */
 static void
-check(struct ltrd *rd, const struct ltrec *rec)
+check(struct ltrd *rd, const struct ltrec *rec, int64_t t[2], int has[2])
 {
-	int64_t v;
-	int c, i;
+	int c, i, r;
 
 	c = rec->f[LT_PH].n == 1 ? (unsigned char)rec->f[LT_PH].p[0] : 0;
 	if (c <= 0x20 || c >= 0x7f || c == '"' || c == '\\')
 		lt_rd_bad(rd, "column ph: not a one-character phase");
-	for (i = LT_TS; i <= LT_DUR; i += LT_DUR - LT_TS)
-		if (lt_rec_ts(rec, i, &v) < 0)
+	for (i = 0; i < 2; i++) {
+		t[i] = 0;
+		if ((r = lt_rec_ts(rec, i == 0 ? LT_TS : LT_DUR, &t[i])) < 0)
 			lt_rd_bad(rd, "column %s: not microseconds (-?D+ with "
-			    "at most 3 decimals) or -", lt_colname[i]);
+			    "at most 3 decimals) or -",
+			    lt_colname[i == 0 ? LT_TS : LT_DUR]);
+		has[i] = r > 0;
+	}
 }
 
 static void
@@ -512,13 +518,10 @@ threadof(struct ltrd *rd, const struct ltrec *rec, size_t off)
 }
 
 static void
-addslice(struct ltrd *rd, const struct ltrec *rec, size_t off, uint32_t t)
+addslice(struct ltrd *rd, int64_t ts, int64_t dur, size_t off, uint32_t t)
 {
 	struct ltslice *x;
-	int64_t ts, dur;
 
-	lt_rec_ts(rec, LT_TS, &ts);
-	lt_rec_ts(rec, LT_DUR, &dur);
 	if (ts < -TMAX || ts > TMAX || dur < -TMAX || dur > TMAX ||
 	    ts + dur < -TMAX || ts + dur > TMAX)
 		lt_rd_bad(rd, "X slice beyond the time range of ltlanefix "
@@ -552,7 +555,7 @@ addslice(struct ltrd *rd, const struct ltrec *rec, size_t off, uint32_t t)
 }
 
 static void
-addflow(const struct ltrec *rec, size_t off, uint32_t t)
+addflow(const struct ltrec *rec, int64_t ts, size_t off, uint32_t t)
 {
 	struct flow *fl;
 	const char *v;
@@ -562,8 +565,7 @@ addflow(const struct ltrec *rec, size_t off, uint32_t t)
 	fl = &flows[nflows++];
 	memset(fl, 0, sizeof(*fl));
 	fl->off = off;
-	lt_rec_ts(rec, LT_TS, &fl->ts);
-	fl->nts = fl->ts;
+	fl->ts = fl->nts = ts;
 	fl->thread = t;
 	fl->bound = NONE;
 	fl->next = rec->f[LT_PH].p[0] == 'f' &&
@@ -597,8 +599,8 @@ readall(struct ltrd *rd)
 	struct ltrec rec;
 	size_t off, lastm = 0, lastrec = 0;
 	uint32_t t;
-	int k, c, timed;
-	int64_t ns;
+	int k, c, has[2];
+	int64_t v[2];
 
 	while ((k = lt_rd_next(rd, &rec)) != LT_EOF) {
 		off = arena.n;
@@ -608,17 +610,16 @@ readall(struct ltrd *rd)
 			continue;
 		nevents++;
 		lastrec = arena.n;
-		check(rd, &rec);
+		check(rd, &rec, v, has);
 		t = threadof(rd, &rec, off);
 		c = rec.f[LT_PH].p[0];
-		timed = lt_rec_ts(&rec, LT_TS, &ns) > 0;
 		if (c == 'X') {
-			if (timed && lt_rec_ts(&rec, LT_DUR, &ns) > 0)
-				addslice(rd, &rec, off, t);
+			if (has[0] && has[1])
+				addslice(rd, v[0], v[1], off, t);
 			else
 				nunplaced++;
-		} else if ((c == 's' || c == 't' || c == 'f') && timed)
-			addflow(&rec, off, t);
+		} else if ((c == 's' || c == 't' || c == 'f') && has[0])
+			addflow(&rec, v[0], off, t);
 		else if (c == 'M') {
 			addmeta(&rec, off, t);
 			lastm = arena.n;
@@ -1615,14 +1616,14 @@ main(int argc, char *argv[])
 	if (xafter != 0)
 		lt_die(LT_EXIT_SYS, "internal error: %llu crossings left",
 		    (unsigned long long)xafter);
-	if (!qflag)
-		report();
 
 	lt_out_init(&out, 1, "<stdout>");
 	writeall();
 	stats();
 	lt_out_close(&out);
+	/* The next stage has all of the stream before the report is made. */
 	if (!qflag) {
+		report();
 		lt_out_init(&err, 2, "<stderr>");
 		lt_out_write(&err, rep.p, rep.n);
 		lt_out_flush(&err);

@@ -31,6 +31,7 @@ struct members {
 	struct ltfield	*v;
 	size_t		 n;
 	size_t		 cap;
+	int		 plain;		/* minified, plain members */
 };
 
 struct span {
@@ -42,6 +43,7 @@ struct span {
 	struct ltfield	 f[LT_NCOL];	/* its columns, in line */
 	struct ltfield	*id;		/* its identifying args, p NULL: absent */
 	struct members	 m;		/* its args */
+	int		 asis;		/* m is the args column, written as is */
 };
 
 struct thread {
@@ -119,25 +121,51 @@ members(struct ltrd *rd, const struct ltfield *args, struct members *m,
 {
 	struct ltfield k, v;
 	struct ltobj it;
-	size_t i;
+	size_t i, j;
+	long n;
 	int r;
 
 	for (i = 0; i < nkeys; i++)
 		id[i].p = NULL;
-	m->n = 0;
-	lt_obj_init(&it, args->p, args->n);
-	while ((r = lt_obj_next(&it, &k, &v)) > 0) {
-		room(m, m->n + 1);
-		m->k[m->n] = k;
-		m->v[m->n++] = v;
+	/* What our tools write is split at once; the rest is checked. */
+	if ((n = lt_obj_split(args->p, args->n, m->k, m->v, m->cap)) >= 0) {
+		m->n = (size_t)n;
+		m->plain = 1;
+	} else {
+		m->n = 0;
+		m->plain = 0;
+		lt_obj_init(&it, args->p, args->n);
+		while ((r = lt_obj_next(&it, &k, &v)) > 0) {
+			room(m, m->n + 1);
+			m->k[m->n] = k;
+			m->v[m->n++] = v;
+		}
+		if (r < 0)
+			lt_rd_bad(rd, "column args: %s", it.err);
+	}
+	for (j = 0; j < m->n; j++)
 		for (i = 0; i < nkeys; i++)
-			if (feq(&k, &keys[i])) {
-				id[i] = v;
+			if (m->k[j].n == keys[i].n &&
+			    m->k[j].p[1] == keys[i].p[1] &&
+			    memcmp(m->k[j].p, keys[i].p, keys[i].n) == 0) {
+				id[i] = m->v[j];	/* the last one counts */
 				break;
 			}
-	}
-	if (r < 0)
-		lt_rd_bad(rd, "column args: %s", it.err);
+}
+
+/* Are the keys of m all different? */
+static int
+unique(const struct members *m)
+{
+	size_t i, j;
+
+	for (i = 1; i < m->n; i++)
+		for (j = 0; j < i; j++)
+			if (m->k[i].n == m->k[j].n &&
+			    m->k[i].p[1] == m->k[j].p[1] &&
+			    memcmp(m->k[i].p, m->k[j].p, m->k[i].n) == 0)
+				return 0;
+	return 1;
 }
 
 static void
@@ -148,8 +176,8 @@ putline(const struct ltrec *rec)
 }
 
 /*
- * What B and E records need first: their ts in *ns and their args in em
- * and eid.  Returns 0 for a record without ts, which passes unchanged.
+ * What B and E records need first: their ts in *ns.  Returns 0 for a
+ * record without ts, which passes unchanged.
  */
 static int
 timed(struct ltrd *rd, const struct ltrec *rec, int64_t *ns)
@@ -164,7 +192,6 @@ timed(struct ltrd *rd, const struct ltrec *rec, int64_t *ns)
 		putline(rec);
 		return 0;
 	}
-	members(rd, &rec->f[LT_ARGS], &em, eid);
 	return 1;
 }
 
@@ -312,6 +339,11 @@ newspan(const struct ltrec *rec, int64_t ts, struct thread *th)
 		s->m.v[i].n = em.v[i].n;
 	}
 	s->m.n = em.n;
+	/*
+	 * Written back member by member, plain args with distinct keys
+	 * are the column as it is (and stay so when the E's are the same).
+	 */
+	s->asis = em.plain && unique(&em);
 	s->ts = ts;
 	s->th = th;
 	s->tprev = NULL;
@@ -366,6 +398,7 @@ begin(struct ltrd *rd, const struct ltrec *rec)
 	nb++;
 	if (!timed(rd, rec, &ts))
 		return;
+	members(rd, &rec->f[LT_ARGS], &em, eid);
 	th = lt_id_get(&threads, &rec->f[LT_PID], &rec->f[LT_TID], 1,
 	    &isnew);
 	if (isnew)
@@ -376,10 +409,24 @@ begin(struct ltrd *rd, const struct ltrec *rec)
 		putline(rec);
 }
 
-/* Does the open span s admit the E being handled (fields f)? */
-static int
-admits(const struct span *s, const struct ltfield *f)
+/*
+ * The args of the E being handled in em and eid, split once, when first
+ * needed: an E whose args are those of its B needs none of it.
+ */
+static void
+eargs(struct ltrd *rd, const struct ltrec *rec, int *done)
 {
+	if (!*done)
+		members(rd, &rec->f[LT_ARGS], &em, eid);
+	*done = 1;
+}
+
+/* Does the open span s admit the E being handled (rec)? */
+static int
+admits(struct ltrd *rd, const struct span *s, const struct ltrec *rec,
+    int *done)
+{
+	const struct ltfield *f = rec->f;
 	size_t i;
 
 	if (f[LT_NAME].n > 0 && !feq(&s->f[LT_NAME], &f[LT_NAME]))
@@ -387,6 +434,10 @@ admits(const struct span *s, const struct ltfield *f)
 	if (f[LT_CAT].n > 0 && s->f[LT_CAT].n > 0 &&
 	    !feq(&s->f[LT_CAT], &f[LT_CAT]))
 		return 0;
+	/* The same args (a valid column: the B's) have the same values. */
+	if (feq(&s->f[LT_ARGS], &f[LT_ARGS]))
+		return 1;
+	eargs(rd, rec, done);
 	for (i = 0; i < nkeys; i++)
 		if (eid[i].p != NULL && s->id[i].p != NULL &&
 		    !feq(&eid[i], &s->id[i]))
@@ -414,21 +465,36 @@ lonely(const struct ltrec *rec)
 
 /* The X of span s closed by the E rec at ets. */
 static void
-complete(const struct span *s, const struct ltrec *rec, int64_t dur)
+complete(struct ltrd *rd, const struct span *s, const struct ltrec *rec,
+    int64_t dur, int *done)
 {
 	const struct ltfield *cat;
+	char *w;
+	int i;
 
 	cat = s->f[LT_CAT].n > 0 ? &s->f[LT_CAT] : &rec->f[LT_CAT];
 	nx++;
-	putcol(&s->f[LT_TS]);
-	lt_out_write(&out, "X\t", 2);
-	putcol(&s->f[LT_PID]);
-	putcol(&s->f[LT_TID]);
-	putns(dur < 0 ? 0 : dur);
-	lt_out_putc(&out, '\t');
-	putcol(cat);
-	putcol(&s->f[LT_NAME]);
-	putmerged(&s->m, dur < 0 ? "negative_dur" : NULL, dur);
+	/* All but args and extra: pieces of the B, the cat, a number. */
+	w = lt_out_room(&out, s->line.n + cat->n + LT_NUMBUF + 8);
+	w = lt_put(w, s->f[LT_TS].p, s->f[LT_TS].n);
+	w = lt_put(w, "\tX\t", 3);
+	for (i = LT_PID; i <= LT_TID; i++) {
+		w = lt_put(w, s->f[i].p, s->f[i].n);
+		*w++ = '\t';
+	}
+	w += lt_us_fmt(w, dur < 0 ? 0 : dur);
+	*w++ = '\t';
+	w = lt_put(w, cat->p, cat->n);
+	*w++ = '\t';
+	w = lt_put(w, s->f[LT_NAME].p, s->f[LT_NAME].n);
+	*w++ = '\t';
+	out.n = (size_t)(w - out.buf);
+	if (s->asis && dur >= 0 && feq(&s->f[LT_ARGS], &rec->f[LT_ARGS]))
+		lt_put_field(&out, &s->f[LT_ARGS]);
+	else {
+		eargs(rd, rec, done);
+		putmerged(&s->m, dur < 0 ? "negative_dur" : NULL, dur);
+	}
 	lt_out_putc(&out, '\t');
 	lt_out_write(&out, s->f[LT_EXTRA].p, s->f[LT_EXTRA].n);
 	lt_out_putc(&out, '\n');
@@ -459,6 +525,7 @@ end(struct ltrd *rd, const struct ltrec *rec)
 	struct thread *th;
 	struct span *s = NULL;
 	int64_t ts, dur;
+	int done = 0;
 
 	ne++;
 	if (!timed(rd, rec, &ts))
@@ -467,10 +534,11 @@ end(struct ltrd *rd, const struct ltrec *rec)
 	    NULL)) != NULL) {
 		touch(th, rec, ts);
 		for (s = th->open; s != NULL; s = s->tnext)
-			if (admits(s, rec->f))
+			if (admits(rd, s, rec, &done))
 				break;
 	}
 	if (s == NULL) {
+		eargs(rd, rec, &done);
 		lonely(rec);
 		return;
 	}
@@ -481,10 +549,12 @@ end(struct ltrd *rd, const struct ltrec *rec)
 	npair++;
 	if (dur < 0)
 		nneg++;
-	if (kflag)
+	if (kflag) {
+		if (dur < 0)
+			eargs(rd, rec, &done);
 		rawend(s, rec, dur);
-	else
-		complete(s, rec, dur);
+	} else
+		complete(rd, s, rec, dur, &done);
 	dropspan(s);
 }
 

@@ -209,6 +209,66 @@ getproc(const struct input *in, uint64_t os)
 	return pr;
 }
 
+/* The thread (in, pid, os), if a record made it. */
+static int
+hasthread(const struct input *in, uint64_t pid, uint64_t os)
+{
+	uint64_t key = (uint64_t)in->block << 32 | pid;
+	const struct thread *th;
+	uint32_t p;
+	size_t i;
+
+	if (pbykey.cap == 0 || tbyid.cap == 0)
+		return 0;
+	for (i = mix(key) & (pbykey.cap - 1); pbykey.slot[i] != 0;
+	    i = (i + 1) & (pbykey.cap - 1))
+		if (procs[pbykey.slot[i] - 1].key == key)
+			break;
+	if (pbykey.slot[i] == 0)
+		return 0;
+	p = pbykey.slot[i] - 1;
+	for (i = thash(p, os) & (tbyid.cap - 1); tbyid.slot[i] != 0;
+	    i = (i + 1) & (tbyid.cap - 1)) {
+		th = &threads[tbyid.slot[i]];
+		if (th->proc == p && th->os == os)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Is line p[0..n) a record "ts:...;PID:P; TID:T;..." of a known thread?
+ * Only such a record may be passed over by a part before its range: an
+ * event of it makes no thread, and no line of it ends a traceback.  Any
+ * other form is left to lt_logline().
+ */
+static int
+knownrecord(const struct input *in, const char *p, size_t n)
+{
+	const char *end = p + n, *v, *e;
+	uint64_t pid, tid;
+
+	if (n < 3 || memcmp(p, "ts:", 3) != 0 || memchr(p, '\0', n) != NULL ||
+	    (v = memchr(p, ';', n)) == NULL || end - v < 5 ||
+	    memcmp(v + 1, "PID:", 4) != 0)
+		return 0;
+	for (e = v += 5; e < end && (unsigned)*e - '0' <= 9; e++)
+		;
+	if (e == end || *e != ';' || lt_uint_parse(v, (size_t)(e - v),
+	    &pid) != LT_NUM_OK || pid > UINT32_MAX)
+		return 0;
+	for (v = e + 1; v < end && (*v == ' ' || *v == '\t'); v++)
+		;
+	if (end - v < 4 || memcmp(v, "TID:", 4) != 0)
+		return 0;
+	for (e = v += 4; e < end && (unsigned)*e - '0' <= 9; e++)
+		;
+	if ((e < end && *e != ';') || lt_uint_parse(v, (size_t)(e - v),
+	    &tid) != LT_NUM_OK)
+		return 0;
+	return hasthread(in, pid, tid);
+}
+
 static struct thread *
 getthread(const struct input *in, uint64_t pid, uint64_t os)
 {
@@ -293,22 +353,40 @@ learn(struct proc *pr, const struct ltlog *lg, const struct ltnorm *nm)
 		    lg->kv[j].vn);
 }
 
-/* JSON string contents; a plain record needs no escaping at all. */
-static void
-addesc(const char *p, size_t n)
+/*
+ * A record is made in rec through a cursor w, once room for the most it
+ * can take is there (see room()), so that each piece is a plain copy;
+ * lt_esc, for a record with something to escape, works on rec itself.
+ */
+static char *
+room(size_t need)
 {
-	if (plainrec)
-		lt_buf_add(&rec, p, n);
-	else
-		nreplaced += (long long)lt_esc(&rec, p, n);
+	rec.n = 0;
+	if (rec.cap < need)
+		lt_buf_grow(&rec, need);
+	return rec.p;
 }
 
-static void
-addstr(const char *p, size_t n)
+#define PUTS(w, s)	lt_put((w), (s), sizeof(s) - 1)
+
+/* JSON string contents; a plain record needs no escaping at all. */
+static char *
+putesc(char *w, const char *p, size_t n)
 {
-	lt_buf_addc(&rec, '"');
-	addesc(p, n);
-	lt_buf_addc(&rec, '"');
+	if (plainrec)
+		return lt_put(w, p, n);
+	rec.n = (size_t)(w - rec.p);
+	nreplaced += (long long)lt_esc(&rec, p, n);
+	return rec.p + rec.n;
+}
+
+static char *
+putstr(char *w, const char *p, size_t n)
+{
+	*w++ = '"';
+	w = putesc(w, p, n);
+	*w++ = '"';
+	return w;
 }
 
 /* Is v a JSON integer that fits int64 (0 or -?[1-9][0-9]*)? */
@@ -330,25 +408,15 @@ isint(const char *v, size_t n)
 }
 
 /* "key":value, the value a JSON integer when it is one, else a string. */
-static void
-addarg(const char *k, size_t kn, const char *v, size_t vn, int comma)
+static char *
+putarg(char *w, const char *k, size_t kn, const char *v, size_t vn,
+    int comma)
 {
 	if (comma)
-		lt_buf_addc(&rec, ',');
-	addstr(k, kn);
-	lt_buf_addc(&rec, ':');
-	if (isint(v, vn))
-		lt_buf_add(&rec, v, vn);
-	else
-		addstr(v, vn);
-}
-
-static void
-addnum(uint64_t v)
-{
-	char num[LT_NUMBUF];
-
-	lt_buf_add(&rec, num, lt_u64_fmt(num, v));
+		*w++ = ',';
+	w = putstr(w, k, kn);
+	*w++ = ':';
+	return isint(v, vn) ? lt_put(w, v, vn) : putstr(w, v, vn);
 }
 
 /* Is key k one of the args taken from the name? */
@@ -363,15 +431,21 @@ named(const struct ltnorm *nm, const char *k, size_t kn)
 	return 0;
 }
 
+/*
+ * The event lg of a line of n bytes.  Everything it writes comes from
+ * the line, the name up to three times (as name, legacy_name and args
+ * taken from it), or is short and fixed; escaping makes a byte six at
+ * most.
+ */
 static void
-event(const struct input *in, const struct ltlog *lg)
+event(const struct input *in, const struct ltlog *lg, size_t n)
 {
 	struct ltnorm nm;
 	struct thread *th;
 	struct proc *pr;
-	char num[LT_NUMBUF];
 	size_t i;
-	int j, n = 0;
+	int j, m = 0;
+	char *w;
 
 	lt_lognorm(lg, &nm);
 	th = getthread(in, lg->pid, lg->tid);
@@ -387,42 +461,42 @@ event(const struct input *in, const struct ltlog *lg)
 		return;
 
 	plainrec = lg->plain;
-	rec.n = 0;
+	w = room((plainrec ? 1 : 6) * (3 * n + 256) + 16 * lg->nkv + 512);
 	if (lg->tsus.p != NULL)
-		lt_buf_add(&rec, lg->tsus.p, lg->tsus.n);
+		w = lt_put(w, lg->tsus.p, lg->tsus.n);
 	else
-		lt_buf_add(&rec, num, lt_us_fmt(num, lg->ts));
-	lt_buf_addc(&rec, '\t');
-	lt_buf_add(&rec, lg->ph.p, 1);
-	lt_buf_add(&rec, th->id, th->idn);
+		w += lt_us_fmt(w, lg->ts);
+	*w++ = '\t';
+	*w++ = lg->ph.p[0];
+	w = lt_put(w, th->id, th->idn);
 	if (nm.cat != NULL)
-		addesc(nm.cat, nm.catn);
-	lt_buf_addc(&rec, '\t');
-	addesc(nm.name, nm.namen);
-	lt_buf_add(&rec, "\t{", 2);
+		w = putesc(w, nm.cat, nm.catn);
+	*w++ = '\t';
+	w = putesc(w, nm.name, nm.namen);
+	w = PUTS(w, "\t{");
 	for (j = 0; j < nm.narg; j++)
-		addarg(nm.arg[j].k, strlen(nm.arg[j].k), nm.arg[j].v,
-		    nm.arg[j].vn, n++);
+		w = putarg(w, nm.arg[j].k, strlen(nm.arg[j].k), nm.arg[j].v,
+		    nm.arg[j].vn, m++);
 	for (i = 0; i < lg->nkv && !nm.crash; i++)
 		if (nm.narg == 0 || !named(&nm, lg->kv[i].k, lg->kv[i].kn))
-			addarg(lg->kv[i].k, lg->kv[i].kn, lg->kv[i].v,
-			    lg->kv[i].vn, n++);
+			w = putarg(w, lg->kv[i].k, lg->kv[i].kn, lg->kv[i].v,
+			    lg->kv[i].vn, m++);
 	if (nm.renamed) {
-		lt_buf_adds(&rec, n > 0 ? ",\"legacy_name\":" :
-		    "\"legacy_name\":");
+		w = m > 0 ? PUTS(w, ",\"legacy_name\":") :
+		    PUTS(w, "\"legacy_name\":");
 		if (nm.crash)
-			addstr(lg->kv[0].k, lg->kv[0].kn);
+			w = putstr(w, lg->kv[0].k, lg->kv[0].kn);
 		else
-			addstr(lg->name.p, lg->name.n);
+			w = putstr(w, lg->name.p, lg->name.n);
 	}
-	lt_buf_add(&rec, "}\t{", 3);
-	if (lg->cname.p != NULL) {
-		lt_buf_adds(&rec, "\"cname\":");
-		addstr(lg->cname.p, lg->cname.n);
+	w = PUTS(w, "}\t{");
+	if (nm.cname != NULL) {
+		w = PUTS(w, "\"cname\":");
+		w = putstr(w, nm.cname, nm.cnamen);
 	}
-	lt_buf_add(&rec, "}\n", 2);
+	w = PUTS(w, "}\n");
 	if (!quiet)
-		lt_out_write(&out, rec.p, rec.n);
+		lt_out_write(&out, rec.p, (size_t)(w - rec.p));
 }
 
 static const char *const kinds[LT_NKIND] = {
@@ -446,6 +520,16 @@ parselog(const struct input *ip, struct ltin *in, off_t lo, off_t hi)
 	while ((n = lt_in_line(in, &line)) >= 0) {
 		quiet = in->lineoff < lo;
 		nlines++;
+		/*
+		 * Before its range, a part other than the last needs only
+		 * the threads made there, in order: the last part writes
+		 * the names and counters, and reads every line for them.
+		 */
+		if (quiet && part < nparts && knownrecord(ip, line,
+		    (size_t)n)) {
+			intb = 0;
+			continue;
+		}
 		k = lt_logline(line, (size_t)n, &lg);
 		/* The exception line that ends a traceback is not indented. */
 		if (k == LT_SKIP_NOISE && intb)
@@ -454,7 +538,7 @@ parselog(const struct input *ip, struct ltin *in, off_t lo, off_t hi)
 		if (k == LT_LOG_EVENT || k == LT_SKIP_TEXT)
 			ngen[lg.gen]++;
 		if (k == LT_LOG_EVENT) {
-			event(ip, &lg);
+			event(ip, &lg, (size_t)n);
 			continue;
 		}
 		nskip[k]++;
@@ -793,25 +877,25 @@ static void
 meta(uint64_t pid, uint32_t tid, const char *name, const char *label,
     long long index)
 {
-	char num[LT_NUMBUF];
+	char *w;
 
 	plainrec = 0;
-	rec.n = 0;
-	lt_buf_add(&rec, "-\tM\t", 4);
-	addnum(pid);
-	lt_buf_addc(&rec, '\t');
-	addnum(tid);
-	lt_buf_add(&rec, "\t-\t\t", 4);
-	lt_buf_adds(&rec, name);
+	w = room(6 * (label != NULL ? strlen(label) : 0) + 256);
+	w = PUTS(w, "-\tM\t");
+	w += lt_u64_fmt(w, pid);
+	*w++ = '\t';
+	w += lt_u64_fmt(w, tid);
+	w = PUTS(w, "\t-\t\t");
+	w = lt_put(w, name, strlen(name));
 	if (label != NULL) {
-		lt_buf_adds(&rec, "\t{\"name\":");
-		addstr(label, strlen(label));
+		w = PUTS(w, "\t{\"name\":");
+		w = putstr(w, label, strlen(label));
 	} else {
-		lt_buf_adds(&rec, "\t{\"sort_index\":");
-		lt_buf_add(&rec, num, lt_i64_fmt(num, index));
+		w = PUTS(w, "\t{\"sort_index\":");
+		w += lt_i64_fmt(w, index);
 	}
-	lt_buf_add(&rec, "}\t{}\n", 5);
-	lt_out_write(&out, rec.p, rec.n);
+	w = PUTS(w, "}\t{}\n");
+	lt_out_write(&out, rec.p, (size_t)(w - rec.p));
 	nmeta++;
 }
 

@@ -5,7 +5,9 @@
  * 4 bytes each, durations possibly negative) and a threshold; after
  * placement no two slices of one lane may cross, a slice that left lane
  * 0 keeps its times, a snapped one moved by less than the threshold,
- * and lt_crossings must agree with counting every pair.
+ * and lt_crossings must agree with counting every pair.  The slices
+ * must have been taken in trace-lanefix's order: by start, longer first,
+ * then in input order.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -37,6 +39,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint32_t idx[256], k, nl;
 	size_t n = 0, i, m;
 	int64_t thr, late, early;
+	const struct ltslice *a, *b;
 
 	if (size < 2)
 		return 0;
@@ -54,6 +57,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (lt_crossings(&w, iv, n) != pairs(iv, n))
 		abort();
 	nl = lt_lanes_place(&w, sl, idx, n, thr);
+	for (i = 1; i < n; i++) {
+		a = &sl[idx[i - 1]];
+		b = &sl[idx[i]];
+		if (a->ts > b->ts || (a->ts == b->ts && (a->end < b->end ||
+		    (a->end == b->end && idx[i - 1] >= idx[i]))))
+			abort();
+	}
 	for (k = 0; k < nl; k++) {
 		for (i = m = 0; i < n; i++)
 			if (sl[i].lane == k) {
