@@ -14,9 +14,7 @@
  * escapes rewritten, bad bytes replaced), and every edit sets a flag.  So
  * nothing is copied token by token: the text between two edits is copied
  * in one piece when the second edit is reached, and a text that needs no
- * edit at all need not be copied.  The scan can also cut the value into
- * the tokens jsmn would make of its canonical form (lt_json_tokens), so
- * that an event is read once, not twice.
+ * edit at all need not be copied (lt_json_lazy).
  */
 #include "lt.h"
 
@@ -33,9 +31,6 @@ struct scan {
 	int		 depth;
 	int		 final;	/* the text ends where the input ends */
 	size_t		 mark;	/* out->n at the start */
-	jsmntok_t	**tok;	/* jsmn's tokens of the output, or NULL */
-	unsigned	*tokcap;
-	int		 ntok;
 };
 
 /* Bytes that stand for themselves in a string: ASCII, not '"' or '\'. */
@@ -48,7 +43,7 @@ static const unsigned char plain[256] = {
 	['p'] = 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1
 };
 
-static int value(struct scan *, int);
+static int value(struct scan *);
 
 static int
 bad(struct scan *sc, const char *what)
@@ -106,45 +101,6 @@ emit(struct scan *sc, const void *p, size_t n)
 {
 	if (sc->out != NULL)
 		lt_buf_add(sc->out, p, n);
-}
-
-/* Where the text at p is in the output. */
-static inline int
-outpos(const struct scan *sc, const char *p)
-{
-	return (int)(sc->out->n - sc->mark + (size_t)(p - sc->done));
-}
-
-/*
- * A token starting at output position at, as jsmn (JSMN_PARENT_LINKS)
- * makes it: its parent counts it.  Returns its index.
- */
-static inline int
-token(struct scan *sc, jsmntype_t type, int at, int parent)
-{
-	jsmntok_t *t;
-
-	if ((unsigned)sc->ntok == *sc->tokcap) {
-		*sc->tokcap = *sc->tokcap != 0 ? *sc->tokcap * 2 : 256;
-		*sc->tok = lt_reallocarray(*sc->tok, *sc->tokcap,
-		    sizeof(**sc->tok));
-	}
-	t = &(*sc->tok)[sc->ntok];
-	t->type = type;
-	t->start = at;
-	t->end = -1;
-	t->size = 0;
-	t->parent = parent;
-	if (parent >= 0)
-		(*sc->tok)[parent].size++;
-	return sc->ntok++;
-}
-
-/* Token i ends at p. */
-static inline void
-tokend(struct scan *sc, int i, const char *p)
-{
-	(*sc->tok)[i].end = outpos(sc, p);
 }
 
 static inline void
@@ -458,15 +414,12 @@ literal(struct scan *sc, const char *word, size_t n)
 }
 
 static int
-container(struct scan *sc, int open, int parent)
+container(struct scan *sc, int open)
 {
-	int close = open == '{' ? '}' : ']', r, first = 1, i = -1, k, at = 0;
+	int close = open == '{' ? '}' : ']', r, first = 1;
 
 	if (++sc->depth > LT_JSON_DEPTH)
 		return bad(sc, "nesting too deep");
-	if (sc->tok != NULL)
-		i = token(sc, open == '{' ? JSMN_OBJECT : JSMN_ARRAY,
-		    outpos(sc, sc->p), parent);
 	sc->p++;
 	for (;;) {
 		blank(sc);
@@ -480,18 +433,11 @@ container(struct scan *sc, int open, int parent)
 				    "trailing comma in array");
 			break;
 		}
-		k = i;
 		if (open == '{') {
 			if (*sc->p != '"')
 				return bad(sc, "expected a string key");
-			if (sc->tok != NULL)
-				at = outpos(sc, sc->p + 1);
 			if ((r = string(sc, 1)) != LT_JSON_OK)
 				return r;
-			if (sc->tok != NULL) {
-				k = token(sc, JSMN_STRING, at, i);
-				tokend(sc, k, sc->p - 1);
-			}
 			blank(sc);
 			if (sc->p == sc->end)
 				return more(sc, "unterminated object");
@@ -499,7 +445,7 @@ container(struct scan *sc, int open, int parent)
 				return bad(sc, "expected ':' after key");
 			sc->p++;
 		}
-		if ((r = value(sc, k)) != LT_JSON_OK)
+		if ((r = value(sc)) != LT_JSON_OK)
 			return r;
 		blank(sc);
 		if (sc->p == sc->end)
@@ -514,56 +460,31 @@ container(struct scan *sc, int open, int parent)
 		first = 0;
 	}
 	sc->p++;
-	if (sc->tok != NULL)
-		tokend(sc, i, sc->p);
 	sc->depth--;
 	return LT_JSON_OK;
 }
 
-/*
- * The token of a string or primitive value, at output position at,
- * scanned with result r.
- */
-static inline int
-scalar(struct scan *sc, int r, jsmntype_t type, int at, int parent)
-{
-	int i;
-
-	if (r != LT_JSON_OK || sc->tok == NULL)
-		return r;
-	i = token(sc, type, at, parent);
-	tokend(sc, i, type == JSMN_STRING ? sc->p - 1 : sc->p);
-	return r;
-}
-
 static int
-value(struct scan *sc, int parent)
+value(struct scan *sc)
 {
-	int at;
-
 	blank(sc);
 	if (sc->p == sc->end)
 		return more(sc, "expected a value");
-	at = sc->tok != NULL ? outpos(sc, sc->p) : 0;
 	switch (*sc->p) {
 	case '{':
 	case '[':
-		return container(sc, *sc->p, parent);
+		return container(sc, *sc->p);
 	case '"':
-		return scalar(sc, string(sc, 1), JSMN_STRING, at + 1, parent);
+		return string(sc, 1);
 	case 't':
-		return scalar(sc, literal(sc, "true", 4), JSMN_PRIMITIVE, at,
-		    parent);
+		return literal(sc, "true", 4);
 	case 'f':
-		return scalar(sc, literal(sc, "false", 5), JSMN_PRIMITIVE, at,
-		    parent);
+		return literal(sc, "false", 5);
 	case 'n':
-		return scalar(sc, literal(sc, "null", 4), JSMN_PRIMITIVE, at,
-		    parent);
+		return literal(sc, "null", 4);
 	default:
 		if (*sc->p == '-' || ISDIGIT(*sc->p))
-			return scalar(sc, number(sc), JSMN_PRIMITIVE, at,
-			    parent);
+			return number(sc);
 		return bad(sc, "expected a value");
 	}
 }
@@ -582,9 +503,6 @@ start(struct scan *sc, const char *p, size_t n, struct ltbuf *out,
 	sc->lines = 0;
 	sc->depth = 0;
 	sc->final = final;
-	sc->tok = NULL;
-	sc->tokcap = NULL;
-	sc->ntok = 0;
 	j->err = NULL;
 	j->errat = 0;
 	j->end = 0;
@@ -615,7 +533,7 @@ run(struct scan *sc, int lazy)
 	blank(sc);
 	if (sc->p < sc->end)
 		sc->j->type = (unsigned char)*sc->p;
-	return finish(sc, value(sc, -1), lazy);
+	return finish(sc, value(sc), lazy);
 }
 
 /*
@@ -633,24 +551,15 @@ lt_json_value(const char *p, size_t n, struct ltbuf *out, struct ltjson *j)
 
 /*
  * As lt_json_value, but the canonical form goes to out (not NULL) only
- * when it is not the text itself, that is when j->flags is not 0; and
- * the value is cut into the tokens jsmn (with JSMN_PARENT_LINKS) makes
- * of its canonical form, in *tok, grown as needed: *ntok of them.  The
- * scan sees every token anyway, so that jsmn need not read it again.
+ * when it is not the text itself, that is when j->flags is not 0.
  */
 int
-lt_json_tokens(const char *p, size_t n, struct ltbuf *out, struct ltjson *j,
-    jsmntok_t **tok, unsigned *tokcap, int *ntok)
+lt_json_lazy(const char *p, size_t n, struct ltbuf *out, struct ltjson *j)
 {
 	struct scan sc;
-	int r;
 
 	start(&sc, p, n, out, j, 0);
-	sc.tok = tok;
-	sc.tokcap = tokcap;
-	r = run(&sc, 1);
-	*ntok = sc.ntok;
-	return r;
+	return run(&sc, 1);
 }
 
 /*

@@ -93,13 +93,13 @@ peek(struct ltjr *jr)
 	}
 }
 
-enum { SCAN, TOKENS };
+enum { SCAN, LAZY };
 
 /*
  * Scan one value at the current position, reading more input as needed;
- * TOKENS: the canonical form goes to out only when it is not the text,
- * and the value is cut into jr->tok.  Returns LT_JSON_OK with j filled,
- * LT_JSON_BAD, or LT_JSON_MORE when the input ends inside the value.
+ * LAZY: the canonical form goes to out only when it is not the text.
+ * Returns LT_JSON_OK with j filled, LT_JSON_BAD, or LT_JSON_MORE when the
+ * input ends inside the value.
  */
 static int
 scan(struct ltjr *jr, struct ltbuf *out, struct ltjson *j, int how)
@@ -110,9 +110,8 @@ scan(struct ltjr *jr, struct ltbuf *out, struct ltjson *j, int how)
 
 	for (;;) {
 		have = in->end - in->pos;
-		if (how == TOKENS)
-			r = lt_json_tokens(in->buf + in->pos, have, out, j,
-			    &jr->tok, &jr->ntokcap, &jr->ntok);
+		if (how == LAZY)
+			r = lt_json_lazy(in->buf + in->pos, have, out, j);
 		else
 			r = lt_json_value(in->buf + in->pos, have, out, j);
 		if (r != LT_JSON_MORE)
@@ -158,7 +157,7 @@ event(struct ltjr *jr, struct ltjev *ev)
 	int r;
 
 	jr->canon.n = 0;
-	r = jr->canonical == 1 ? scan(jr, &jr->canon, &j, TOKENS) :
+	r = jr->canonical == 1 ? scan(jr, &jr->canon, &j, LAZY) :
 	    scan(jr, NULL, &j, SCAN);
 	if (r == LT_JSON_MORE) {
 		if (jr->form == '[' && jr->in->pos == jr->in->end)
@@ -193,15 +192,9 @@ event(struct ltjr *jr, struct ltjev *ev)
 		p = ev->raw;
 		n = ev->rawn;
 	}
-	/*
-	 * Only checking (ltparse's first reading of a trace): no tokens.
-	 * The scan made those of an object, as jsmn would; jsmn cuts the
-	 * rest, and says what jsmn says of a bare number.
-	 */
+	/* Only checking (ltparse's first reading of a trace): no tokens. */
 	if (jr->canonical == LT_JR_CHECK)
 		r = 0;
-	else if (jr->canonical == 1 && j.type == '{' && n <= INT32_MAX)
-		r = jr->ntok;
 	else if ((r = tokens(jr, p, n)) < 1)
 		return fail(jr, j.type != '{' ? "an event is not an object" :
 		    "event too large", 0);

@@ -327,7 +327,6 @@ struct ltjr {
 	long		 line;
 	jsmntok_t	*tok;
 	unsigned	 ntokcap;
-	int		 ntok;		/* tokens made by the scan */
 	struct ltbuf	 canon;
 	struct ltbuf	 key;
 	/* What was accepted although strict JSON would not. */
@@ -542,9 +541,8 @@ int	lt_jrec(const struct ltjev *, struct ltbuf *, struct ltjrec *);
 /* ltparse: in.c, back to the start of a seekable input; -1 if not. */
 int	lt_in_rewind(struct ltin *);
 
-/* ltparse, JSON speed: json.c, a value scanned and cut into jsmn tokens. */
-int	lt_json_tokens(const char *, size_t, struct ltbuf *, struct ltjson *,
-	    jsmntok_t **, unsigned *, int *);
+/* ltparse, JSON speed: json.c, canonicalised only when not canonical. */
+int	lt_json_lazy(const char *, size_t, struct ltbuf *, struct ltjson *);
 
 /* ltparse, JSON speed: jsontail.c, the ts offset of an ltjson trace. */
 #define LT_JTAIL	(1024 * 1024)	/* bytes of a trace's end read */
