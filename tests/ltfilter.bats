@@ -288,3 +288,16 @@ bad() {
 	run -1 --separate-stderr ltfilter -T 0,10 "$BATS_TEST_TMPDIR/bad"
 	[ "$stderr" = "ltfilter: $BATS_TEST_TMPDIR/bad:2: #t0: not microseconds (-?D+ with at most 3 decimals)" ]
 }
+
+@test "-T after ltpair and ltlanefix still counts from the log's first event" {
+	# the first event opens a span that ltpair writes only when it ends,
+	# after the instant at 50 us: -T 60,200 must keep that span (0 to 100),
+	# and would keep nothing if it counted from the instant
+	printf '%s\n' \
+	    'ts:1000000000.000000;PID:7; TID:70; name: a;ph: B;cat: read;' \
+	    'ts:1000000000.000050;PID:7; TID:70; name: m;ph: i;cat: mark;' \
+	    'ts:1000000000.000100;PID:7; TID:70; name: a;ph: E;cat: read;' \
+	    >"$BATS_TEST_TMPDIR/l.log"
+	ltparse "$BATS_TEST_TMPDIR/l.log" | ltpair | ltlanefix -q | ltfilter -T 60,200 >"$BATS_TEST_TMPDIR/out"
+	[ "$(grep -v '^[#-]' "$BATS_TEST_TMPDIR/out" | cut -f 2,7)" = "X	a" ]
+}

@@ -304,6 +304,37 @@ balanced() {
 	diff -u "$D/new.out" <(printf '%s\n' "$output")
 }
 
+@test "ltparse: #t0 before the first timed event that is not M, once, in whichever part holds it" {
+	T=$BATS_TEST_TMPDIR
+	{ i=0; while [ $i -lt 300 ]; do echo "INFO some other logger line $i"; i=$((i + 1)); done
+	  cat "$D/new.log" "$D/old.log"; } > "$T/late.log"
+	ltparse "$T/late.log" > "$T/whole"
+	[ "$(grep -c '^#t0' "$T/whole")" -eq 1 ]
+	# just before the first record, with its ts
+	first=$(grep -v '^#' "$T/whole" | head -n 1 | cut -f 1)
+	[ "$(grep -A1 '^#t0' "$T/whole" | cut -f 1 | tail -n 1)" = "$first" ]
+	[ "$(grep '^#t0' "$T/whole" | cut -f 2)" = "$first" ]
+	for n in 2 3 5 9; do
+		: > "$T/cat"
+		k=1
+		while [ $k -le $n ]; do
+			ltparse -P "$k/$n" "$T/late.log" >> "$T/cat"
+			k=$((k + 1))
+		done
+		cmp "$T/whole" "$T/cat" || { echo "-P k/$n differs"; return 1; }
+	done
+	# JSON: metadata and events without ts do not count
+	printf '[{"ph":"M","ts":5,"pid":1,"tid":1,"name":"process_name","args":{"name":"p"}},{"ph":"i","pid":1,"tid":1},{"ph":"i","ts":7.5,"pid":1,"tid":1},{"ph":"i","ts":2,"pid":1,"tid":1}]' > "$T/m.json"
+	run -0 ltparse "$T/m.json"
+	[ "$(printf '%s\n' "$output" | grep -c '^#t0')" -eq 1 ]
+	[ "${lines[3]}" = $'#t0\t7.5' ]
+	[ "${lines[4]}" = $'7.5\ti\t1\t1\t-\t\t\t{}\t{}' ]
+	# several inputs: one #t0, from the first of them
+	run -0 ltparse "$D/old.log" "$D/new.log"
+	[ "$(printf '%s\n' "$output" | grep -c '^#t0')" -eq 1 ]
+	[ "${lines[1]}" = "#t0	$(sed -n 2p "$D/old.out" | cut -f 2)" ]
+}
+
 @test "ltparse -P: bad part specifications" {
 	run -2 --separate-stderr ltparse -P 3/2 "$D/new.log"
 	[ "$stderr" = "ltparse: -P 3/2: k is too large (1 to N)" ]
@@ -365,8 +396,8 @@ balanced() {
 @test "ltparse: bare array JSON, with or without its closing bracket" {
 	printf '[{"ph":"X","ts":1,"dur":2,"pid":1,"tid":1,"name":"a"},\n{"ph":"i","ts":3,"pid":1,"tid":1,"name":"b"},' > "$BATS_TEST_TMPDIR/a.json"
 	run -0 ltparse "$BATS_TEST_TMPDIR/a.json"
-	[ "${lines[1]}" = $'1\tX\t1\t1\t2\t\ta\t{}\t{}' ]
-	[ "${lines[2]}" = $'3\ti\t1\t1\t-\t\tb\t{}\t{}' ]
+	[ "${lines[2]}" = $'1\tX\t1\t1\t2\t\ta\t{}\t{}' ]
+	[ "${lines[3]}" = $'3\ti\t1\t1\t-\t\tb\t{}\t{}' ]
 	printf ' \n[]' > "$BATS_TEST_TMPDIR/e.json"
 	run -0 ltparse "$BATS_TEST_TMPDIR/e.json"
 	[ "${#lines[@]}" -eq 2 ]
@@ -375,10 +406,11 @@ balanced() {
 @test "ltparse: JSON numbers become exact lt1 microseconds" {
 	printf '{"traceEvents":[{"ph":"X","ts":1.0005e3,"dur":0.0004,"pid":1,"tid":1},{"ph":"X","ts":1795940303867556.2505,"dur":12,"pid":1,"tid":1},{"ph":"X","ts":-0.0015,"dur":1E-3,"pid":-0,"tid":99999999999999}]}' > "$BATS_TEST_TMPDIR/n.json"
 	run -0 ltparse "$BATS_TEST_TMPDIR/n.json"
-	[ "${lines[1]}" = $'1000.5\tX\t1\t1\t0\t\t\t{}\t{}' ]
-	[ "${lines[2]}" = $'1795940303867556.251\tX\t1\t1\t12\t\t\t{}\t{}' ]
+	[ "${lines[1]}" = $'#t0\t1000.5' ]
+	[ "${lines[2]}" = $'1000.5\tX\t1\t1\t0\t\t\t{}\t{}' ]
+	[ "${lines[3]}" = $'1795940303867556.251\tX\t1\t1\t12\t\t\t{}\t{}' ]
 	# -0 is not an lt1 integer: kept as written, in extra
-	[ "${lines[3]}" = $'-0.002\tX\t-\t99999999999999\t0.001\t\t\t{}\t{"pid":-0}' ]
+	[ "${lines[4]}" = $'-0.002\tX\t-\t99999999999999\t0.001\t\t\t{}\t{"pid":-0}' ]
 }
 
 @test "ltparse: -n moves JSON pids to the node's block, names get the node" {
@@ -541,7 +573,7 @@ bigtrace() {
 	  head -c 1200000 /dev/zero | tr '\0' b
 	  printf '\n1]","metadata":{"litracer":{"ts_offset_us":1000}}}\n'; } >s.json
 	run -0 ltparse s.json
-	[ "${lines[1]}" = $'1001\ti\t1\t1\t-\t\t\t{}\t{}' ]
+	[ "${lines[2]}" = $'1001\ti\t1\t1\t-\t\t\t{}\t{}' ]
 }
 
 @test "ltparse: errors and warnings deep in a pretty-printed trace name their line and byte" {

@@ -81,6 +81,7 @@ static int		 vflag;
 static int		 quiet;		/* rebuilding state before our part */
 static int		 part, nparts;	/* -P k/N, 0 without */
 static int		 plainrec;	/* the record has nothing to escape */
+static int		 t0done;	/* the #t0 directive is behind us */
 
 static long long	 nlines, nevents, nmeta, nreplaced, nrepaired;
 static long long	 nskip[LT_NKIND], nskipjson, ngen[LT_NGEN], njson;
@@ -432,6 +433,24 @@ named(const struct ltnorm *nm, const char *k, size_t kn)
 }
 
 /*
+ * #t0 before the first record that is not M and has a ts: where
+ * ltfilter -T counts from, whatever later stages do to the order.  A
+ * part that is quiet there lets the part holding that record write it.
+ */
+static void
+origin(const char *ts, size_t n, int ph)
+{
+	if (t0done || ph == 'M' || (n == 1 && ts[0] == '-'))
+		return;
+	t0done = 1;
+	if (quiet)
+		return;
+	lt_out_puts(&out, "#t0\t");
+	lt_out_write(&out, ts, n);
+	lt_out_putc(&out, '\n');
+}
+
+/*
  * The event lg of a line of n bytes.  Everything it writes comes from
  * the line, the name up to three times (as name, legacy_name and args
  * taken from it), or is short and fixed; escaping makes a byte six at
@@ -457,8 +476,10 @@ event(const struct input *in, const struct ltlog *lg, size_t n)
 	ninferred += nm.inferred;
 	nsalvaged += lg->salvaged;
 	/* Before our part only the count of replacements is wanted. */
-	if (quiet && lg->plain)
+	if (quiet && lg->plain) {
+		t0done = 1;
 		return;
+	}
 
 	plainrec = lg->plain;
 	w = room((plainrec ? 1 : 6) * (3 * n + 256) + 16 * lg->nkv + 512);
@@ -495,6 +516,9 @@ event(const struct input *in, const struct ltlog *lg, size_t n)
 		w = putstr(w, nm.cname, nm.cnamen);
 	}
 	w = PUTS(w, "}\n");
+	if (!t0done)
+		origin(rec.p, (size_t)((char *)memchr(rec.p, '\t',
+		    (size_t)(w - rec.p)) - rec.p), lg->ph.p[0]);
 	if (!quiet)
 		lt_out_write(&out, rec.p, (size_t)(w - rec.p));
 }
@@ -821,6 +845,7 @@ parsejson(struct input *ip, struct ltin *in, int form)
 	struct ltjrec jc;
 	struct ltjev ev;
 	struct ltjr jr;
+	const char *tab;
 	int k;
 
 	memset(&jc, 0, sizeof(jc));
@@ -864,6 +889,10 @@ parsejson(struct input *ip, struct ltin *in, int form)
 		if (jc.named) {
 			procs[lastjson].named = 1;
 			jc.named = 0;
+		}
+		if (!t0done) {
+			tab = memchr(rec.p, '\t', rec.n);
+			origin(rec.p, (size_t)(tab - rec.p), tab[1]);
 		}
 		lt_out_write(&out, rec.p, rec.n);
 		nevents++;
