@@ -127,9 +127,15 @@ pf_countproc(struct pfsim *s, const struct pfval *pid)
 	if (pid->type == '"') {
 		str = 1;
 		key = pf_hash(pid->p, pid->n, 3);
-	} else if (pid->type == 'n' && pf_num(pid->p, pid->n, &v) == 0)
-		key = v.isint ? (uint64_t)v.i : (uint64_t)(int64_t)v.d;
-	else
+	} else if (pid->type == 'n' && pf_num(pid->p, pid->n, &v) == 0) {
+		/* A double out of int64's range (or NaN) has one key. */
+		if (v.isint)
+			key = (uint64_t)v.i;
+		else if (v.d > -9.2e18 && v.d < 9.2e18)
+			key = (uint64_t)(int64_t)v.d;
+		else
+			key = (uint64_t)INT64_MAX;
+	} else
 		key = 0;
 	slot = pf_map_get(&s->procmap, pf_hash(&key, sizeof(key), str),
 	    &created);
