@@ -113,10 +113,10 @@ bands() {
 @test "D: PF-PID-COERCE is silent" { bands PF-PID-COERCE; }
 @test "D: PF-PID-STRING is silent" { bands PF-PID-STRING; }
 @test "D: PF-PHASE-IGNORED is silent" { bands PF-PHASE-IGNORED; }
-@test "E: SC-DUP-KEY, SC-CONTROL-CHAR, SC-INSTANT-SCOPE, SC-META-UNKNOWN, SC-ARGS-NOT-OBJECT: warnings only" {
+@test "E: SC-DUP-KEY, SC-CONTROL-CHAR, SC-INSTANT-SCOPE, SC-META-UNKNOWN, SC-ARGS-NOT-OBJECT, SC-TOPLEVEL-IGNORED: warnings only" {
 	local r
 	for r in SC-DUP-KEY SC-CONTROL-CHAR SC-INSTANT-SCOPE SC-META-UNKNOWN \
-	    SC-ARGS-NOT-OBJECT; do
+	    SC-ARGS-NOT-OBJECT SC-TOPLEVEL-IGNORED; do
 		run -0 ltcheck -t "$D/$r.json"
 		[ -z "$output" ]
 		run -0 ltcheck "$D/$r.json"
