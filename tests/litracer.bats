@@ -279,3 +279,14 @@ sumval() {
 	[ "$(n k.json)" -gt 19000 ]
 	[ "$(n k.json)" = "$(n fixed.json)" ]
 }
+
+@test "the summary rounds exact decimal microseconds to ms, half up" {
+	# 1500.5 us: a double makes it 1.50049999..., which would print 1.5
+	printf '%s\n' \
+	    'ts:1795940303000000.000;PID:7; TID:70; name: a;ph: B;cat: read;' \
+	    'ts:1795940303001500.500;PID:7; TID:70; name: a;ph: E;cat: read;' \
+	    'ts:1795940303001000.000;PID:7; TID:70; name: z;ph: i;cat: mark;' >r.log
+	run -0 --separate-stderr litracer -q r.log
+	[ "$(sumval "$stderr" duration_ms)" = 1.501 ]
+	[ "$(sumval "$stderr" read)" = 1.501ms ]
+}
