@@ -394,7 +394,7 @@ field() {
 }
 
 @test "bad thresholds: exit 2 with the reason" {
-	for t in abc '' 1e 1e+ . - -1 -0.5 -inf 1.2.3 '5 us' 0x10 e5; do
+	for t in abc '' 1e 1e+ . - -1 -0.5 -inf 1.2.3 '5 us' 0x10 e5 _1 1_ 1__0 1._5 in_f; do
 		run -2 --separate-stderr ltlanefix -t "$t" "$D/q8_nothing.lt"
 		[ "$output" = "" ]
 		case $t in
@@ -407,6 +407,11 @@ field() {
 	# -0 is zero, as for Python.
 	run -0 --separate-stderr ltlanefix -t -0 "$D/q8_nothing.lt"
 	[ "${stderr_lines[1]}" = 'snapped 0 sub--0.0us crossing(s)' ]
+	# and '_' between digits is allowed, as for Python
+	run -0 --separate-stderr ltlanefix -t 1_0.5 "$D/q8_nothing.lt"
+	[ "${stderr_lines[1]}" = 'snapped 0 sub-10.5us crossing(s)' ]
+	run -0 --separate-stderr ltlanefix -t 1e-1_0 "$D/q8_nothing.lt"
+	[ "${stderr_lines[1]}" = 'snapped 0 sub-1e-10us crossing(s)' ]
 }
 
 @test "a file that cannot be read: exit 2" {

@@ -215,6 +215,31 @@ parsethr(const char *arg, int64_t *ns)
 	return 0;
 }
 
+/*
+ * Python's float() also takes '_' between two digits ("1_000"): the text
+ * without them, in buf of size n; NULL for an '_' anywhere else.
+ */
+static const char *
+unscore(const char *arg, char *buf, size_t n)
+{
+	const char *p;
+	char *w = buf;
+
+	for (p = arg; *p != '\0'; p++) {
+		if (*p == '_') {
+			if (p == arg || (unsigned)(p[-1] - '0') > 9 ||
+			    (unsigned)(p[1] - '0') > 9)
+				return NULL;
+			continue;
+		}
+		if (w == buf + n - 1)
+			return NULL;
+		*w++ = *p;
+	}
+	*w = '\0';
+	return buf;
+}
+
 /* The threshold as Python's str(float) writes it: 5.0, 2.5, 1e-05. */
 static void
 showthr(const char *arg)
@@ -1579,6 +1604,8 @@ main(int argc, char *argv[])
 	};
 	struct ltout err;
 	struct ltrd rd;
+	const char *t;
+	char tbuf[64];
 	int c, r;
 
 	lt_setprog(argv[0]);
@@ -1596,10 +1623,14 @@ main(int argc, char *argv[])
 			qflag = 1;
 			break;
 		case 't':
-			if ((r = parsethr(optarg, &thr)) != 0)
+			if ((t = unscore(optarg, tbuf, sizeof(tbuf))) == NULL)
+				r = -1;
+			else
+				r = parsethr(t, &thr);
+			if (r != 0)
 				lt_die(LT_EXIT_SYS, "-t %s: %s", optarg, r == -2 ?
 				    "must be non-negative" : "invalid");
-			showthr(optarg);
+			showthr(t);
 			thrtext = thrbuf;
 			break;
 		default:
