@@ -372,25 +372,25 @@ field() {
 
 @test "-h and --help print the usage on stdout" {
 	run -0 --separate-stderr ltlanefix -h
-	[ "${lines[0]}" = 'usage: ltlanefix [-q] [-t us] [file ...]' ]
+	[ "${lines[0]}" = 'usage: ltlanefix [-kq] [-t us] [file ...]' ]
 	[ "$stderr" = "" ]
 	run -0 ltlanefix --help
-	[ "${lines[0]}" = 'usage: ltlanefix [-q] [-t us] [file ...]' ]
+	[ "${lines[0]}" = 'usage: ltlanefix [-kq] [-t us] [file ...]' ]
 	# The man page's synopsis is the same.
 	need mandoc
-	[ "$(synopsis ltlanefix)" = 'ltlanefix [-q] [-t us] [file ...]' ]
+	[ "$(synopsis ltlanefix)" = 'ltlanefix [-kq] [-t us] [file ...]' ]
 }
 
 @test "bad options: usage, exit 2, nothing on stdout" {
 	run -2 --separate-stderr ltlanefix -x
 	[ "$output" = "" ]
 	[ "${stderr_lines[0]}" = 'ltlanefix: invalid option -- '"'"'x'"'" ]
-	[ "${stderr_lines[1]}" = 'usage: ltlanefix [-q] [-t us] [file ...]' ]
+	[ "${stderr_lines[1]}" = 'usage: ltlanefix [-kq] [-t us] [file ...]' ]
 	run -2 --separate-stderr ltlanefix -t
 	[ "$output" = "" ]
-	[ "${stderr_lines[1]}" = 'usage: ltlanefix [-q] [-t us] [file ...]' ]
+	[ "${stderr_lines[1]}" = 'usage: ltlanefix [-kq] [-t us] [file ...]' ]
 	run -2 --separate-stderr ltlanefix --bogus
-	[ "${stderr_lines[1]}" = 'usage: ltlanefix [-q] [-t us] [file ...]' ]
+	[ "${stderr_lines[1]}" = 'usage: ltlanefix [-kq] [-t us] [file ...]' ]
 }
 
 @test "bad thresholds: exit 2 with the reason" {
@@ -477,5 +477,36 @@ badrec() {
 		rc=0
 		ltlanefix -q "$BATS_TEST_TMPDIR/p.lt" >/dev/null 2>&1 || rc=$?
 		[ "$rc" -le 1 ] || { echo "prefix $i: exit $rc"; return 1; }
+	done
+}
+
+@test "-k: slices as B and E, ends inner first, begins outer first, then the rest" {
+	run -0 --separate-stderr ltlanefix -k -q "$D/split.lt"
+	if [ -n "${UPDATE:-}" ]; then printf '%s\n' "$output" >"$D/split.out"; fi
+	diff -u "$D/split.out" <(printf '%s\n' "$output")
+	# two records per slice, every other record once, no X left
+	[ "$(stat_of ltlanefix split <(printf '%s\n' "$output"))" = 7 ]
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/s.lt"
+	[ "$(records "$BATS_TEST_TMPDIR/s.lt" | awk -F '\t' '$2 == "X"' | wc -l)" -eq 0 ]
+	[ "$(records "$BATS_TEST_TMPDIR/s.lt" | wc -l)" -eq $((9 + 7 + 3)) ]
+	# Perfetto nests every B/E pair as placed
+	ltjson "$BATS_TEST_TMPDIR/s.lt" >"$BATS_TEST_TMPDIR/s.json"
+	run -0 ltcheck -t "$BATS_TEST_TMPDIR/s.json"
+	[ "$output" = "$(printf 'PF-PID-STRING\t2\tsilent')" ]
+}
+
+@test "-k: on generated traces, the spans Perfetto sees are those of the X output" {
+	for f in kineto dense stair; do
+		gentrace -l -f "$f" -n 20000 -s 11 >"$BATS_TEST_TMPDIR/in.lt"
+		ltlanefix -q "$BATS_TEST_TMPDIR/in.lt" |
+		    awk -F '\t' '$2 == "X" { print $1, $3, $4, $5, $7 }' | sort >"$BATS_TEST_TMPDIR/x"
+		ltlanefix -k -q "$BATS_TEST_TMPDIR/in.lt" >"$BATS_TEST_TMPDIR/k.lt"
+		ltpair "$BATS_TEST_TMPDIR/k.lt" |
+		    awk -F '\t' '$2 == "X" { print $1, $3, $4, $5, $7 }' | sort >"$BATS_TEST_TMPDIR/k"
+		[ -s "$BATS_TEST_TMPDIR/x" ]
+		cmp "$BATS_TEST_TMPDIR/x" "$BATS_TEST_TMPDIR/k" || { echo "$f differs"; false; }
+		ltjson <"$BATS_TEST_TMPDIR/k.lt" >"$BATS_TEST_TMPDIR/k.json"
+		run ltcheck -t "$BATS_TEST_TMPDIR/k.json"
+		[ "$status" -eq 0 ] || { echo "$f: $output"; false; }
 	done
 }

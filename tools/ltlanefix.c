@@ -20,7 +20,7 @@
 
 #include "lt.h"
 
-#define SYNOPSIS	"ltlanefix [-q] [-t us] [file ...]"
+#define SYNOPSIS	"ltlanefix [-kq] [-t us] [file ...]"
 
 #define NONE		UINT32_MAX
 #define TMAX		((int64_t)1 << 62)	/* slice times in +-TMAX */
@@ -95,13 +95,14 @@ static struct ltlanes	 work;
 static struct ltbuf	 lname, lsort, tmp, lbase;	/* scratch */
 static struct ltout	 out;
 static int		 qflag;
+static int		 kflag;		/* slices written as B and E */
 static int64_t		 thr = 5000;	/* ns; strict: a shift < thr snaps */
 static const char	*thrtext = "5.0";
 static char		 thrbuf[64];
 static int64_t		 nextfb = FALLBACK;
 
 static long long	 nevents, nunplaced, nbe, nsnaps, nsnapped, nchanged;
-static long long	 nmoved, nrewritten, nadded;
+static long long	 nmoved, nrewritten, nadded, nsplit;
 static uint64_t		 xbefore, xafter;
 
 static const char *
@@ -1044,17 +1045,24 @@ putns(int64_t ns)
 	lt_out_write(&out, num, lt_us_fmt(num, ns));
 }
 
-/* The extra column without its tid member, which the column now holds. */
+/*
+ * Members of the extra column: all but tid (which the tid column now
+ * holds), or only pid and tid (an E record), or only pid.
+ */
+enum { X_NOTID, X_IDS, X_PID };
+
 static void
-putextra(const struct ltfield *f)
+putextra(const struct ltfield *f, int which)
 {
 	const char *cur = f->p, *k, *v;
 	size_t kn, vn;
-	int n = 0;
+	int n = 0, pid, tid;
 
 	lt_out_putc(&out, '{');
 	while (lt_json_objnext(&cur, f->p + f->n, &k, &kn, &v, &vn)) {
-		if (kn == 3 && memcmp(k, "tid", 3) == 0)
+		pid = kn == 3 && memcmp(k, "pid", 3) == 0;
+		tid = kn == 3 && memcmp(k, "tid", 3) == 0;
+		if (tid ? which != X_IDS : which != X_NOTID && !pid)
 			continue;
 		if (n++ > 0)
 			lt_out_putc(&out, ',');
@@ -1080,7 +1088,7 @@ putrec(size_t off, const int64_t *ts, const struct lane *ln,
 		else if (i == LT_DUR && dur != NULL)
 			putns(*dur);
 		else if (i == LT_EXTRA && ln != NULL && LT_ISNONE(f[LT_TID]))
-			putextra(&f[i]);
+			putextra(&f[i], X_NOTID);
 		else
 			lt_put_field(&out, &f[i]);
 		lt_out_putc(&out, i == LT_NCOL - 1 ? '\n' : '\t');
@@ -1230,6 +1238,159 @@ writeall(void)
 		    arena.p) + 1;
 	}
 	lt_out_write(&out, at(pos), inend - pos);
+}
+
+/*
+ * -k: every slice as a B and an E record.  Perfetto sorts a trace by ts
+ * and, with no X in it, keeps the file order of equal ones, which then
+ * decides the nesting; so the timed records are written sorted, and at
+ * one ts: the ends, inner first; the flows that bind to the next slice;
+ * the begins, outer first; zero-length slices, B then E; and the rest
+ * in stream order.  Directives and untimed records keep their order and
+ * come first.
+ */
+enum { C_END, C_NEXT, C_BEGIN, C_POINT, C_OTHER };
+enum { W_B, W_E, W_FLOW, W_LINE };
+
+struct item {
+	int64_t		 ts;
+	int64_t		 sub;		/* order within the class */
+	size_t		 ref;		/* slice, flow or line offset */
+	uint32_t	 seq;		/* slice index or line number */
+	uint8_t		 cls, what;
+};
+
+static struct item	*items;
+static size_t		 nitems, capitems;
+
+static int
+itemcmp(const void *a, const void *b)
+{
+	const struct item *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	if (x->cls != y->cls)
+		return x->cls < y->cls ? -1 : 1;
+	if (x->sub != y->sub)
+		return x->sub < y->sub ? -1 : 1;
+	if (x->seq != y->seq)	/* an end: the later slice is inside */
+		return (x->seq < y->seq) == (x->cls == C_END) ? 1 : -1;
+	return x->what < y->what ? -1 : x->what > y->what;
+}
+
+static void
+additem(int64_t ts, int cls, int64_t sub, size_t ref, uint32_t seq, int what)
+{
+	struct item *it;
+
+	items = lt_grow(items, &capitems, nitems + 1, sizeof(*items));
+	it = &items[nitems++];
+	it->ts = ts;
+	it->cls = (uint8_t)cls;
+	it->sub = sub;
+	it->ref = ref;
+	it->seq = seq;
+	it->what = (uint8_t)what;
+}
+
+/* Slice i as its B or its E record. */
+static void
+putbe(uint32_t i, int what)
+{
+	const struct lane *ln = laneof(i);
+	struct ltfield f[LT_NCOL];
+	int c;
+
+	cols(soff[i], f);
+	for (c = 0; c < LT_NCOL; c++) {
+		if (c == LT_TS)
+			putns(what == W_B ? sl[i].nts : sl[i].nend);
+		else if (c == LT_PH)
+			lt_out_putc(&out, what == W_B ? 'B' : 'E');
+		else if (c == LT_TID && ln != NULL)
+			lt_out_write(&out, at(ln->tid), ln->tidlen);
+		else if (c == LT_DUR)
+			lt_out_putc(&out, '-');
+		else if (c == LT_ARGS && what == W_E)
+			lt_out_write(&out, "{}", 2);
+		else if (c == LT_EXTRA && what == W_E)
+			putextra(&f[c], ln != NULL && LT_ISNONE(f[LT_TID]) ?
+			    X_PID : X_IDS);
+		else if (c == LT_EXTRA && ln != NULL && LT_ISNONE(f[LT_TID]))
+			putextra(&f[c], X_NOTID);
+		else
+			lt_put_field(&out, &f[c]);
+		lt_out_putc(&out, c == LT_NCOL - 1 ? '\n' : '\t');
+	}
+}
+
+static void
+writesplit(void)
+{
+	struct ltfield f[LT_NCOL];
+	const struct flow *fl;
+	const struct item *it;
+	size_t pos, next, i = 0, j = 0, k;
+	uint32_t line = 0;
+	int64_t ts;
+	int named = 0;
+
+	lt_put_header(&out);
+	for (pos = 0; pos < inend; pos = next, line++) {
+		next = (size_t)((char *)memchr(at(pos), '\n', inend - pos) -
+		    arena.p) + 1;
+		if (!named && pos >= mpos) {
+			putlanes();
+			named = 1;
+		}
+		if (i < nsl && soff[i] == pos) {
+			if (sl[i].nend == sl[i].nts) {
+				additem(sl[i].nts, C_POINT, 0, i, line, W_B);
+				additem(sl[i].nts, C_POINT, 0, i, line, W_E);
+			} else {
+				additem(sl[i].nts, C_BEGIN, -sl[i].nend, i,
+				    (uint32_t)i, W_B);
+				additem(sl[i].nend, C_END, -sl[i].nts, i,
+				    (uint32_t)i, W_E);
+			}
+			nsplit++;
+			i++;
+			continue;
+		}
+		if (j < nflows && flows[j].off == pos) {
+			additem(flows[j].nts, flows[j].next ? C_NEXT : C_OTHER,
+			    0, j, line, W_FLOW);
+			j++;
+			continue;
+		}
+		if (at(pos)[0] != '#') {
+			cols(pos, f);
+			if (lt_us_parse(f[LT_TS].p, f[LT_TS].n, &ts) ==
+			    LT_NUM_OK) {
+				additem(ts, C_OTHER, 0, pos, line, W_LINE);
+				continue;
+			}
+		}
+		lt_out_write(&out, at(pos), next - pos);
+	}
+	if (!named)
+		putlanes();
+	qsort(items, nitems, sizeof(*items), itemcmp);
+	for (k = 0; k < nitems; k++) {
+		it = &items[k];
+		if (it->what == W_B || it->what == W_E)
+			putbe((uint32_t)it->ref, it->what);
+		else if (it->what == W_FLOW) {
+			fl = &flows[it->ref];
+			putrec(fl->off, fl->nts != fl->ts ? &fl->nts : NULL,
+			    fl->moved ? laneof(fl->bound) : NULL, NULL);
+		} else {
+			next = (size_t)((char *)memchr(at(it->ref), '\n',
+			    inend - it->ref) - arena.p) + 1;
+			lt_out_write(&out, at(it->ref), next - it->ref);
+		}
+	}
 }
 
 /* -------- the report, as trace-lanefix prints it -------- */
@@ -1560,6 +1721,7 @@ stats(void)
 		{ "crossings_after", (long long)xafter },
 		{ "unplaced", nunplaced },
 		{ "be", nbe },
+		{ "split", nsplit },
 		{ "threshold_ns", thr }
 	};
 
@@ -1581,6 +1743,7 @@ cleanup(void)
 	free(tracks);
 	free(lanes);
 	free(flows);
+	free(items);
 	free(kern);
 	lt_buf_free(&arena);
 	lt_buf_free(&rep);
@@ -1598,6 +1761,7 @@ main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
+		{ "no-complete", no_argument, NULL, 'k' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "snap-threshold-us", required_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 }
@@ -1609,15 +1773,20 @@ main(int argc, char *argv[])
 	int c, r;
 
 	lt_setprog(argv[0]);
-	while ((c = getopt_long(argc, argv, "hqt:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hkqt:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			lt_help(SYNOPSIS,
+			    "  -k, --no-complete  write each slice as a B and "
+			    "an E record\n"
 			    "  -q, --quiet        no report on standard error\n"
 			    "  -t, --snap-threshold-us us\n"
 			    "                     snap crossings smaller than "
 			    "this (default 5.0; 0: never)\n"
 			    "  -h, --help         show this help\n");
+			break;
+		case 'k':
+			kflag = 1;
 			break;
 		case 'q':
 			qflag = 1;
@@ -1649,7 +1818,10 @@ main(int argc, char *argv[])
 		    (unsigned long long)xafter);
 
 	lt_out_init(&out, 1, "<stdout>");
-	writeall();
+	if (kflag)
+		writesplit();
+	else
+		writeall();
 	stats();
 	lt_out_close(&out);
 	/* The next stage has all of the stream before the report is made. */
