@@ -23,6 +23,8 @@ measure "litracer -q -w 2" "$log" 4 \
     "litracer -q -w 2 -o '$out2' '$log' 2>/dev/null"
 measure "litracer -q --no-lanefix" "$log" 3 \
     "litracer -q --no-lanefix -o '$out2' '$log' 2>/dev/null"
+measure "litracer -q --no-complete" "$log" 4 \
+    "litracer -q --no-complete -o '$out2' '$log' 2>/dev/null"
 litracer -q -w 2 -o "$out2" "$log" 2>/dev/null
 if cmp -s "$out" "$out2"; then
 	echo "(-w 2 wrote the same trace as one part)"
