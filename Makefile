@@ -91,7 +91,7 @@ fuzz: $(FUZZERS)
 		    tests/fuzz/corpus/$${f##*/} tests/fuzz/seeds || exit 1; \
 	done
 
-tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(LIBSRC) $(HDR)
+tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzzfile.h $(LIBSRC) $(HDR)
 	$(FUZZCC) $(LT_CPPFLAGS) $(WARNFLAGS) -g -O1 \
 	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	    -o $@ $< $(LIBSRC)

@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "lt.h"
+#include "fuzzfile.h"
 
-static int tmpfd = -1;
 
 static void
 record(struct ltbuf *b)
@@ -71,9 +71,7 @@ readall(int canon, int block)
 	struct ltin in;
 	int k;
 
-	if (lseek(tmpfd, 0, SEEK_SET) != 0)
-		abort();
-	lt_in_fdopen(&in, dup(tmpfd), "fuzz");
+	fuzz_open(&in);
 	memset(&jc, 0, sizeof(jc));
 	jc.offset = 1000;
 	if (block) {
@@ -106,16 +104,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char path[] = "/tmp/fuzz_jsonev.XXXXXX";
-
-	if (tmpfd < 0) {
-		if ((tmpfd = mkstemp(path)) < 0)
-			abort();
-		unlink(path);
-	}
-	if (ftruncate(tmpfd, 0) != 0 || pwrite(tmpfd, data, size, 0) !=
-	    (ssize_t)size)
-		abort();
+	fuzz_store(data, size);
 	readall(1, 0);
 	readall(1, 1);
 	readall(0, 0);

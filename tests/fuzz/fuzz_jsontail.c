@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "lt.h"
+#include "fuzzfile.h"
 
-static int tmpfd = -1;
 
 /* The offset of a reading of the whole trace; -1 if it is not read. */
 static int
@@ -24,9 +24,7 @@ whole(int64_t *ns)
 	struct ltin in;
 	int k, form;
 
-	lt_in_fdopen(&in, dup(tmpfd), "fuzz");
-	if (lseek(tmpfd, 0, SEEK_SET) != 0)
-		abort();
+	fuzz_open(&in);
 	*ns = lt_jr_prescan(&in);
 	if (lt_in_rewind(&in) != 0)
 		abort();
@@ -69,16 +67,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t n, step, i, d;
 	int64_t ref;
 	int ok;
-	char path[] = "/tmp/fuzz_jsontail.XXXXXX";
 
-	if (tmpfd < 0) {
-		if ((tmpfd = mkstemp(path)) < 0)
-			abort();
-		unlink(path);
-	}
-	if (ftruncate(tmpfd, 0) != 0 || pwrite(tmpfd, data, size, 0) !=
-	    (ssize_t)size)
-		abort();
+	fuzz_store(data, size);
 	ok = whole(&ref);
 	step = size / 64 + 1;
 	for (n = 1; n < size; n += step)
