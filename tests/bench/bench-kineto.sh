@@ -18,8 +18,7 @@ export TOP
 
 EVENTS=${EVENTS:-455000}
 CROSSINGS=${CROSSINGS:-3500}
-json=$BENCHDIR/kineto-$EVENTS-$CROSSINGS.json
-[ -s "$json" ] || gentrace -n "$EVENTS" -x "$CROSSINGS" >"$json"
+json=$(gentrace_cached "kineto-$EVENTS-$CROSSINGS.json" -n "$EVENTS" -x "$CROSSINGS")
 bytes=$(wc -c <"$json")
 
 header "the chain on a Kineto trace: $EVENTS events, $CROSSINGS crossing pairs"

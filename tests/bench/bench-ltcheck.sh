@@ -9,9 +9,9 @@ TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 
 EVENTS=${LINES:-1000000}
 
-# gentrace N BE: a trace of N events on 8 threads of one process; each
+# nested N BE: a trace of N events on 8 threads of one process; each
 # step slice holds three kernels.  BE=1 writes B/E pairs instead of X.
-gentrace() {
+nested() {
 	awk -v n="$1" -v be="$2" '
 	function ev(ts, ph, name, cat, tid, dur) {
 		printf "%s{\"ph\":\"%s\",\"cat\":\"%s\",\"name\":\"%s\",\"pid\":4242,\"tid\":%d,\"ts\":%d%s,\"args\":{\"External id\":%d,\"Sequence number\":%d}}", sep, ph, cat, name, tid, ts, dur != "" ? ",\"dur\":" dur : "", k, k * 7
@@ -47,7 +47,7 @@ gentrace() {
 # trace N BE: the path of a generated trace, made once.
 trace() {
 	_t="$BENCHDIR/ltcheck-$1-$2.json"
-	[ -s "$_t" ] || gentrace "$1" "$2" > "$_t"
+	[ -s "$_t" ] || nested "$1" "$2" > "$_t"
 	printf '%s\n' "$_t"
 }
 

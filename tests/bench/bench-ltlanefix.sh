@@ -11,12 +11,9 @@ export TOP
 
 EVENTS=${EVENTS:-455000}
 CROSSINGS=${CROSSINGS:-3500}
-json=$BENCHDIR/kineto-$EVENTS-$CROSSINGS.json
-lt=$BENCHDIR/kineto-$EVENTS-$CROSSINGS.lt
-stair=$BENCHDIR/stair-4000.lt
-[ -s "$json" ] || gentrace -n "$EVENTS" -x "$CROSSINGS" >"$json"
-[ -s "$lt" ] || gentrace -l -n "$EVENTS" -x "$CROSSINGS" >"$lt"
-[ -s "$stair" ] || gentrace -l -f stair -n 4000 >"$stair"
+json=$(gentrace_cached "kineto-$EVENTS-$CROSSINGS.json" -n "$EVENTS" -x "$CROSSINGS")
+lt=$(gentrace_cached "kineto-$EVENTS-$CROSSINGS.lt" -l -n "$EVENTS" -x "$CROSSINGS")
+stair=$(gentrace_cached stair-4000.lt -l -f stair -n 4000)
 
 header "ltlanefix: $EVENTS Kineto events, $CROSSINGS crossing pairs"
 measure "ltlanefix (lt1 in)" "$lt" 1 "ltlanefix -q '$lt' > /dev/null"

@@ -32,8 +32,7 @@ measure "ltparse JSON (ltjson of new)" "$j" 1 "ltparse '$j' > /dev/null"
 # A pretty-printed Kineto trace (its end read, then a search for the
 # offset key, then one reading), and ltjson's minified trace of it (the
 # offset found in its end).
-k=$BENCHDIR/kineto-$EVENTS-3500.json
-[ -s "$k" ] || gentrace -n "$EVENTS" -x 3500 >"$k"
+k=$(gentrace_cached "kineto-$EVENTS-3500.json" -n "$EVENTS" -x 3500)
 kj=$BENCHDIR/kineto-$EVENTS-3500.ltjson.json
 [ -s "$kj" ] || ltparse "$k" | ltjson >"$kj"
 header "ltparse, JSON traces of $EVENTS events"

@@ -64,6 +64,14 @@ measure() {
 	}'
 }
 
+# gentrace_cached NAME ARG...: path of a trace made once by gentrace ARG...
+gentrace_cached() {
+	_f="$BENCHDIR/$1"
+	shift
+	[ -s "$_f" ] || gentrace "$@" > "$_f" || return 1
+	printf '%s\n' "$_f"
+}
+
 # genlog_cached FORMAT LINES: path of a generated log, made once.
 genlog_cached() {
 	_f="$BENCHDIR/$1-$2.log"
