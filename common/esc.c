@@ -107,3 +107,91 @@ lt_esc(struct ltbuf *b, const char *p, size_t n)
 	}
 	return bad;
 }
+
+/* The 4 hex digits at p as a number, or -1. */
+long
+lt_hex4(const char *p)
+{
+	long v = 0;
+	int i, c;
+
+	for (i = 0; i < 4; i++) {
+		c = (unsigned char)p[i];
+		if (c >= '0' && c <= '9')
+			c -= '0';
+		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+			c = (c | 0x20) - 'a' + 10;
+		else
+			return -1;
+		v = v * 16 + c;
+	}
+	return v;
+}
+
+/* Code point cp (below 0x110000) as UTF-8 in u[0..4): its length. */
+size_t
+lt_utf8_put(char *u, long cp)
+{
+	if (cp < 0x80) {
+		u[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		u[0] = (char)(0xc0 | cp >> 6);
+		u[1] = (char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		u[0] = (char)(0xe0 | cp >> 12);
+		u[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+		u[2] = (char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	u[0] = (char)(0xf0 | cp >> 18);
+	u[1] = (char)(0x80 | (cp >> 12 & 0x3f));
+	u[2] = (char)(0x80 | (cp >> 6 & 0x3f));
+	u[3] = (char)(0x80 | (cp & 0x3f));
+	return 4;
+}
+
+/*
+ * JSON string contents p[0..n) to the characters they stand for, added
+ * to b: surrogate pairs joined, a lone surrogate and U+0000 as U+FFFD
+ * (as everywhere in the toolkit), an escape that is not one copied as
+ * it is written.
+ */
+void
+lt_unesc(struct ltbuf *b, const char *p, size_t n)
+{
+	static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+	const char *end = p + n, *c;
+	char u[4];
+	long cp, lo;
+
+	while (p < end) {
+		if (*p != '\\' || p + 1 == end) {
+			lt_buf_addc(b, *p++);
+			continue;
+		}
+		if (p[1] != 'u') {
+			c = strchr(from, p[1]);
+			lt_buf_addc(b, c != NULL && *c != '\0' ?
+			    to[c - from] : p[1]);
+			p += 2;
+			continue;
+		}
+		if (end - p < 6 || (cp = lt_hex4(p + 2)) < 0) {
+			lt_buf_addc(b, *p++);
+			continue;
+		}
+		p += 6;
+		if (cp >= 0xd800 && cp < 0xdc00 && end - p >= 6 &&
+		    p[0] == '\\' && p[1] == 'u' &&
+		    (lo = lt_hex4(p + 2)) >= 0xdc00 && lo < 0xe000) {
+			cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+			p += 6;
+		} else if (cp == 0 || (cp >= 0xd800 && cp < 0xe000))
+			cp = 0xfffd;
+		lt_buf_add(b, u, lt_utf8_put(u, cp));
+	}
+}

@@ -124,33 +124,6 @@ blank(struct scan *sc)
 	sc->p = p;
 }
 
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/* The code point of \uXXXX at p (p points at 'u'), or -1. */
-static long
-uescape(const char *p)
-{
-	long v = 0;
-	int i, h;
-
-	for (i = 1; i <= 4; i++) {
-		if ((h = hexval((unsigned char)p[i])) < 0)
-			return -1;
-		v = v * 16 + h;
-	}
-	return v;
-}
-
 /* Are there upper-case hex digits in the 4 bytes at p? */
 static int
 uppercase(const char *p)
@@ -168,7 +141,6 @@ static void
 putcp(struct scan *sc, long cp)
 {
 	char u[4];
-	size_t n;
 
 	if (cp < 0x20 || cp == '"' || cp == '\\') {
 		u[0] = (char)cp;
@@ -176,26 +148,7 @@ putcp(struct scan *sc, long cp)
 			lt_esc(sc->out, u, 1);
 		return;
 	}
-	if (cp < 0x80) {
-		u[0] = (char)cp;
-		n = 1;
-	} else if (cp < 0x800) {
-		u[0] = (char)(0xc0 | cp >> 6);
-		u[1] = (char)(0x80 | (cp & 0x3f));
-		n = 2;
-	} else if (cp < 0x10000) {
-		u[0] = (char)(0xe0 | cp >> 12);
-		u[1] = (char)(0x80 | (cp >> 6 & 0x3f));
-		u[2] = (char)(0x80 | (cp & 0x3f));
-		n = 3;
-	} else {
-		u[0] = (char)(0xf0 | cp >> 18);
-		u[1] = (char)(0x80 | (cp >> 12 & 0x3f));
-		u[2] = (char)(0x80 | (cp >> 6 & 0x3f));
-		u[3] = (char)(0x80 | (cp & 0x3f));
-		n = 4;
-	}
-	emit(sc, u, n);
+	emit(sc, u, lt_utf8_put(u, cp));
 }
 
 /*
@@ -234,7 +187,7 @@ escape(struct scan *sc)
 	}
 	if (sc->end - p < 6)
 		return more(sc, "unterminated string");
-	if ((cp = uescape(p + 1)) < 0) {
+	if ((cp = lt_hex4(p + 2)) < 0) {
 		sc->p++;
 		return bad(sc, "invalid \\u escape in string");
 	}
@@ -246,7 +199,7 @@ escape(struct scan *sc)
 		    (sc->p[0] == '\\' && (rest == 1 || sc->p[1] == 'u'))))
 			return LT_JSON_MORE;
 		if (rest >= 6 && sc->p[0] == '\\' && sc->p[1] == 'u' &&
-		    (lo = uescape(sc->p + 1)) >= 0xdc00 && lo <= 0xdfff) {
+		    (lo = lt_hex4(sc->p + 2)) >= 0xdc00 && lo <= 0xdfff) {
 			sc->p += 6;
 			cut(sc, p, sc->p);
 			putcp(sc, 0x10000 + ((cp - 0xd800) << 10) +

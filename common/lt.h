@@ -202,6 +202,10 @@ size_t	lt_u64_fmt(char *, uint64_t);
 size_t	lt_esc(struct ltbuf *, const char *, size_t);
 int	lt_esc_plain(const char *, size_t);
 size_t	lt_utf8_len(const unsigned char *, size_t);
+size_t	lt_utf8_put(char *, long);
+long	lt_hex4(const char *);
+/* esc.c: JSON string contents -> the characters they stand for. */
+void	lt_unesc(struct ltbuf *, const char *, size_t);
 
 /*
  * json.c: a strict JSON scanner.  It checks one value against RFC 8259

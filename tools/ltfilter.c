@@ -188,66 +188,12 @@ setwindow(struct window *w, int opt, const char *arg)
 		lt_die(LT_EXIT_SYS, "-%c %s: empty window", opt, arg);
 }
 
-static void
-pututf8(struct ltbuf *b, unsigned long cp)
-{
-	if (cp < 0x80) {
-		lt_buf_addc(b, (int)cp);
-		return;
-	}
-	if (cp < 0x800)
-		lt_buf_addc(b, (int)(0xc0 | cp >> 6));
-	else {
-		if (cp < 0x10000)
-			lt_buf_addc(b, (int)(0xe0 | cp >> 12));
-		else {
-			lt_buf_addc(b, (int)(0xf0 | cp >> 18));
-			lt_buf_addc(b, (int)(0x80 | ((cp >> 12) & 0x3f)));
-		}
-		lt_buf_addc(b, (int)(0x80 | ((cp >> 6) & 0x3f)));
-	}
-	lt_buf_addc(b, (int)(0x80 | (cp & 0x3f)));
-}
-
 /* JSON string contents (cat, name) to a C string in dec. */
 static const char *
 unescape(const struct ltfield *f)
 {
-	static const char esc[] = "\"\"\\\\//b\bf\fn\nr\rt\t";
-	const char *p = f->p, *end = f->p + f->n, *e;
-	unsigned long cp, lo;
-
 	dec.n = 0;
-	while (p < end) {
-		if (*p != '\\' || end - p < 2) {
-			lt_buf_addc(&dec, *p++);
-			continue;
-		}
-		if (p[1] != 'u') {
-			for (e = esc; *e != '\0' && *e != p[1]; e += 2)
-				;
-			lt_buf_addc(&dec, *e != '\0' ? e[1] : p[1]);
-			p += 2;
-			continue;
-		}
-		if (end - p < 6)
-			break;
-		cp = strtoul((char[5]){ p[2], p[3], p[4], p[5], 0 }, NULL, 16);
-		p += 6;
-		if (cp >= 0xd800 && cp < 0xdc00 && end - p >= 6 &&
-		    p[0] == '\\' && p[1] == 'u') {
-			lo = strtoul((char[5]){ p[2], p[3], p[4], p[5], 0 },
-			    NULL, 16);
-			if (lo >= 0xdc00 && lo < 0xe000) {
-				cp = 0x10000 + ((cp - 0xd800) << 10) +
-				    (lo - 0xdc00);
-				p += 6;
-			}
-		}
-		if (cp == 0 || (cp >= 0xd800 && cp < 0xe000))
-			cp = 0xfffd;
-		pututf8(&dec, cp);
-	}
+	lt_unesc(&dec, f->p, f->n);
 	lt_buf_addc(&dec, '\0');
 	return dec.p;
 }

@@ -676,93 +676,12 @@ cols(size_t off, struct ltfield f[LT_NCOL])
 	f[LT_EXTRA].n = (size_t)(end - p);
 }
 
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c |= 0x20;
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
-static long
-hex4(const char *p, const char *end)
-{
-	long v = 0;
-	int i, d;
-
-	if (end - p < 4)
-		return -1;
-	for (i = 0; i < 4; i++) {
-		if ((d = hexval(p[i])) < 0)
-			return -1;
-		v = v * 16 + d;
-	}
-	return v;
-}
-
-static void
-pututf8(struct ltbuf *b, long cp)
-{
-	if (cp < 0x80)
-		lt_buf_addc(b, (int)cp);
-	else if (cp < 0x800) {
-		lt_buf_addc(b, (int)(0xc0 | cp >> 6));
-		lt_buf_addc(b, (int)(0x80 | (cp & 0x3f)));
-	} else if (cp < 0x10000) {
-		lt_buf_addc(b, (int)(0xe0 | cp >> 12));
-		lt_buf_addc(b, (int)(0x80 | (cp >> 6 & 0x3f)));
-		lt_buf_addc(b, (int)(0x80 | (cp & 0x3f)));
-	} else {
-		lt_buf_addc(b, (int)(0xf0 | cp >> 18));
-		lt_buf_addc(b, (int)(0x80 | (cp >> 12 & 0x3f)));
-		lt_buf_addc(b, (int)(0x80 | (cp >> 6 & 0x3f)));
-		lt_buf_addc(b, (int)(0x80 | (cp & 0x3f)));
-	}
-}
-
-/* JSON string contents to the characters they stand for. */
-static void
-unesc(struct ltbuf *b, const char *p, size_t n)
-{
-	static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
-	const char *end = p + n, *c;
-	long cp, lo;
-
-	while (p < end) {
-		if (*p != '\\' || p + 1 == end) {
-			lt_buf_addc(b, *p++);
-			continue;
-		}
-		if (p[1] != 'u') {
-			c = strchr(from, p[1]);
-			lt_buf_addc(b, c != NULL && *c != '\0' ?
-			    to[c - from] : p[1]);
-			p += 2;
-			continue;
-		}
-		if ((cp = hex4(p + 2, end)) < 0) {
-			lt_buf_addc(b, *p++);
-			continue;
-		}
-		p += 6;
-		if (cp >= 0xd800 && cp < 0xdc00 && end - p >= 6 &&
-		    p[0] == '\\' && p[1] == 'u' &&
-		    (lo = hex4(p + 2, end)) >= 0xdc00 && lo < 0xe000) {
-			cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-			p += 6;
-		} else if (cp >= 0xd800 && cp < 0xe000)
-			cp = 0xfffd;
-		pututf8(b, cp);
-	}
-}
-
 /* Python's str() of the JSON value v: strings without their quotes. */
 static void
 showval(struct ltbuf *b, const char *v, size_t vn)
 {
 	if (vn >= 2 && v[0] == '"')
-		unesc(b, v + 1, vn - 2);
+		lt_unesc(b, v + 1, vn - 2);
 	else if (vn == 4 && memcmp(v, "true", 4) == 0)
 		lt_buf_adds(b, "True");
 	else if (vn == 5 && memcmp(v, "false", 5) == 0)
@@ -786,7 +705,7 @@ show(struct ltbuf *b, size_t off, int col)
 
 	cols(off, f);
 	if (col == LT_NAME && f[col].n > 0)
-		unesc(b, f[col].p, f[col].n);
+		lt_unesc(b, f[col].p, f[col].n);
 	else if (col != LT_NAME && !LT_ISNONE(f[col]))
 		showval(b, f[col].p, f[col].n);
 	else if (member(&f[LT_EXTRA], lt_colname[col], &v, &vn))
@@ -1461,7 +1380,7 @@ describe(struct ltbuf *b, uint32_t i)
 		show(b, soff[i], LT_TID);
 		lt_buf_adds(b, " -> ");
 		if (at(ln->tid)[0] == '"')
-			unesc(b, at(ln->tid) + 1, ln->tidlen - 2);
+			lt_unesc(b, at(ln->tid) + 1, ln->tidlen - 2);
 		else
 			lt_buf_add(b, at(ln->tid), ln->tidlen);
 		lt_buf_addc(b, ')');
