@@ -597,3 +597,18 @@ lt_json_objnext(const char **cur, const char *end, const char **key,
 	*cur = p + j.end;
 	return 1;
 }
+
+/* The value of the first member key of the minified object p[0..n), or NULL. */
+const char *
+lt_json_member(const char *p, size_t n, const char *key, size_t *vn)
+{
+	const char *cur = p, *k, *v;
+	size_t kn, klen = strlen(key);
+
+	if (n < 2 || p[0] != '{')
+		return NULL;
+	while (lt_json_objnext(&cur, p + n, &k, &kn, &v, vn))
+		if (kn == klen && memcmp(k, key, kn) == 0)
+			return v;
+	return NULL;
+}

@@ -245,6 +245,7 @@ int	lt_json_whole(const char *, size_t, struct ltbuf *, struct ltjson *);
 int	lt_json_str(const char *, size_t, struct ltbuf *, struct ltjson *);
 int	lt_json_objnext(const char **, const char *, const char **, size_t *,
 	    const char **, size_t *);
+const char *lt_json_member(const char *, size_t, const char *, size_t *);
 
 /* logline.c: one line of a LitData log, tokenised in place. */
 enum {

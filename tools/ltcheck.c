@@ -80,21 +80,6 @@ intval(const char *p, size_t n)
 	return lt_int_parse(p, n, &v) == LT_NUM_OK ? v : -1;
 }
 
-/* The member key of the canonical object o[0..n), or NULL. */
-static const char *
-get(const char *o, size_t n, const char *key, size_t *vn)
-{
-	const char *cur = o, *k, *v;
-	size_t kn;
-
-	if (n == 0 || o[0] != '{')
-		return NULL;
-	while (lt_json_objnext(&cur, o + n, &k, &kn, &v, vn))
-		if (kn == strlen(key) && memcmp(k, key, kn) == 0)
-			return v;
-	return NULL;
-}
-
 /* metadata.litracer.stats.ltjson: the counts ltjson wrote. */
 static void
 metadata(const char *p, size_t n)
@@ -102,13 +87,13 @@ metadata(const char *p, size_t n)
 	const char *v;
 	size_t vn, i;
 
-	if ((p = get(p, n, "litracer", &n)) == NULL ||
-	    (p = get(p, n, "stats", &n)) == NULL ||
-	    (p = get(p, n, "ltjson", &n)) == NULL)
+	if ((p = lt_json_member(p, n, "litracer", &n)) == NULL ||
+	    (p = lt_json_member(p, n, "stats", &n)) == NULL ||
+	    (p = lt_json_member(p, n, "ltjson", &n)) == NULL)
 		return;
 	for (i = 0; i < NCOUNT; i++) {
 		recorded[i] = -1;
-		if ((v = get(p, n, countkeys[i], &vn)) != NULL)
+		if ((v = lt_json_member(p, n, countkeys[i], &vn)) != NULL)
 			recorded[i] = intval(v, vn);
 	}
 	hasrecorded = 1;

@@ -306,22 +306,6 @@ showthr(const char *arg)
 
 /* -------- reading -------- */
 
-/* The value of key in the minified object f, or 0. */
-static int
-member(const struct ltfield *f, const char *key, const char **v,
-    size_t *vn)
-{
-	const char *cur = f->p, *k;
-	size_t kn, klen = strlen(key);
-
-	if (f->n < 2 || f->p[0] != '{')
-		return 0;
-	while (lt_json_objnext(&cur, f->p + f->n, &k, &kn, v, vn))
-		if (kn == klen && memcmp(k, key, kn) == 0)
-			return 1;
-	return 0;
-}
-
 /* A JSON number with an integral value that fits int64 (8, 8.0, 8e0). */
 static int
 integral(const char *p, size_t n, int64_t *v)
@@ -351,7 +335,7 @@ integral(const char *p, size_t n, int64_t *v)
 static int
 getid(const struct ltrec *rec, size_t off, int col, struct id *id)
 {
-	const struct ltfield *f = &rec->f[col];
+	const struct ltfield *f = &rec->f[col], *x = &rec->f[LT_EXTRA];
 	const char *v;
 	size_t vn;
 
@@ -366,7 +350,7 @@ getid(const struct ltrec *rec, size_t off, int col, struct id *id)
 		id->len = f->n;
 		return 1;
 	}
-	if (!member(&rec->f[LT_EXTRA], lt_colname[col], &v, &vn) ||
+	if ((v = lt_json_member(x->p, x->n, lt_colname[col], &vn)) == NULL ||
 	    (vn == 4 && memcmp(v, "null", 4) == 0))
 		return 0;
 	/* Python's equality: 8.0 == 8, true == 1; so does Perfetto. */
@@ -583,6 +567,7 @@ addslice(struct ltrd *rd, int64_t ts, int64_t dur, size_t off, uint32_t t)
 static void
 addflow(const struct ltrec *rec, int64_t ts, size_t off, uint32_t t)
 {
+	const struct ltfield *x = &rec->f[LT_EXTRA];
 	struct flow *fl;
 	const char *v;
 	size_t vn;
@@ -595,24 +580,25 @@ addflow(const struct ltrec *rec, int64_t ts, size_t off, uint32_t t)
 	fl->thread = t;
 	fl->bound = NONE;
 	fl->next = rec->f[LT_PH].p[0] == 'f' &&
-	    !(member(&rec->f[LT_EXTRA], "bp", &v, &vn) && vn == 3 &&
-	    memcmp(v, "\"e\"", 3) == 0);
+	    !((v = lt_json_member(x->p, x->n, "bp", &vn)) != NULL &&
+	    vn == 3 && memcmp(v, "\"e\"", 3) == 0);
 }
 
 /* thread_name and thread_sort_index: the last one of a thread counts. */
 static void
 addmeta(const struct ltrec *rec, size_t off, uint32_t t)
 {
+	const struct ltfield *a = &rec->f[LT_ARGS];
 	const char *v;
 	size_t vn;
 
 	if (LT_IS(rec->f[LT_NAME], "thread_name") &&
-	    member(&rec->f[LT_ARGS], "name", &v, &vn) && vn > 2 &&
-	    v[0] == '"') {
+	    (v = lt_json_member(a->p, a->n, "name", &vn)) != NULL &&
+	    vn > 2 && v[0] == '"') {
 		threads[t].name = off + (size_t)(v + 1 - rec->line);
 		threads[t].namelen = vn - 2;
 	} else if (LT_IS(rec->f[LT_NAME], "thread_sort_index") &&
-	    member(&rec->f[LT_ARGS], "sort_index", &v, &vn) &&
+	    (v = lt_json_member(a->p, a->n, "sort_index", &vn)) != NULL &&
 	    (v[0] == '-' || (unsigned)(v[0] - '0') < 10)) {
 		threads[t].sort = off + (size_t)(v - rec->line);
 		threads[t].sortlen = vn;
@@ -708,7 +694,8 @@ show(struct ltbuf *b, size_t off, int col)
 		lt_unesc(b, f[col].p, f[col].n);
 	else if (col != LT_NAME && !LT_ISNONE(f[col]))
 		showval(b, f[col].p, f[col].n);
-	else if (member(&f[LT_EXTRA], lt_colname[col], &v, &vn))
+	else if ((v = lt_json_member(f[LT_EXTRA].p, f[LT_EXTRA].n,
+	    lt_colname[col], &vn)) != NULL)
 		showval(b, v, vn);
 	else
 		lt_buf_adds(b, col == LT_NAME ? "<unnamed>" : "None");
