@@ -393,6 +393,7 @@ extern const char *const lt_colname[LT_NCOL];
 void	lt_put_header(struct ltout *);
 void	lt_put_rec(struct ltout *, const struct ltrec *);
 void	lt_put_field(struct ltout *, const struct ltfield *);
+void	lt_put_us(struct ltout *, int64_t);
 
 /* #stat lines: one per tool, keys in a fixed order. */
 struct ltstat {

@@ -285,6 +285,15 @@ lt_put_field(struct ltout *o, const struct ltfield *f)
 	lt_out_write(o, f->p, f->n);
 }
 
+/* ns as lt1 microseconds. */
+void
+lt_put_us(struct ltout *o, int64_t ns)
+{
+	char num[LT_NUMBUF];
+
+	lt_out_write(o, num, lt_us_fmt(num, ns));
+}
+
 void
 lt_put_rec(struct ltout *o, const struct ltrec *rec)
 {

@@ -476,14 +476,6 @@ putnum(long long v)
 }
 
 static void
-putus(int64_t ns)
-{
-	char num[LT_NUMBUF];
-
-	lt_out_write(&out, num, lt_us_fmt(num, ns));
-}
-
-static void
 metadata(void)
 {
 	struct ltstat st[16];
@@ -494,7 +486,7 @@ metadata(void)
 	lt_out_write(&out, usermeta.p, usermeta.n);
 	lt_out_puts(&out, "\"litracer\":{\"version\":\"" LT_VERSION
 	    "\",\"ts_offset_us\":");
-	putus(offset);
+	lt_put_us(&out, offset);
 	lt_out_puts(&out, ",\"stats\":{");
 	for (i = 0; i < nstats; i++) {
 		if (tool == NULL || strcmp(tool, stats[i].tool) != 0) {
@@ -523,14 +515,14 @@ metadata(void)
 		putnum(st[i].val);
 	}
 	lt_out_puts(&out, ",\"duration_us\":");
-	putus(tsmax > tsmin ? tsmax - tsmin : 0);
+	lt_put_us(&out, tsmax > tsmin ? tsmax - tsmin : 0);
 	lt_out_puts(&out, "}},\"span_us\":{");
 	for (i = 0; i < cats.n; i++) {
 		c = lt_strtab_key(&cats, i, &cn);
 		lt_out_puts(&out, i > 0 ? ",\"" : "\"");
 		lt_out_write(&out, c, cn);
 		lt_out_puts(&out, "\":");
-		putus(catns[i]);
+		lt_put_us(&out, catns[i]);
 	}
 	lt_out_puts(&out, "}}}}\n");
 }

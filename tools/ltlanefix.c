@@ -943,14 +943,6 @@ place(void)
 
 /* -------- output -------- */
 
-static void
-putns(int64_t ns)
-{
-	char num[LT_NUMBUF];
-
-	lt_out_write(&out, num, lt_us_fmt(num, ns));
-}
-
 /*
  * Members of the extra column: all but tid (which the tid column now
  * holds), or only pid and tid (an E record), or only pid.
@@ -988,11 +980,11 @@ putrec(size_t off, const int64_t *ts, const struct lane *ln,
 	cols(off, f);
 	for (i = 0; i < LT_NCOL; i++) {
 		if (i == LT_TS && ts != NULL)
-			putns(*ts);
+			lt_put_us(&out, *ts);
 		else if (i == LT_TID && ln != NULL)
 			lt_out_write(&out, at(ln->tid), ln->tidlen);
 		else if (i == LT_DUR && dur != NULL)
-			putns(*dur);
+			lt_put_us(&out, *dur);
 		else if (i == LT_EXTRA && ln != NULL && LT_ISNONE(f[LT_TID]))
 			putextra(&f[i], X_NOTID);
 		else
@@ -1211,7 +1203,7 @@ putbe(uint32_t i, int what)
 	cols(soff[i], f);
 	for (c = 0; c < LT_NCOL; c++) {
 		if (c == LT_TS)
-			putns(what == W_B ? sl[i].nts : sl[i].nend);
+			lt_put_us(&out, what == W_B ? sl[i].nts : sl[i].nend);
 		else if (c == LT_PH)
 			lt_out_putc(&out, what == W_B ? 'B' : 'E');
 		else if (c == LT_TID && ln != NULL)

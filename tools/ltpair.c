@@ -222,14 +222,6 @@ putcol(const struct ltfield *f)
 }
 
 static void
-putns(int64_t ns)
-{
-	char num[LT_NUMBUF];
-
-	lt_out_write(&out, num, lt_us_fmt(num, ns));
-}
-
-static void
 putmember(int *first, const struct ltfield *k, const struct ltfield *v)
 {
 	if (!*first)
@@ -256,7 +248,7 @@ putargs(const struct members *m, const char *mark, int64_t negdur)
 		lt_out_putc(&out, '"');
 		if (negdur < 0) {
 			lt_out_puts(&out, ",\"ltpair_dur\":");
-			putns(negdur);
+			lt_put_us(&out, negdur);
 		}
 	}
 	lt_out_putc(&out, '}');
@@ -297,7 +289,7 @@ putmerged(const struct members *bm, const char *mark, int64_t negdur)
 		lt_out_puts(&out, first ? "\"ltpair\":\"" : ",\"ltpair\":\"");
 		lt_out_puts(&out, mark);
 		lt_out_puts(&out, "\",\"ltpair_dur\":");
-		putns(negdur);
+		lt_put_us(&out, negdur);
 	}
 	lt_out_putc(&out, '}');
 }
@@ -572,7 +564,7 @@ unmatched(void)
 	while ((s = olast) != NULL) {
 		nub++;
 		if (kflag) {
-			putns(s->th->last);
+			lt_put_us(&out, s->th->last);
 			lt_out_write(&out, "\tE\t", 3);
 			putcol(&s->f[LT_PID]);
 			putcol(&s->f[LT_TID]);
@@ -592,7 +584,7 @@ unmatched(void)
 		lt_out_write(&out, "X\t", 2);
 		putcol(&s->f[LT_PID]);
 		putcol(&s->f[LT_TID]);
-		putns(dur);
+		lt_put_us(&out, dur);
 		lt_out_putc(&out, '\t');
 		putcol(&s->f[LT_CAT]);
 		putcol(&s->f[LT_NAME]);
