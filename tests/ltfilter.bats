@@ -301,3 +301,17 @@ bad() {
 	ltparse "$BATS_TEST_TMPDIR/l.log" | ltpair | ltlanefix -q | ltfilter -T 60,200 >"$BATS_TEST_TMPDIR/out"
 	[ "$(grep -v '^[#-]' "$BATS_TEST_TMPDIR/out" | cut -f 2,7)" = "X	a" ]
 }
+
+@test "-n and -c match the characters a JSON escape stands for" {
+	printf '#lt1\n1\ti\t1\t1\t-\tc\\u00e9\tcaf\\u00e9 \\ud83d\\ude00\t{}\t{}\n2\ti\t1\t1\t-\tc\tnul\\u0000\\t\t{}\t{}\n3\ti\t1\t1\t-\tc\tbad\\u12zz\\u\t{}\t{}\n' >"$BATS_TEST_TMPDIR/u.lt"
+	run -0 ltfilter -n 'café 😀' "$BATS_TEST_TMPDIR/u.lt"
+	[ "$(records /dev/stdin <<<"$output" | cut -f 1)" = 1 ]
+	run -0 ltfilter -c 'cé' "$BATS_TEST_TMPDIR/u.lt"
+	[ "$(records /dev/stdin <<<"$output" | cut -f 1)" = 1 ]
+	# U+0000 stands as U+FFFD, as everywhere; a raw TAB is a TAB
+	run -0 ltfilter -n "nul�	" "$BATS_TEST_TMPDIR/u.lt"
+	[ "$(records /dev/stdin <<<"$output" | cut -f 1)" = 2 ]
+	# an escape that is not one is matched as written
+	run -0 ltfilter -n 'bad\\u12zz\\u' "$BATS_TEST_TMPDIR/u.lt"
+	[ "$(records /dev/stdin <<<"$output" | cut -f 1)" = 3 ]
+}
