@@ -31,9 +31,9 @@ HDR = $(wildcard common/*.h)
 MAN1 = $(wildcard man/*.1)
 MAN5 = $(wildcard man/*.5)
 MAN7 = $(wildcard man/*.7)
-GENLOG = tests/bench/genlog
+GENLOG = tests/gen/genlog
 RUNSTAT = tests/bench/runstat
-GENTRACE = $(patsubst %.c,%,$(wildcard tests/bench/gentrace.c))
+GENTRACE = tests/gen/gentrace
 TESTPROGS = $(GENLOG) $(GENTRACE) $(RUNSTAT)
 FUZZERS = $(patsubst %.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 
@@ -55,6 +55,9 @@ tools/%: tools/%.c $(LIB) $(HDR) common/.flags
 	$(CC) $(LT_CPPFLAGS) $(LT_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB)
 
 tests/bench/%: tests/bench/%.c common/.flags
+	$(CC) $(LT_CPPFLAGS) $(LT_CFLAGS) $(LDFLAGS) -o $@ $<
+
+tests/gen/%: tests/gen/%.c common/.flags
 	$(CC) $(LT_CPPFLAGS) $(LT_CFLAGS) $(LDFLAGS) -o $@ $<
 
 check: all $(TESTPROGS)

@@ -2,7 +2,7 @@
 # Puts the freshly built tools first in PATH and gives small helpers.
 
 TOP=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
-PATH="$TOP/tools:$TOP/tests/bench:$PATH"
+PATH="$TOP/tools:$TOP/tests/gen:$TOP/tests/bench:$PATH"
 DATA="$TOP/tests/data"
 export TOP PATH DATA
 export LC_ALL=C

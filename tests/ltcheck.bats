@@ -350,7 +350,7 @@ bands() {
 }
 
 @test "genlog logs through ltparse | ltjson: counts match; crossing spans are predicted" {
-	[ -x "$TOP/tests/bench/genlog" ] || skip "genlog is not built"
+	[ -x "$TOP/tests/gen/genlog" ] || skip "genlog is not built"
 	genlog -f new -n 5000 > "$BATS_TEST_TMPDIR/g.log"
 	ltparse "$BATS_TEST_TMPDIR/g.log" | ltjson > "$BATS_TEST_TMPDIR/g.json"
 	# LitData's read spans outlive the sample spans they start in:
@@ -372,7 +372,7 @@ bands() {
 	for f in ltpair ltlanefix; do
 		[ -x "$TOP/tools/$f" ] || skip "$f is not built yet"
 	done
-	[ -x "$TOP/tests/bench/genlog" ] || skip "genlog is not built"
+	[ -x "$TOP/tests/gen/genlog" ] || skip "genlog is not built"
 	cp "$DATA/sample.log" "$BATS_TEST_TMPDIR/0.log"
 	genlog -f new -n 20000 > "$BATS_TEST_TMPDIR/1.log"
 	genlog -f old -n 20000 -c > "$BATS_TEST_TMPDIR/2.log"

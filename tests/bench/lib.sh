@@ -5,7 +5,7 @@
 # the tools cost beyond the pipes, whatever the machine.
 
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
-PATH="$TOP/tools:$TOP/tests/bench:$PATH"
+PATH="$TOP/tools:$TOP/tests/gen:$TOP/tests/bench:$PATH"
 BENCHDIR=${BENCHDIR:-${TMPDIR:-/tmp}/litracer-bench}
 RUNS=${RUNS:-3}
 export PATH
