@@ -6,7 +6,6 @@ BINDIR = $(PREFIX)/bin
 MANDIR = $(PREFIX)/share/man
 
 CC = cc
-AR = ar
 CFLAGS = -O2 -g
 LDFLAGS =
 # Always applied, after CFLAGS, so a user's CFLAGS never turn them off.
@@ -21,38 +20,66 @@ FUZZTIME = 60
 LT_CPPFLAGS = -D_POSIX_C_SOURCE=200809L -Icommon
 LT_CFLAGS = $(CFLAGS) $(WARNFLAGS) $(if $(filter 1,$(WERROR)),-Werror)
 
-CPROGS = $(patsubst %.c,%,$(wildcard tools/*.c))
+# Each program and the files it is built from.  CORE is what every
+# program shares (common/*.c, declared in common/lt.h); common/PROGRAM/
+# holds what one program alone uses, with its private header.
+CORE = common/alloc.o common/err.o common/esc.o common/in.o common/json.o \
+	common/num.o common/obj.o common/out.o common/pipe.o common/stream.o
+JSONEV = common/jsonev.o
+IDTAB = common/idtab.o
+LTPARSE = tools/ltparse.o $(CORE) $(JSONEV) common/ltparse/logline.o \
+	common/ltparse/legacy.o common/ltparse/jsonrec.o \
+	common/ltparse/jsontail.o
+LTPAIR = tools/ltpair.o $(CORE) $(IDTAB)
+LTFILTER = tools/ltfilter.o $(CORE) $(IDTAB)
+LTLANEFIX = tools/ltlanefix.o $(CORE) common/ltlanefix/lanes.o
+LTJSON = tools/ltjson.o $(CORE) common/ltjson/strtab.o
+LTCHECK = tools/ltcheck.o $(CORE) $(JSONEV) common/ltcheck/pfjson.o \
+	common/ltcheck/pfsim.o common/ltcheck/pfstack.o \
+	common/ltcheck/pffind.o common/ltcheck/pfsum.o common/ltcheck/pfnum.o
+
+CPROGS = tools/ltparse tools/ltpair tools/ltfilter tools/ltlanefix \
+	tools/ltjson tools/ltcheck
 SCRIPTS = tools/litracer
-PROGS = $(CPROGS) $(wildcard $(SCRIPTS))
-LIBSRC = $(wildcard common/*.c)
-LIBOBJ = $(LIBSRC:.c=.o)
-LIB = common/libcommon.a
-HDR = $(wildcard common/*.h)
+PROGS = $(CPROGS) $(SCRIPTS)
+OBJS = $(sort $(LTPARSE) $(LTPAIR) $(LTFILTER) $(LTLANEFIX) $(LTJSON) \
+	$(LTCHECK))
+HDR = $(wildcard common/*.h common/*/*.h)
 MAN1 = $(wildcard man/*.1)
 MAN5 = $(wildcard man/*.5)
 MAN7 = $(wildcard man/*.7)
 GENLOG = tests/gen/genlog
-RUNSTAT = tests/bench/runstat
 GENTRACE = tests/gen/gentrace
+RUNSTAT = tests/bench/runstat
 TESTPROGS = $(GENLOG) $(GENTRACE) $(RUNSTAT)
 FUZZERS = $(patsubst %.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 
 all: $(CPROGS)
 
+tools/ltparse: $(LTPARSE)
+	$(CC) $(LDFLAGS) -o $@ $(LTPARSE)
+tools/ltpair: $(LTPAIR)
+	$(CC) $(LDFLAGS) -o $@ $(LTPAIR)
+tools/ltfilter: $(LTFILTER)
+	$(CC) $(LDFLAGS) -o $@ $(LTFILTER)
+tools/ltlanefix: $(LTLANEFIX)
+	$(CC) $(LDFLAGS) -o $@ $(LTLANEFIX)
+tools/ltjson: $(LTJSON)
+	$(CC) $(LDFLAGS) -o $@ $(LTJSON)
+tools/ltcheck: $(LTCHECK)
+	$(CC) $(LDFLAGS) -o $@ $(LTCHECK)
+
 # Objects are rebuilt whenever the flags change (say for check-asan).
+# A private module sees its own header and the core's.
 common/.flags: FORCE
 	@f='$(CC) $(LT_CPPFLAGS) $(LT_CFLAGS) $(LDFLAGS)'; \
 	echo "$$f" | cmp -s - $@ || echo "$$f" > $@
 
-common/%.o: common/%.c $(HDR) common/.flags
-	$(CC) $(LT_CPPFLAGS) $(LT_CFLAGS) -c -o $@ $<
-
-$(LIB): $(LIBOBJ)
-	rm -f $@
-	$(AR) rcs $@ $(LIBOBJ)
-
-tools/%: tools/%.c $(LIB) $(HDR) common/.flags
-	$(CC) $(LT_CPPFLAGS) $(LT_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB)
+$(OBJS): $(HDR) common/.flags
+tools/%.o: tools/%.c
+	$(CC) $(LT_CPPFLAGS) -Icommon/$* $(LT_CFLAGS) -c -o $@ $<
+common/%.o: common/%.c
+	$(CC) $(LT_CPPFLAGS) -I$(@D) $(LT_CFLAGS) -c -o $@ $<
 
 tests/bench/%: tests/bench/%.c common/.flags
 	$(CC) $(LT_CPPFLAGS) $(LT_CFLAGS) $(LDFLAGS) -o $@ $<
@@ -94,10 +121,13 @@ fuzz: $(FUZZERS)
 		    tests/fuzz/corpus/$${f##*/} tests/fuzz/seeds || exit 1; \
 	done
 
-tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzzfile.h $(LIBSRC) $(HDR)
+# A harness is built with every module of common/, core and private.
+FUZZSRC = $(wildcard common/*.c common/*/*.c)
+FUZZINC = $(patsubst %/,-I%,$(wildcard common/*/))
+tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzzfile.h $(FUZZSRC) $(HDR)
 	$(FUZZCC) $(LT_CPPFLAGS) $(WARNFLAGS) -g -O1 \
 	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	    -o $@ $< $(LIBSRC)
+	    $(FUZZINC) -o $@ $< $(FUZZSRC)
 
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
@@ -120,7 +150,7 @@ uninstall:
 	    $(addprefix man7/,$(notdir $(MAN7)))
 
 clean:
-	rm -f $(CPROGS) $(LIB) $(LIBOBJ) common/.flags $(TESTPROGS) \
+	rm -f $(CPROGS) $(OBJS) common/.flags $(TESTPROGS) \
 	    $(FUZZERS)
 	rm -f litdata_demo.log litdata_demo_trace.json
 	rm -rf tests/fuzz/corpus

@@ -74,3 +74,17 @@ lt_buf_free(struct ltbuf *b)
 	b->p = NULL;
 	b->n = b->cap = 0;
 }
+
+/* p with room for need elements of size bytes; *cap grows by doubling. */
+void *
+lt_grow(void *p, size_t *cap, size_t need, size_t size)
+{
+	size_t n = *cap != 0 ? *cap : 64;
+
+	if (need <= *cap)
+		return p;
+	while (n < need)
+		n *= 2;
+	*cap = n;
+	return lt_reallocarray(p, n, size);
+}

@@ -15,7 +15,7 @@
 
 #include "lt.h"
 
-const char *lt_prog = "litracer";
+static const char *lt_prog = "litracer";
 
 void
 lt_setprog(const char *argv0)

@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "lt.h"
+#include "jsonev.h"
 
 enum {
 	ST_START,	/* before the first byte */

@@ -294,17 +294,6 @@ lt_put_us(struct ltout *o, int64_t ns)
 	lt_out_write(o, num, lt_us_fmt(num, ns));
 }
 
-void
-lt_put_rec(struct ltout *o, const struct ltrec *rec)
-{
-	int i;
-
-	for (i = 0; i < LT_NCOL; i++) {
-		lt_out_write(o, rec->f[i].p, rec->f[i].n);
-		lt_out_putc(o, i == LT_NCOL - 1 ? '\n' : '\t');
-	}
-}
-
 /* "#stat<TAB>TOOL<TAB>key=value..." */
 void
 lt_put_stat(struct ltout *o, const char *tool, const struct ltstat *st,

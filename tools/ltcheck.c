@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lt.h"
+#include "jsonev.h"
 #include "pfsim.h"
 
 #define SYNOPSIS	"ltcheck [-qst] [-V version] [file]"

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "lt.h"
+#include "strtab.h"
 
 #define SYNOPSIS	"ltjson [-O offset] [-S file] [file ...]"
 

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "lt.h"
+#include "lanes.h"
 
 #define SYNOPSIS	"ltlanefix [-kq] [-t us] [file ...]"
 

@@ -22,7 +22,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "lt.h"
+#include "jsonev.h"
+#include "ltparse.h"
 
 #define SYNOPSIS	"ltparse [-v] [-n node] [-P k/N] [file ...]"
 

@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "lt.h"
+#include "jsonev.h"
+#include "ltparse.h"
 #include "fuzzfile.h"
 
 

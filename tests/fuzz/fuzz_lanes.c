@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "lt.h"
+#include "lanes.h"
 
 static uint64_t
 pairs(const struct ltiv *v, size_t n)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "lt.h"
+#include "ltparse.h"
 
 static int
 inside(const char *p, size_t n, const char *line, size_t len)

@@ -7,7 +7,7 @@
  */
 #include <stdlib.h>
 
-#include "lt.h"
+#include "jsonev.h"
 #include "pfsim.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);

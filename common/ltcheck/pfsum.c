@@ -55,7 +55,7 @@ pf_adddur(struct pfsim *s, uint32_t cat, int64_t d)
 		hist_add(c->hist, d);
 		return;
 	}
-	pf_grow(&c->dur, &c->capdur, c->ndur, sizeof(*c->dur));
+	c->dur = lt_grow(c->dur, &c->capdur, c->ndur + 1, sizeof(*c->dur));
 	c->dur[c->ndur++] = d;
 	s->nexact++;
 }
@@ -140,8 +140,8 @@ pf_countproc(struct pfsim *s, const struct pfval *pid)
 	slot = pf_map_get(&s->procmap, pf_hash(&key, sizeof(key), str),
 	    &created);
 	if (created) {
-		pf_grow(&s->sum.procs, &s->sum.capprocs, s->sum.nprocs,
-		    sizeof(*s->sum.procs));
+		s->sum.procs = lt_grow(s->sum.procs, &s->sum.capprocs,
+		    s->sum.nprocs + 1, sizeof(*s->sum.procs));
 		pr = &s->sum.procs[s->sum.nprocs];
 		memset(pr, 0, sizeof(*pr));
 		pr->str = str;

@@ -7,7 +7,7 @@
  */
 #include <stddef.h>
 
-#include "lt.h"
+#include "jsonev.h"
 #include "pfsim.h"
 
 #define SNIFF	128

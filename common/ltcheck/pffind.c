@@ -42,7 +42,8 @@ finding(struct pfsim *s, const char *rule, const char *counter, int card)
 		    strcmp(f->counter, counter) == 0))
 			return f;
 	}
-	pf_grow(&s->finds, &s->capfinds, s->nfinds, sizeof(*s->finds));
+	s->finds = lt_grow(s->finds, &s->capfinds, s->nfinds + 1,
+	    sizeof(*s->finds));
 	f = &s->finds[s->nfinds++];
 	memset(f, 0, sizeof(*f));
 	f->rule = rule;

@@ -75,7 +75,6 @@ void		 pf_event(struct pfsim *, const struct pfev *);
 void		 pf_finish(struct pfsim *);
 struct pffind	*pf_find(struct pfsim *, const char *, const char *, int,
 		    long, const char *);
-void		 pf_stall(struct pfsim *, long);
 int		 pf_stalled(const struct pfsim *);
 size_t		 pf_findings(struct pfsim *, struct pffind **);
 long		 pf_recline(const struct pfsim *, long long);

@@ -11,7 +11,8 @@
  * counts, as in Perfetto and JSON.parse; the others are dropped and
  * counted.  An event without a one-character ph has no lt1 form.
  */
-#include "lt.h"
+#include "jsonev.h"
+#include "ltparse.h"
 
 enum { M_TS, M_PH, M_PID, M_TID, M_DUR, M_CAT, M_NAME, M_ARGS, M_N };
 

@@ -21,17 +21,6 @@
 
 /* -------- tables -------- */
 
-void
-pf_grow(void *pp, size_t *cap, size_t n, size_t size)
-{
-	void **p = pp;
-
-	if (n < *cap)
-		return;
-	*cap = *cap != 0 ? *cap * 2 : 64;
-	*p = lt_reallocarray(*p, *cap, size);
-}
-
 uint64_t
 pf_hash(const void *p, size_t n, uint64_t seed)
 {
@@ -94,7 +83,7 @@ pf_map_get(struct pfmap *m, uint64_t key, int *created)
 	return &m->v[i];
 }
 
-void
+static void
 pf_map_free(struct pfmap *m)
 {
 	free(m->k);
@@ -120,7 +109,7 @@ catid(struct pfsim *s, const struct pfval *cat)
 	slot = pf_map_get(&s->catmap, pf_hash(cat->p, cat->n, 7), &created);
 	if (!created)
 		return s->lastcat = *slot;
-	pf_grow(&s->sum.cats, &s->sum.capcats, s->sum.ncats,
+	s->sum.cats = lt_grow(s->sum.cats, &s->sum.capcats, s->sum.ncats + 1,
 	    sizeof(*s->sum.cats));
 	c = &s->sum.cats[s->sum.ncats];
 	memset(c, 0, sizeof(*c));
@@ -145,7 +134,8 @@ pf_new(int band)
 	s->band = band;
 	s->sum.first = INT64_MAX;
 	s->sum.last = INT64_MIN;
-	pf_grow(&s->sum.cats, &s->sum.capcats, 0, sizeof(*s->sum.cats));
+	s->sum.cats = lt_grow(s->sum.cats, &s->sum.capcats, 1,
+	    sizeof(*s->sum.cats));
 	memset(&s->sum.cats[0], 0, sizeof(s->sum.cats[0]));
 	s->sum.ncats = 1;
 	return s;
@@ -183,7 +173,7 @@ pf_free(struct pfsim *s)
 }
 
 /* The tokenizer stalled at line: every later event is lost. */
-void
+static void
 pf_stall(struct pfsim *s, long line)
 {
 	s->stalled = 1;
@@ -219,14 +209,15 @@ addline(struct pfsim *s, long line)
 	uint64_t d = line > s->lastline ? (uint64_t)(line - s->lastline) : 0;
 
 	if (s->nrec % CKEVERY == 0) {
-		pf_grow(&s->ckline, &s->capck, s->nck, sizeof(*s->ckline));
+		s->ckline = lt_grow(s->ckline, &s->capck, s->nck + 1,
+		    sizeof(*s->ckline));
 		s->ckpos = lt_reallocarray(s->ckpos, s->capck,
 		    sizeof(*s->ckpos));
 		s->ckline[s->nck] = line;
 		s->ckpos[s->nck++] = s->nld;
 		d = 0;
 	}
-	pf_grow(&s->ld, &s->capld, s->nld + 5, 1);
+	s->ld = lt_grow(s->ld, &s->capld, s->nld + 6, 1);
 	if (d < 255)
 		s->ld[s->nld++] = (uint8_t)d;
 	else {
@@ -272,7 +263,7 @@ addrec(struct pfsim *s, long line, int64_t ts, int kind, int flags,
 	if (s->nrec >= UINT32_MAX - 1)
 		lt_die(LT_EXIT_SYS, "too many events (more than %u)",
 		    UINT32_MAX - 1);
-	pf_grow(&s->recs, &s->caprec, s->nrec, sizeof(*s->recs));
+	s->recs = lt_grow(s->recs, &s->caprec, s->nrec + 1, sizeof(*s->recs));
 	addline(s, line);
 	r = &s->recs[s->nrec];
 	r->tslo = (uint32_t)(uint64_t)ts;
@@ -321,7 +312,8 @@ pair(struct pfsim *s, uint32_t cat, const struct pfval *name,
 	slot = pf_map_get(&s->pairmap, pf_hash(key, sizeof(key), 13),
 	    &created);
 	if (created) {
-		pf_grow(&s->pairs, &s->cappairs, s->npairs, sizeof(*s->pairs));
+		s->pairs = lt_grow(s->pairs, &s->cappairs, s->npairs + 1,
+		    sizeof(*s->pairs));
 		pp = &s->pairs[s->npairs];
 		pp->name = nh;
 		pp->cat = cat;
@@ -433,7 +425,7 @@ flowslot(struct pfsim *s, uint64_t key)
 
 	slot = pf_map_get(&s->flowmap, key, &created);
 	if (created) {
-		pf_grow(&s->flows, &s->capflows, s->nflows, 1);
+		s->flows = lt_grow(s->flows, &s->capflows, s->nflows + 1, 1);
 		s->flows[s->nflows] = 0;
 		*slot = (uint32_t)s->nflows++;
 	}
@@ -459,7 +451,7 @@ v2flow(struct pfsim *s, const struct pfev *ev)
 		    PF_TE, ev->line, NULL);
 		return 0;
 	}
-	pf_grow(&s->v2, &s->capv2, s->nv2, sizeof(*s->v2));
+	s->v2 = lt_grow(s->v2, &s->capv2, s->nv2 + 1, sizeof(*s->v2));
 	f = &s->v2[s->nv2++];
 	f->idx = (uint32_t)s->nrec;
 	f->slot = flowslot(s, key3('2', id, 0));
@@ -725,8 +717,8 @@ pf_event(struct pfsim *s, const struct pfev *ev)
 		pf_adddur(s, cat, dur);
 		u = (uint32_t)dur;
 		if (dur >= DUR_SIDE) {
-			pf_grow(&s->longs, &s->caplongs, s->nlongs,
-			    sizeof(*s->longs));
+			s->longs = lt_grow(s->longs, &s->caplongs,
+			    s->nlongs + 1, sizeof(*s->longs));
 			s->longs[s->nlongs].idx = (uint32_t)s->nrec;
 			s->longs[s->nlongs].hi = (uint32_t)((uint64_t)dur >> 32);
 			s->longs[s->nlongs++].lo = (uint32_t)dur;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "lt.h"
+#include "strtab.h"
 
 /* FNV-1a, for tables and for anything that wants a cheap hash. */
 uint64_t

@@ -10,6 +10,7 @@
  * and static strings are handed out.
  */
 #include "lt.h"
+#include "ltparse.h"
 
 /*
  * A pattern is matched whole: '%' stands for an integer (-?[0-9]+),

@@ -38,7 +38,10 @@
   */
 #include <stdlib.h>
 
-#include "lt.h"
+#include "jsonev.h"
+#include "ltparse.h"
+
+static int64_t lt_jtsoffset(const char *, size_t);
 
 enum { T_OBJ = 1, T_ARR, T_ANY };	/* kinds of container */
 
@@ -421,7 +424,7 @@ lt_jdirty_feed(struct ltjdirty *d, const char *p, size_t n)
 }
 
 /* metadata.litracer.ts_offset_us in ns, from a canonical metadata. */
-int64_t
+static int64_t
 lt_jtsoffset(const char *p, size_t n)
 {
 	const char *cur = p, *end = p + n, *k, *v, *c2, *q;

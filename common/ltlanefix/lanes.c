@@ -20,6 +20,7 @@
 #include <stdlib.h>
 
 #include "lt.h"
+#include "lanes.h"
 
 #define NONE	UINT32_MAX
 
@@ -38,20 +39,6 @@ before(const struct ltkey *x, const struct ltkey *y)
 	if (x->end != y->end)
 		return x->end > y->end;
 	return x->i < y->i;
-}
-
-/* p with room for need elements of size bytes; *cap grows by doubling. */
-void *
-lt_grow(void *p, size_t *cap, size_t need, size_t size)
-{
-	size_t n = *cap != 0 ? *cap : 64;
-
-	if (need <= *cap)
-		return p;
-	while (n < need)
-		n *= 2;
-	*cap = n;
-	return lt_reallocarray(p, n, size);
 }
 
 /*

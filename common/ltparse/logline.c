@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "lt.h"
+#include "ltparse.h"
 #include "scan.h"
 
 #define ISBLANK(c)	((c) == ' ' || (c) == '\t')

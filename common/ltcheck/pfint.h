@@ -111,10 +111,8 @@ struct pfsim {
 	size_t		 nexact;	/* durations kept exactly, in all */
 };
 
-void		 pf_grow(void *, size_t *, size_t, size_t);
 int		 pf_integral(double);
 uint32_t	*pf_map_get(struct pfmap *, uint64_t, int *);
-void		 pf_map_free(struct pfmap *);
 struct pffind	*pf_findrec(struct pfsim *, const char *, const char *,
 		    int, uint32_t);
 void		 pf_adddur(struct pfsim *, uint32_t, int64_t);
