@@ -24,7 +24,8 @@ LT_CFLAGS = $(CFLAGS) $(WARNFLAGS) $(if $(filter 1,$(WERROR)),-Werror)
 # program shares (common/*.c, declared in common/lt.h); common/PROGRAM/
 # holds what one program alone uses, with its private header.
 CORE = common/alloc.o common/err.o common/esc.o common/in.o common/json.o \
-	common/num.o common/obj.o common/out.o common/pipe.o common/stream.o
+	common/map.o common/num.o common/obj.o common/out.o common/pipe.o \
+	common/stream.o
 JSONEV = common/jsonev.o
 IDTAB = common/idtab.o
 LTPARSE = tools/ltparse.o $(CORE) $(JSONEV) common/ltparse/logline.o \

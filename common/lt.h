@@ -7,8 +7,8 @@
  * pipes (pipe.c), exact decimal <-> int64 nanosecond numbers (num.c),
  * JSON string escaping (esc.c), a strict JSON scanner that validates and
  * canonicalises (json.c), the members of a JSON object column (obj.c),
- * the lt1 stream reader and writer (stream.c), and processes and threads
- * by their pid and tid text (idtab.c).  The stream format is described
+ * the lt1 stream reader and writer (stream.c), a hash table (map.c), and
+ * processes and threads by their pid and tid text (idtab.c).  The stream format is described
  * in litracer-stream(5).  The reader of Chrome trace JSON, the one user
  * of jsmn, has its own header, jsonev.h; what one program alone uses is
  * in common/PROGRAM/.
@@ -338,6 +338,23 @@ struct ltstat {
 };
 
 void	lt_put_stat(struct ltout *, const char *, const struct ltstat *, size_t);
+
+/*
+ * map.c: 64-bit hash -> 32-bit value, open addressing.  eq(arg, value)
+ * tells a stored key from another of the same hash (NULL: the hash is
+ * the key).  Zero the struct to start.
+ */
+struct ltmap {
+	uint64_t	*h;
+	uint32_t	*v;
+	size_t		 n, cap;
+};
+
+uint32_t *lt_map_get(struct ltmap *, uint64_t,
+	    int (*)(const void *, uint32_t), const void *, int *);
+void	lt_map_free(struct ltmap *);
+uint64_t lt_hash(const void *, size_t);
+uint64_t lt_mix(uint64_t);
 
 /*
  * idtab.c: processes and threads by the text of their pid and tid

@@ -38,13 +38,6 @@ enum {
 #define MAXDEPTH	512
 #define MAXTRACKS	(1u << 24)
 
-/* 64-bit key -> 32-bit value, open addressing; key 0 is never stored. */
-struct pfmap {
-	uint64_t	*k;
-	uint32_t	*v;
-	size_t		 n, cap;
-};
-
 struct pair {
 	uint64_t	 name;		/* hash; 0: none */
 	uint32_t	 cat;		/* category index; 0: none */
@@ -86,23 +79,23 @@ struct pfsim {
 	size_t		 nck, capck;
 	long		 lastline;
 
-	struct pfmap	 tracks;
+	struct ltmap	 tracks;
 	uint32_t	 ntracks;
 	uint64_t	 lastkey;	/* the track of the last event */
 	uint32_t	 lasttrack;
 	uint32_t	 lastcat;
-	struct pfmap	 catmap;
-	struct pfmap	 pairmap;
+	struct ltmap	 catmap;
+	struct ltmap	 pairmap;
 	struct pair	*pairs;
 	size_t		 npairs, cappairs;
-	struct pfmap	 flowmap;
+	struct ltmap	 flowmap;
 	uint8_t		*flows;		/* per slot: started */
 	size_t		 nflows, capflows;
 	struct v2flow	*v2;
 	size_t		 nv2, capv2;
 	struct longdur	*longs;
 	size_t		 nlongs, caplongs;
-	struct pfmap	 procmap;
+	struct ltmap	 procmap;
 
 	struct pffind	*finds;
 	size_t		 nfinds, capfinds;
@@ -112,7 +105,6 @@ struct pfsim {
 };
 
 int		 pf_integral(double);
-uint32_t	*pf_map_get(struct pfmap *, uint64_t, int *);
 struct pffind	*pf_findrec(struct pfsim *, const char *, const char *,
 		    int, uint32_t);
 void		 pf_adddur(struct pfsim *, uint32_t, int64_t);

@@ -44,53 +44,6 @@ pf_hash(const void *p, size_t n, uint64_t seed)
 	return h != 0 ? h : 1;
 }
 
-uint32_t *
-pf_map_get(struct pfmap *m, uint64_t key, int *created)
-{
-	uint64_t *ok = m->k;
-	uint32_t *ov = m->v;
-	size_t i, j, oc = m->cap;
-
-	if (key == 0)
-		key = 1;
-	if (m->n * 2 >= m->cap) {
-		m->cap = m->cap != 0 ? m->cap * 2 : 256;
-		m->k = lt_calloc(m->cap, sizeof(*m->k));
-		m->v = lt_calloc(m->cap, sizeof(*m->v));
-		for (j = 0; j < oc; j++) {
-			if (ok[j] == 0)
-				continue;
-			for (i = ok[j] & (m->cap - 1); m->k[i] != 0;
-			    i = (i + 1) & (m->cap - 1))
-				;
-			m->k[i] = ok[j];
-			m->v[i] = ov[j];
-		}
-		free(ok);
-		free(ov);
-	}
-	for (i = key & (m->cap - 1); m->k[i] != 0; i = (i + 1) & (m->cap - 1))
-		if (m->k[i] == key) {
-			if (created != NULL)
-				*created = 0;
-			return &m->v[i];
-		}
-	if (created == NULL)
-		return NULL;
-	m->k[i] = key;
-	m->n++;
-	*created = 1;
-	return &m->v[i];
-}
-
-static void
-pf_map_free(struct pfmap *m)
-{
-	free(m->k);
-	free(m->v);
-	memset(m, 0, sizeof(*m));
-}
-
 /* -------- categories -------- */
 
 static uint32_t
@@ -106,7 +59,8 @@ catid(struct pfsim *s, const struct pfval *cat)
 	if (s->lastcat != 0 && c->namelen == cat->n &&
 	    memcmp(c->name, cat->p, cat->n) == 0)
 		return s->lastcat;
-	slot = pf_map_get(&s->catmap, pf_hash(cat->p, cat->n, 7), &created);
+	slot = lt_map_get(&s->catmap, pf_hash(cat->p, cat->n, 7), NULL, NULL,
+	    &created);
 	if (!created)
 		return s->lastcat = *slot;
 	s->sum.cats = lt_grow(s->sum.cats, &s->sum.capcats, s->sum.ncats + 1,
@@ -159,11 +113,11 @@ pf_free(struct pfsim *s)
 	free(s->ld);
 	free(s->ckline);
 	free(s->ckpos);
-	pf_map_free(&s->tracks);
-	pf_map_free(&s->catmap);
-	pf_map_free(&s->pairmap);
-	pf_map_free(&s->flowmap);
-	pf_map_free(&s->procmap);
+	lt_map_free(&s->tracks);
+	lt_map_free(&s->catmap);
+	lt_map_free(&s->pairmap);
+	lt_map_free(&s->flowmap);
+	lt_map_free(&s->procmap);
 	free(s->pairs);
 	free(s->flows);
 	free(s->v2);
@@ -284,7 +238,7 @@ track(struct pfsim *s, uint64_t key)
 	if (key == s->lastkey && s->ntracks > 0)
 		return s->lasttrack;
 	s->lastkey = key;
-	slot = pf_map_get(&s->tracks, key, &created);
+	slot = lt_map_get(&s->tracks, key, NULL, NULL, &created);
 	if (created) {
 		if (s->ntracks >= MAXTRACKS)
 			lt_die(LT_EXIT_SYS, "too many tracks (more than %u)",
@@ -309,8 +263,8 @@ pair(struct pfsim *s, uint32_t cat, const struct pfval *name,
 		nh = pf_hash(dflt, strlen(dflt), 11);
 	key[0] = nh;
 	key[1] = cat;
-	slot = pf_map_get(&s->pairmap, pf_hash(key, sizeof(key), 13),
-	    &created);
+	slot = lt_map_get(&s->pairmap, pf_hash(key, sizeof(key), 13), NULL,
+	    NULL, &created);
 	if (created) {
 		s->pairs = lt_grow(s->pairs, &s->cappairs, s->npairs + 1,
 		    sizeof(*s->pairs));
@@ -423,7 +377,7 @@ flowslot(struct pfsim *s, uint64_t key)
 	uint32_t *slot;
 	int created;
 
-	slot = pf_map_get(&s->flowmap, key, &created);
+	slot = lt_map_get(&s->flowmap, key, NULL, NULL, &created);
 	if (created) {
 		s->flows = lt_grow(s->flows, &s->capflows, s->nflows + 1, 1);
 		s->flows[s->nflows] = 0;
@@ -518,9 +472,9 @@ async(struct pfsim *s, const struct pfev *ev, int64_t ts, int flags,
 	alt = pf_hash(id->p, id->n, id->type == '"' ? 'n' : '"') ^ scope;
 	kind = ph == 'b' ? K_AB : ph == 'e' ? K_AE : K_AN;
 	/* An e whose cookie is new but exists with the other id type. */
-	if (kind == K_AE && pf_map_get(&s->tracks, key3('a', cat, idkey),
-	    NULL) == NULL && pf_map_get(&s->tracks, key3('a', cat, alt),
-	    NULL) != NULL)
+	if (kind == K_AE && lt_map_get(&s->tracks, key3('a', cat, idkey),
+	    NULL, NULL, NULL) == NULL && lt_map_get(&s->tracks,
+	    key3('a', cat, alt), NULL, NULL, NULL) != NULL)
 		flags = RF_SIDE;
 	else
 		flags = 0;

@@ -137,8 +137,8 @@ pf_countproc(struct pfsim *s, const struct pfval *pid)
 			key = (uint64_t)INT64_MAX;
 	} else
 		key = 0;
-	slot = pf_map_get(&s->procmap, pf_hash(&key, sizeof(key), str),
-	    &created);
+	slot = lt_map_get(&s->procmap, pf_hash(&key, sizeof(key), str), NULL,
+	    NULL, &created);
 	if (created) {
 		s->sum.procs = lt_grow(s->sum.procs, &s->sum.capprocs,
 		    s->sum.nprocs + 1, sizeof(*s->sum.procs));

@@ -10,20 +10,6 @@
 #include "lt.h"
 #include "strtab.h"
 
-/* FNV-1a, for tables and for anything that wants a cheap hash. */
-uint64_t
-lt_hash(const void *v, size_t n)
-{
-	const char *p = v;
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	while (n-- > 0) {
-		h ^= (unsigned char)*p++;
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
 static void
 grow(struct ltstrtab *t)
 {

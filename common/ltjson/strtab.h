@@ -21,6 +21,5 @@ struct ltstrtab {
 size_t	lt_strtab_get(struct ltstrtab *, const char *, size_t, int *);
 const char *lt_strtab_key(const struct ltstrtab *, size_t, size_t *);
 void	lt_strtab_free(struct ltstrtab *);
-uint64_t lt_hash(const void *, size_t);
 
 #endif

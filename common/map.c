@@ -1,0 +1,100 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * map.c: the hash table of the toolkit.  It maps a 64-bit hash to a
+ * 32-bit value (most often an index into the caller's own array) by open
+ * addressing, the hashes kept beside the values so that the table grows
+ * without asking the caller again.  Where two keys may share a hash, the
+ * caller passes eq(), which compares the key it looks for with the one
+ * behind a stored value; where the hash is the key, eq is NULL.
+ */
+#include <stdlib.h>
+
+#include "lt.h"
+
+/* FNV-1a over bytes: cheap, and good enough for names and ids. */
+uint64_t
+lt_hash(const void *v, size_t n)
+{
+	const unsigned char *p = v;
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	while (n-- > 0) {
+		h ^= *p++;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+/* A 64-bit integer mixed so that its low bits depend on all of it. */
+uint64_t
+lt_mix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static void
+grow(struct ltmap *m)
+{
+	uint64_t *oh = m->h;
+	uint32_t *ov = m->v;
+	size_t oc = m->cap, i, j;
+
+	m->cap = m->cap != 0 ? m->cap * 2 : 256;
+	m->h = lt_calloc(m->cap, sizeof(*m->h));
+	m->v = lt_calloc(m->cap, sizeof(*m->v));
+	for (j = 0; j < oc; j++) {
+		if (oh[j] == 0)
+			continue;
+		for (i = oh[j] & (m->cap - 1); m->h[i] != 0;
+		    i = (i + 1) & (m->cap - 1))
+			;
+		m->h[i] = oh[j];
+		m->v[i] = ov[j];
+	}
+	free(oh);
+	free(ov);
+}
+
+/*
+ * The value stored for hash h (and, with eq, for which eq(arg, value)
+ * holds).  When there is none: with created NULL, NULL; otherwise a new
+ * slot, *created set, for the caller to fill.  Hash 0 is taken as 1.
+ */
+uint32_t *
+lt_map_get(struct ltmap *m, uint64_t h, int (*eq)(const void *, uint32_t),
+    const void *arg, int *created)
+{
+	size_t i;
+
+	if (h == 0)
+		h = 1;
+	if (created != NULL) {
+		*created = 0;
+		if ((m->n + 1) * 2 > m->cap)
+			grow(m);
+	} else if (m->cap == 0)
+		return NULL;
+	for (i = h & (m->cap - 1); m->h[i] != 0; i = (i + 1) & (m->cap - 1))
+		if (m->h[i] == h && (eq == NULL || eq(arg, m->v[i])))
+			return &m->v[i];
+	if (created == NULL)
+		return NULL;
+	m->h[i] = h;
+	m->v[i] = 0;
+	m->n++;
+	*created = 1;
+	return &m->v[i];
+}
+
+void
+lt_map_free(struct ltmap *m)
+{
+	free(m->h);
+	free(m->v);
+	memset(m, 0, sizeof(*m));
+}
