@@ -28,14 +28,15 @@ CORE = common/alloc.o common/err.o common/esc.o common/in.o common/json.o \
 	common/stream.o
 JSONEV = common/jsonev.o
 IDTAB = common/idtab.o
+JSONW = common/jsonw.o
 LTPARSE = tools/ltparse.o $(CORE) $(JSONEV) common/ltparse/logline.o \
 	common/ltparse/legacy.o common/ltparse/jsonrec.o \
 	common/ltparse/jsontail.o
 LTPAIR = tools/ltpair.o $(CORE) $(IDTAB)
 LTFILTER = tools/ltfilter.o $(CORE) $(IDTAB)
 LTLANEFIX = tools/ltlanefix.o $(CORE) common/ltlanefix/lanes.o
-LTJSON = tools/ltjson.o $(CORE) common/ltjson/strtab.o
-LTCHECK = tools/ltcheck.o $(CORE) $(JSONEV) common/ltcheck/pfjson.o \
+LTJSON = tools/ltjson.o $(CORE) $(JSONW) common/ltjson/strtab.o
+LTCHECK = tools/ltcheck.o $(CORE) $(JSONEV) $(JSONW) common/ltcheck/pfjson.o \
 	common/ltcheck/pfsim.o common/ltcheck/pfstack.o \
 	common/ltcheck/pffind.o common/ltcheck/pfsum.o common/ltcheck/pfnum.o
 

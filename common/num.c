@@ -202,9 +202,10 @@ lt_int_parse(const char *p, size_t n, int64_t *v)
 	}
 	if ((r = lt_uint_parse(p, n, &u)) != LT_NUM_OK)
 		return r;
-	if (u > (uint64_t)INT64_MAX)
+	if (u > (uint64_t)INT64_MAX + neg)
 		return LT_NUM_RANGE;
-	*v = neg ? -(int64_t)u : (int64_t)u;
+	*v = !neg ? (int64_t)u : u > (uint64_t)INT64_MAX ? INT64_MIN :
+	    -(int64_t)u;
 	return LT_NUM_OK;
 }
 

@@ -210,8 +210,12 @@ bands() {
 	ltjson "$BATS_TEST_TMPDIR/e.lt1" > "$BATS_TEST_TMPDIR/e.json"
 	run -0 ltcheck -t "$BATS_TEST_TMPDIR/e.json"
 	[ -z "$output" ]
-	ltjson -O 0 "$BATS_TEST_TMPDIR/e.lt1" > "$BATS_TEST_TMPDIR/e0.json"
-	# without the offset, touching slices overlap by Perfetto's rounding
+	# written with absolute fractional times (ltjson -O 0 rounds them to
+	# whole us), touching slices overlap by Perfetto's rounding
+	printf '{"traceEvents":[\n%s,\n%s\n]}\n' \
+	    '{"ts":1795940303867556.25,"ph":"X","pid":1,"tid":1,"dur":1.75,"cat":"c","name":"a"}' \
+	    '{"ts":1795940303867558,"ph":"X","pid":1,"tid":1,"dur":1,"cat":"c","name":"b"}' \
+	    > "$BATS_TEST_TMPDIR/e0.json"
 	run -1 ltcheck -t "$BATS_TEST_TMPDIR/e0.json"
 	[ "${lines[0]}" = "slice_spill_overlapping_complete_event	1	IE" ]
 	[ "${lines[1]}" = "PF-TS-PRECISION	1	silent" ]

@@ -25,10 +25,6 @@
 #define LARGE		1000000000LL	/* PF-LARGE-FILE, bytes */
 #define SNIFF		128
 
-/* Offsets as ltjson(1) chooses them for lt1 input. */
-#define EXACT_NS	((int64_t)9007199254740992)
-#define OFFSET_STEP	((int64_t)1000000000000000)
-
 enum { MODE_REPORT, MODE_TAB, MODE_QUIET };
 
 /* What ltjson recorded in metadata.litracer.stats.ltjson. */
@@ -212,85 +208,46 @@ readjson(struct ltin *in)
 	lt_jr_free(&jr);
 }
 
-/* An lt1 record as the JSON event ltjson(1) would write for it. */
+/*
+ * An lt1 stream is judged as the trace ltjson(1) writes of it: the same
+ * checks and messages, the same bytes (jsonw.c), then the same model.
+ */
 static void
-lt1event(struct ltjr *jr, struct ltbuf *b, const struct ltrec *rec,
-    long line, int64_t *offset, int *offset_set)
+lt1event(struct ltrd *rd, struct ltjr *jr, struct ltjw *jw, struct ltbuf *b,
+    const struct ltrec *rec)
 {
-	const struct ltfield *f = rec->f;
+	struct ltjwrec r;
 	struct ltjev ev;
-	char num[LT_NUMBUF];
-	int64_t ns;
-	int n;
+	const char *why;
+	int n, col;
 
+	if (lt_jw_rec(jw, rec, &r, &why, &col) < 0)
+		lt_rd_bad(rd, "column %s: %s", lt_colname[col], why);
 	b->n = 0;
-	lt_buf_addc(b, '{');
-	if (lt_rec_ts(rec, LT_TS, &ns) > 0) {
-		if (!*offset_set) {
-			*offset = ns < EXACT_NS ? 0 :
-			    (ns / OFFSET_STEP - 1) * OFFSET_STEP;
-			*offset_set = 1;
-		}
-		lt_buf_adds(b, "\"ts\":");
-		lt_buf_add(b, num, lt_us_fmt(num, ns - *offset));
-		lt_buf_addc(b, ',');
-	}
-	lt_buf_adds(b, "\"ph\":\"");
-	lt_buf_add(b, f[LT_PH].p, 1);
-	lt_buf_addc(b, '"');
-	if (!LT_ISNONE(f[LT_PID])) {
-		lt_buf_adds(b, ",\"pid\":");
-		lt_buf_add(b, f[LT_PID].p, f[LT_PID].n);
-	}
-	if (!LT_ISNONE(f[LT_TID])) {
-		lt_buf_adds(b, ",\"tid\":");
-		lt_buf_add(b, f[LT_TID].p, f[LT_TID].n);
-	}
-	if (!LT_ISNONE(f[LT_DUR])) {
-		lt_buf_adds(b, ",\"dur\":");
-		lt_buf_add(b, f[LT_DUR].p, f[LT_DUR].n);
-	}
-	if (f[LT_CAT].n > 0) {
-		lt_buf_adds(b, ",\"cat\":\"");
-		lt_buf_add(b, f[LT_CAT].p, f[LT_CAT].n);
-		lt_buf_addc(b, '"');
-	}
-	if (f[LT_NAME].n > 0) {
-		lt_buf_adds(b, ",\"name\":\"");
-		lt_buf_add(b, f[LT_NAME].p, f[LT_NAME].n);
-		lt_buf_addc(b, '"');
-	}
-	if (f[LT_ARGS].n > 2) {
-		lt_buf_adds(b, ",\"args\":");
-		lt_buf_add(b, f[LT_ARGS].p, f[LT_ARGS].n);
-	}
-	if (f[LT_EXTRA].n > 2) {
-		lt_buf_addc(b, ',');
-		lt_buf_add(b, f[LT_EXTRA].p + 1, f[LT_EXTRA].n - 2);
-	}
-	lt_buf_addc(b, '}');
+	lt_buf_grow(b, r.need);
+	b->n = (size_t)(lt_jw_put(b->p, &r) - b->p);
 	memset(&ev, 0, sizeof(ev));
 	if ((n = lt_jr_tokens(jr, b->p, b->n)) < 1)
-		lt_diepos(LT_EXIT_DATA, fname, line, "bad record");
+		lt_rd_bad(rd, "bad record");
 	ev.kind = LT_JEV_EVENT;
 	ev.p = ev.raw = b->p;
 	ev.n = ev.rawn = b->n;
 	ev.tok = jr->tok;
 	ev.ntok = n;
-	pf_jsonev(sim, &ev, line);
+	pf_jsonev(sim, &ev, rd->in.line);
 }
 
 static void
 readlt1(struct ltin *in)
 {
-	struct ltbuf b = { NULL, 0, 0 };
+	struct ltbuf b = { NULL, 0, 0 }, top = { NULL, 0, 0 };
 	struct ltrec rec;
 	struct ltrd rd;
 	struct ltjr jr;
-	const char *why;
-	char *line;
-	int64_t offset = 0;
-	int k, col, offset_set = 0;
+	struct ltjw jw;
+	const char *key;
+	char *line, why[256];
+	int k;
 	ssize_t n;
 
 	memset(&rd, 0, sizeof(rd));
@@ -300,23 +257,30 @@ readlt1(struct ltin *in)
 	if (n < 4 || memcmp(line, "#lt1", 4) != 0 || (n > 4 && line[4] != '\t'))
 		lt_rd_bad(&rd, "unsupported stream version");
 	lt_jr_init(&jr, &rd.in, 0);
+	lt_jw_init(&jw);
 	while ((k = lt_rd_next(&rd, &rec)) != LT_EOF) {
+		if (k == LT_REC) {
+			lt1event(&rd, &jr, &jw, &b, &rec);
+			continue;
+		}
+		if (rec.len < 5 || memcmp(rec.line, "#top\t", 5) != 0)
+			continue;
 		/* ltjson writes #top members at the top level. */
-		if (k == LT_DIR && rec.len > 20 &&
+		if (rec.len > 20 &&
 		    memcmp(rec.line, "#top\tdisplayTimeUnit\t", 21) == 0)
 			pf_find(sim, "PF-DISPLAY-TIME-UNIT",
 			    "json_display_time_unit", PF_INFO, rd.in.line, NULL);
-		if (k != LT_REC)
-			continue;
-		if (lt_rec_check(&rec, &why, &col) < 0)
-			lt_rd_bad(&rd, "column %s: %s", lt_colname[col], why);
-		lt1event(&jr, &b, &rec, rd.in.line, &offset, &offset_set);
+		if (lt_jw_top(rec.line, rec.len, &key, &top, why,
+		    sizeof(why)) < 0)
+			lt_rd_bad(&rd, "%s", why);
 	}
 	if (bytes == 0)
 		bytes = (long long)(rd.in.off + (off_t)rd.in.end);
 	lt_rd_done(&rd);
 	lt_jr_free(&jr);
+	lt_jw_free(&jw);
 	lt_buf_free(&b);
+	lt_buf_free(&top);
 	form = 'l';
 }
 
