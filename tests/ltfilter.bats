@@ -220,8 +220,8 @@ badopt() {
 	badopt "ltfilter: -p 5-1: empty range" -p 5-1
 	badopt "ltfilter: -t 5: expected from,to" -t 5
 	badopt "ltfilter: -t 1,2,3: expected from,to" -t 1,2,3
-	badopt "ltfilter: -t 1h,2: bad time 1h" -t 1h,2
-	badopt "ltfilter: -T 1,1e: bad time 1e" -T 1,1e
+	badopt "ltfilter: -t 1h,2: 1h: not a time" -t 1h,2
+	badopt "ltfilter: -T 1,1e: 1e: not a time" -T 1,1e
 	badopt "ltfilter: -T 5,5: empty window" -T 5,5
 	badopt "ltfilter: -d -1: bad duration" -d -1
 	badopt "ltfilter: -d ms: bad duration" -d ms
@@ -314,4 +314,45 @@ bad() {
 	# an escape that is not one is matched as written
 	run -0 ltfilter -n 'bad\\u12zz\\u' "$BATS_TEST_TMPDIR/u.lt"
 	[ "$(records /dev/stdin <<<"$output" | cut -f 1)" = 3 ]
+}
+
+@test "ltfilter: windows near the ends of int64 time: no overflow, the right events kept" {
+	# a first event 1 ms short of the int64 limit: -T 1s,2s cannot be met,
+	# and -T 0,1ms keeps what lies in the first millisecond
+	lt "$BATS_TEST_TMPDIR/s" <<'X'
+9223372036853775.807|i|1|1|-|c|a|{}|{}
+9223372036854775.5|i|1|1|-|c|b|{}|{}
+X
+	run -0 ltfilter -T 1s,2s "$BATS_TEST_TMPDIR/s"
+	[ -z "$(records <(printf '%s\n' "$output"))" ]
+	run -0 ltfilter -T 0,1ms "$BATS_TEST_TMPDIR/s"
+	[ "$(kept <(printf '%s\n' "$output") | cut -f 3 | tr '\n' ' ')" = "a b " ]
+	# a window far beyond the first event keeps everything before it
+	lt "$BATS_TEST_TMPDIR/e" <<'X'
+1795940303867556.25|i|1|1|-|c|a|{}|{}
+1795940313867556|i|1|1|-|c|b|{}|{}
+X
+	run -0 ltfilter -T ,8000000000s "$BATS_TEST_TMPDIR/e"
+	[ "$(kept <(printf '%s\n' "$output") | cut -f 3 | tr '\n' ' ')" = "a b " ]
+	run -0 ltfilter -T 5s, "$BATS_TEST_TMPDIR/e"
+	[ "$(kept <(printf '%s\n' "$output") | cut -f 3 | tr '\n' ' ')" = "b " ]
+	# an event at the most negative time, a window counted from it
+	lt "$BATS_TEST_TMPDIR/n" <<'X'
+-9223372036854775.808|i|1|1|-|c|a|{}|{}
+9223372036854775.807|i|1|1|-|c|b|{}|{}
+X
+	run -0 ltfilter -T 1s, "$BATS_TEST_TMPDIR/n"
+	[ "$(kept <(printf '%s\n' "$output") | cut -f 3 | tr '\n' ' ')" = "b " ]
+}
+
+@test "ltfilter: a time bound beyond int64 nanoseconds is a clear error" {
+	badopt "ltfilter: -T ,9300000000s: 9300000000s: out of range (about 292 years at most)" -T ,9300000000s
+	badopt "ltfilter: -t -9300000000s,: -9300000000s: out of range (about 292 years at most)" -t -9300000000s,
+}
+
+@test "ltfilter: --help exits 0 and shows every long option" {
+	run -0 --separate-stderr ltfilter --help
+	for o in --cat --min-dur --name --pid --rank --rel-time --time --worker --invert --help; do
+		[[ "$output" == *"$o"* ]] || { echo "missing $o"; false; }
+	done
 }
