@@ -12,7 +12,7 @@ LDFLAGS =
 # Always applied, after CFLAGS, so a user's CFLAGS never turn them off.
 WARNFLAGS = -std=c99 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wwrite-strings -Wformat=2
-WERROR =
+WERROR ?=
 SANFLAGS = -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=all
 FUZZCC = clang
