@@ -70,12 +70,13 @@ check-asan:
 	prove -e bats --ext .bats tests/; st=$$?; \
 	$(MAKE) all $(TESTPROGS) >/dev/null; exit $$st
 
+# Man pages in mandoc and in groff (man-db's man), then the shell scripts.
 lint:
-	mandoc -Tlint -W warning $(MAN1) $(MAN5) $(MAN7)
+	sh tests/manlint.sh $(MAN1) $(MAN5) $(MAN7)
 	@if [ -f tools/litracer ]; then \
 		echo shellcheck -s sh tools/litracer; \
 		shellcheck -s sh tools/litracer; fi
-	shellcheck -s sh .ci/run tests/bench/*.sh
+	shellcheck -s sh .ci/run tests/bench/*.sh tests/manlint.sh
 	shellcheck -s bash tests/helper.bash
 
 bench: all $(TESTPROGS)
