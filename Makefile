@@ -112,6 +112,9 @@ install: all
 	    $(addprefix man1/,$(notdir $(MAN1))) \
 	    $(addprefix man5/,$(notdir $(MAN5))) \
 	    $(addprefix man7/,$(notdir $(MAN7)))
+	@[ -n "$(DESTDIR)" ] || case ":$$PATH:" in *:"$(BINDIR)":*) ;; *) \
+	    echo "$(BINDIR) is not on your PATH; add it with"; \
+	    echo "  export PATH=\"$(BINDIR):\$$PATH\""; esac
 
 uninstall:
 	cd $(DESTDIR)$(BINDIR) && rm -f $(notdir $(PROGS))
