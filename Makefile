@@ -11,7 +11,7 @@ LDFLAGS =
 # Always applied, after CFLAGS, so a user's CFLAGS never turn them off.
 WARNFLAGS = -std=c99 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wwrite-strings -Wformat=2
-WERROR =
+WERROR ?=
 SANFLAGS = -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=all
 FUZZCC = clang
@@ -99,12 +99,13 @@ check-asan:
 	prove -e bats --ext .bats tests/; st=$$?; \
 	$(MAKE) all $(TESTPROGS) >/dev/null; exit $$st
 
+# Man pages in mandoc and in groff (man-db's man), then the shell scripts.
 lint:
-	mandoc -Tlint -W warning $(MAN1) $(MAN5) $(MAN7)
+	sh tests/manlint.sh $(MAN1) $(MAN5) $(MAN7)
 	@if [ -f tools/litracer ]; then \
 		echo shellcheck -s sh tools/litracer; \
 		shellcheck -s sh tools/litracer; fi
-	shellcheck -s sh .ci/run tests/bench/*.sh
+	shellcheck -s sh .ci/run tests/bench/*.sh tests/manlint.sh
 	shellcheck -s bash tests/helper.bash
 
 bench: all $(TESTPROGS)
@@ -143,6 +144,9 @@ install: all
 	    $(addprefix man1/,$(notdir $(MAN1))) \
 	    $(addprefix man5/,$(notdir $(MAN5))) \
 	    $(addprefix man7/,$(notdir $(MAN7)))
+	@[ -n "$(DESTDIR)" ] || case ":$$PATH:" in *:"$(BINDIR)":*) ;; *) \
+	    echo "$(BINDIR) is not on your PATH; add it with"; \
+	    echo "  export PATH=\"$(BINDIR):\$$PATH\""; esac
 
 uninstall:
 	cd $(DESTDIR)$(BINDIR) && rm -f $(notdir $(PROGS))
