@@ -30,7 +30,7 @@ golden() {
 }
 
 # Skips.  A test skips only for want of something outside the project,
-# and says what.
+# and says what: tests/check.sh lists the reasons after the run.
 
 # missing WHY: skip the test because a tool is missing; WHY says which
 # ("node is not installed").  With CI=true the test fails instead: CI
