@@ -1,7 +1,7 @@
 # tests/helper.bash: loaded by every bats file (load helper).
 # Puts the freshly built tools first in PATH and gives the helpers the
 # tests share: golden files, streams, skips, torture loops that keep what
-# broke a tool.
+# broke a tool, and the real Perfetto importer.
 #
 # Every helper that checks something returns non-zero when the check
 # fails, so a test fails on it wherever it stands (bats runs tests with
@@ -219,3 +219,65 @@ mutants() (
 		    return 1
 	done
 )
+
+# The real Perfetto importer: trace_processor_shell, the trace processor
+# ui.perfetto.dev runs, is the judge of "Perfetto imports it cleanly".
+
+# tp_need: set TP to the trace processor: $TRACE_PROCESSOR, else
+# trace_processor_shell or trace_processor on PATH, else
+# $TOP/../shared/perfetto/trace_processor_shell.  Without one the test is
+# skipped, saying how to get one (with CI=true it fails).  Call it in the
+# test itself, not in $(...): a skip there ends only the subshell.
+tp_need() {
+	TP=
+	if [ -n "${TRACE_PROCESSOR:-}" ]; then
+		TP=$(command -v "$TRACE_PROCESSOR") || {
+			echo "TRACE_PROCESSOR=$TRACE_PROCESSOR: not a program" >&2
+			return 1
+		}
+	elif TP=$(command -v trace_processor_shell) ||
+	    TP=$(command -v trace_processor); then
+		:
+	elif [ -x "$TOP/../shared/perfetto/trace_processor_shell" ]; then
+		TP=$TOP/../shared/perfetto/trace_processor_shell
+	else
+		missing "Perfetto's trace processor is not installed: download trace_processor from https://github.com/google/perfetto/releases, then put it on PATH or set TRACE_PROCESSOR"
+	fi
+}
+
+# tp_query FILE SQL: import the trace FILE and print the result of the
+# one statement SQL, as the trace processor's CSV without its header
+# row: strings quoted ("x"), numbers bare, NULL as "[NULL]".  A failed
+# import (truncated JSON) or a bad query fails, with the importer's
+# messages.  tp_need must have run.
+tp_query() {
+	local q="$BATS_TEST_TMPDIR/tp.sql" out="$BATS_TEST_TMPDIR/tp.csv"
+	local err="$BATS_TEST_TMPDIR/tp.err" st=0
+	[ -n "${TP:-}" ] || { echo "tp_query: call tp_need first" >&2; return 1; }
+	printf '%s\n' "$2" >"$q"
+	"$TP" -q "$q" "$1" >"$out" 2>"$err" || st=$?
+	if [ "$st" -ne 0 ]; then
+		echo "$TP -q: exit $st on $1 for: $2" >&2
+		cat "$err" >&2
+		return 1
+	fi
+	sed 1d "$out"
+}
+
+# tp_errors FILE: every stat of severity error or data_loss above 0 that
+# importing FILE counts (what the UI shows on its Trace errors, Import
+# errors and Data losses cards), one CSV line each: name, idx, severity,
+# source, value.  Nothing for a clean import.
+tp_errors() {
+	tp_query "$1" "select name, idx, severity, source, value from stats
+	    where severity in ('error', 'data_loss') and value > 0
+	    order by name, idx"
+}
+
+# tp_clean FILE: importing FILE counts no error and no data loss; those
+# it counts are printed.
+tp_clean() {
+	local e
+	e=$(tp_errors "$1") || return 1
+	[ -z "$e" ] || { printf '%s: Perfetto counts\n%s\n' "$1" "$e"; return 1; }
+}
