@@ -258,23 +258,9 @@ bands() {
 }
 
 @test "every prefix of a trace gives exit 0 or 1, never a crash" {
-	local f="$D/PF-FLOW-BEFORE-SLICE.json" n i st
-	n=$(wc -c < "$f")
-	for i in $(seq 0 "$n"); do
-		head -c "$i" "$f" > "$BATS_TEST_TMPDIR/p"
-		st=0
-		ltcheck -t "$BATS_TEST_TMPDIR/p" > /dev/null 2>&1 || st=$?
-		[ "$st" -le 1 ] || { echo "prefix $i: exit $st"; return 1; }
-	done
-	n=$(wc -c < "$D/chain.log")
+	prefixes 1 "$D/PF-FLOW-BEFORE-SLICE.json" ltcheck -t
 	ltparse "$D/chain.log" | ltjson > "$BATS_TEST_TMPDIR/t.json"
-	n=$(wc -c < "$BATS_TEST_TMPDIR/t.json")
-	for i in $(seq 0 97 "$n"); do
-		head -c "$i" "$BATS_TEST_TMPDIR/t.json" > "$BATS_TEST_TMPDIR/p"
-		st=0
-		ltcheck -t "$BATS_TEST_TMPDIR/p" > /dev/null 2>&1 || st=$?
-		[ "$st" -le 1 ] || { echo "prefix $i: exit $st"; return 1; }
-	done
+	prefixes 97 "$BATS_TEST_TMPDIR/t.json" ltcheck -t
 }
 
 @test "a truncated array keeps what was complete; a truncated object fails" {
@@ -287,12 +273,9 @@ bands() {
 }
 
 @test "random bytes and mutated traces never crash it" {
-	local i st
+	local i
+	garbage 40 ltcheck
 	for i in $(seq 1 40); do
-		head -c 600 /dev/urandom > "$BATS_TEST_TMPDIR/r"
-		st=0
-		ltcheck "$BATS_TEST_TMPDIR/r" > /dev/null 2>&1 || st=$?
-		[ "$st" -le 1 ] || { echo "random: exit $st"; return 1; }
 		# flip bytes of a real trace
 		awk -v seed="$i" 'BEGIN { srand(seed) } {
 			s = $0
@@ -302,9 +285,8 @@ bands() {
 				s = substr(s, 1, p - 1) c substr(s, p + 1)
 			}
 			print s }' "$D/PF-FLOW-BEFORE-SLICE.json" > "$BATS_TEST_TMPDIR/m"
-		st=0
-		ltcheck -t "$BATS_TEST_TMPDIR/m" > /dev/null 2>&1 || st=$?
-		[ "$st" -le 1 ] || { echo "mutated $i: exit $st"; return 1; }
+		survives "PF-FLOW-BEFORE-SLICE.json mutated with seed $i" \
+		    "$BATS_TEST_TMPDIR/m" ltcheck -t
 	done
 }
 
@@ -354,7 +336,7 @@ bands() {
 }
 
 @test "genlog logs through ltparse | ltjson: counts match; crossing spans are predicted" {
-	[ -x "$TOP/tests/gen/genlog" ] || skip "genlog is not built"
+	built genlog
 	genlog -f new -n 5000 > "$BATS_TEST_TMPDIR/g.log"
 	ltparse "$BATS_TEST_TMPDIR/g.log" | ltjson > "$BATS_TEST_TMPDIR/g.json"
 	# LitData's read spans outlive the sample spans they start in:
@@ -372,11 +354,8 @@ bands() {
 }
 
 @test "the full chain on bundled and generated logs: nothing Perfetto would count" {
-	local f opt
-	for f in ltpair ltlanefix; do
-		[ -x "$TOP/tools/$f" ] || skip "$f is not built yet"
-	done
-	[ -x "$TOP/tests/gen/genlog" ] || skip "genlog is not built"
+	local f
+	built ltparse ltpair ltlanefix ltjson genlog
 	cp "$DATA/sample.log" "$BATS_TEST_TMPDIR/0.log"
 	genlog -f new -n 20000 > "$BATS_TEST_TMPDIR/1.log"
 	genlog -f old -n 20000 -c > "$BATS_TEST_TMPDIR/2.log"

@@ -287,13 +287,7 @@ lt1() {
 }
 
 @test "every prefix of a stream gives exit 0 or 1, never a crash" {
-	f=$DATA/ltjson/basic.lt1
-	size=$(wc -c <"$f")
-	for ((i = 0; i <= size; i++)); do
-		head -c "$i" "$f" >"$T/p"
-		run ltjson "$T/p"
-		[ "$status" -le 1 ] || { echo "prefix $i: status $status"; false; }
-	done
+	prefixes 1 "$DATA/ltjson/basic.lt1" ltjson
 }
 
 @test "random valid streams always give valid JSON" {
@@ -340,18 +334,6 @@ lt1() {
 	[[ "$output" == *'"otherData":{"k":1}'* ]]
 }
 
-# perfetto FILE SQL: the CSV rows (no header) Perfetto's own importer
-# gives for SQL on FILE; skips when there is no trace_processor.
-perfetto() {
-	local tp=${TRACE_PROCESSOR:-}
-	[ -n "$tp" ] || tp=$(command -v trace_processor_shell) ||
-	    tp=$(command -v trace_processor) ||
-	    tp=$TOP/../shared/perfetto/trace_processor_shell
-	[ -x "$tp" ] || skip "no trace_processor (Perfetto's, from its releases)"
-	printf '%s\n' "$2" >"$T/q.sql"
-	"$tp" -q "$T/q.sql" "$1" 2>/dev/null | sed 1d
-}
-
 @test "a trace longer than the exact window: late times whole us, touching slices still touch in Perfetto" {
 	# 200 days after the first event, fractional slices that touch; the
 	# old writer's fractions made Perfetto spill 9 of them (rounding)
@@ -373,9 +355,9 @@ perfetto() {
 	run -0 grep -c '"ts":[0-9]*,"ph":"X","pid":1,"tid":1,"dur":[0-9]*,' "$T/t.json"
 	[ "$output" -eq 100 ]
 	grep -q '	rounded_ts=' "$T/st"
-	run -0 perfetto "$T/t.json" "select name, value from stats where value > 0 and severity in ('error', 'data_loss')"
-	[ -z "$output" ]
-	run -0 perfetto "$T/t.json" "select count(*) from slice s join thread_track t on s.track_id = t.id"
+	tp_need
+	tp_clean "$T/t.json"
+	run -0 tp_query "$T/t.json" "select count(*) from slice s join thread_track t on s.track_id = t.id"
 	[ "$output" -eq 101 ]
 }
 
