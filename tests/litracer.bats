@@ -12,6 +12,12 @@ setup() {
 	cd "$T"
 }
 
+# nolitter: nothing left in TMPDIR, no temporary next to the output.
+nolitter() {
+	[ -z "$(ls -A "$TMPDIR")" ] || { ls -lA "$TMPDIR"; false; }
+	[ -z "$(ls -A . | grep '^\.litracer')" ] || { ls -lA .; false; }
+}
+
 # truth KEY: a count of the bundled sample's ground truth, made with it by
 # tests/gen/genlog -c -n 2000 -l sample -s 16 -t tests/data/sample.truth
 truth() {
@@ -48,8 +54,74 @@ sumval() {
 	run -2 --separate-stderr litracer -w 0 "$SAMPLE"
 	[ "$stderr" = "litracer: -w 0: not a positive integer" ]
 	run -2 --separate-stderr litracer --snap-threshold-us x "$SAMPLE"
-	[ "$stderr" = "litracer: --snap-threshold-us x: not a number of microseconds" ]
+	[ "$stderr" = "litracer: --snap-threshold-us x: invalid" ]
 	[ ! -e litdata_trace.json ]
+}
+
+@test "-h lists every long option the driver takes, as the man page does" {
+	need mandoc
+	run -0 litracer -h
+	help=$output
+	man=$(mandoc -Tascii "$TOP/man/litracer.1" | sed -e 's/.\x08//g')
+	opts=$(sed -n '/^while \[ \$# -gt 0 \]/,/^done/p' "$TOP/tools/litracer" |
+	    grep -o -- '--[a-z][a-z-]*' | sort -u)
+	[ "$(wc -l <<<"$opts")" -ge 16 ]
+	for o in $opts; do
+		grep -q -e "$o\b" <<<"$help" || { echo "-h lacks $o"; false; }
+		grep -q -e "$o\b" <<<"$man" || { echo "litracer.1 lacks $o"; false; }
+	done
+}
+
+@test "-w 08, -w 09: decimal, not octal; 20 digits or 0: the driver's own message" {
+	litracer -q -o w1.json "$SAMPLE" 2>/dev/null
+	for w in 08 09 010; do
+		run -0 --separate-stderr litracer -q -w "$w" -o "w$w.json" "$SAMPLE"
+		[ "${#stderr_lines[@]}" -eq 1 ]
+		cmp w1.json "w$w.json"
+	done
+	run -2 --separate-stderr litracer -w 12345678901234567890 "$SAMPLE"
+	[ "$stderr" = "litracer: -w 12345678901234567890: at most 64" ]
+	run -2 --separate-stderr litracer -w 65 "$SAMPLE"
+	[ "$stderr" = "litracer: -w 65: at most 64" ]
+	run -2 --separate-stderr litracer -w 000 "$SAMPLE"
+	[ "$stderr" = "litracer: -w 000: not a positive integer" ]
+	run -2 --separate-stderr litracer -w 1x "$SAMPLE"
+	[ "$stderr" = "litracer: -w 1x: not a positive integer" ]
+}
+
+@test "--snap-threshold-us: ltlanefix's syntax (.5, 5., 1e1, 1_000); a bad one names the option" {
+	for v in .5:500 5.:5000 1e1:10000 1_000:1000000; do
+		run -0 --separate-stderr litracer -q --snap-threshold-us "${v%:*}" -o s.json "$SAMPLE"
+		[ "$(grep -o '"threshold_ns":[0-9]*' s.json)" = "\"threshold_ns\":${v#*:}" ]
+	done
+	for v in x -1 ''; do
+		run -2 --separate-stderr litracer -q --snap-threshold-us "$v" -o bad.json "$SAMPLE"
+		[ "${#stderr_lines[@]}" -eq 1 ]
+		[[ "$stderr" == "litracer: --snap-threshold-us $v: "?* ]]
+		[[ "$stderr" != *failed* ]]
+	done
+	[ ! -e bad.json ]
+	nolitter
+}
+
+@test "a bad filter value is the filter's message under the driver's option, before any work" {
+	# a log big enough that a stage upstream of a failed filter is
+	# killed by SIGPIPE: that is not what the user must read
+	genlog -n 50000 >big.log
+	run -2 --separate-stderr litracer -q --pid 5-1 -o f.json big.log
+	[ "$stderr" = "litracer: --pid 5-1: empty range" ]
+	run -2 --separate-stderr litracer -q --worker - -o f.json big.log
+	[ "$stderr" = "litracer: --worker -: invalid" ]
+	run -2 --separate-stderr litracer -q --rank x -o f.json big.log
+	[ "$stderr" = "litracer: --rank x: invalid" ]
+	run -2 --separate-stderr litracer -q --from 5x -o f.json big.log
+	[ "$stderr" = "litracer: --from 5x: 5x: not a time" ]
+	run -2 --separate-stderr litracer -q --to 5x -o f.json big.log
+	[ "$stderr" = "litracer: --to 5x: 5x: not a time" ]
+	run -2 --separate-stderr litracer -q --from 90s --to 30s -o f.json big.log
+	[ "$stderr" = "litracer: --from 90s --to 30s: empty window" ]
+	[ ! -e f.json ]
+	nolitter
 }
 
 @test "no flags: litdata_trace.json from the log, clean for ltcheck" {
@@ -152,8 +224,28 @@ sumval() {
 		console.log([...c].sort().join(","));' io.json
 	[ "$output" = "delete,download,read" ]
 	run -0 --separate-stderr litracer -q --cat=read -o r.json "$SAMPLE"
-	[[ "$stderr" == *" read="*ms ]]
+	[[ "$stderr" == *" read="*"ms filter_kept="* ]]
 	[[ "$stderr" != *"download="* ]]
+	[ "$(sumval "$stderr" filter_kept)" = "$(sumval "$stderr" X)" ]
+	[ "$(sumval "$stderr" filter_kept)" -gt 0 ]
+	[ "$(sumval "$stderr" filter_dropped)" -gt 0 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+}
+
+@test "filters that keep nothing: an empty trace, exit 0, and stderr and the summary say so" {
+	run -0 --separate-stderr litracer -q --rank 0 --from 30s --to 90s -o e.json "$SAMPLE"
+	[ "$(sumval "${stderr_lines[0]}" events)" = 0 ]
+	[ "$(sumval "${stderr_lines[0]}" filter_kept)" = 0 ]
+	n=$(sumval "${stderr_lines[0]}" filter_dropped)
+	[ "$n" -gt 900 ]
+	[ "${stderr_lines[1]}" = "litracer: the filters kept none of the $n events; e.json is empty" ]
+	[ "${#stderr_lines[@]}" -eq 2 ]
+	json_ok e.json
+	run -0 ltcheck e.json
+	# no filter, and no event in the input either
+	printf 'just a line of text\n\n' >text.log
+	run -0 --separate-stderr litracer -q -o t.json text.log
+	[ "${stderr_lines[1]}" = "litracer: the input holds no events; t.json is empty" ]
 }
 
 @test "--no-complete keeps B/E events, all paired, with span times" {
@@ -249,6 +341,73 @@ sumval() {
 	run -2 --separate-stderr litracer -o in.log in.log
 	[ "$stderr" = "litracer: in.log: is the output too; choose another -o" ]
 	cmp in.log "$SAMPLE"
+}
+
+@test "the output may not be what standard input reads (same device and inode)" {
+	cp "$SAMPLE" in.log
+	ln in.log link.log
+	run -2 --separate-stderr sh -c 'litracer -o in.log - <in.log'
+	[ "$stderr" = "litracer: standard input is in.log, the output too; choose another -o" ]
+	run -2 --separate-stderr sh -c 'litracer -o link.log - <in.log'
+	[ "$stderr" = "litracer: standard input is link.log, the output too; choose another -o" ]
+	cmp in.log "$SAMPLE"
+	nolitter
+	# a pipe on standard input is not the output
+	run -0 sh -c 'cat in.log | litracer -q -o in.json -'
+	[ -s in.json ]
+}
+
+@test "-o DIR or -o DIR/: exit 2, a clear message, nothing written or left" {
+	mkdir d
+	run -2 --separate-stderr litracer -o d "$SAMPLE"
+	[ "$stderr" = "litracer: d: Is a directory; -o takes a file name" ]
+	run -2 --separate-stderr litracer -o d/ "$SAMPLE"
+	[ "$stderr" = "litracer: d/: Is a directory; -o takes a file name" ]
+	run -2 --separate-stderr litracer -o new/ "$SAMPLE"
+	[ "$stderr" = "litracer: new/: not a file name (it ends in /)" ]
+	[ -z "$(ls -A d)" ]
+	[ ! -e new ]
+	nolitter
+}
+
+@test "an existing FIFO or device as -o is written as it is, not replaced" {
+	litracer -q -o plain.json "$SAMPLE" 2>/dev/null
+	mkfifo o.json
+	cat o.json >got.json &
+	run -0 litracer -q -o o.json "$SAMPLE"
+	wait $!
+	[ -p o.json ]
+	cmp got.json plain.json
+	run -0 litracer -q -o /dev/null "$SAMPLE"
+	[ -c /dev/null ]
+	# --validate reads the trace back: only from a regular file
+	run -2 --separate-stderr litracer -q --validate -o /dev/null "$SAMPLE"
+	[ "$stderr" = "litracer: --validate reads the trace back: /dev/null is not a regular file" ]
+	nolitter
+}
+
+@test "--validate -o -: refused before any work" {
+	run -2 --separate-stderr litracer -q --validate -o - "$SAMPLE"
+	[ -z "$output" ]
+	[ "$stderr" = "litracer: --validate reads the trace back: it needs an output file, not -o -" ]
+	nolitter
+}
+
+@test "standard input closed: a file input works, - says it is closed" {
+	litracer -q -o plain.json "$SAMPLE" 2>/dev/null
+	run -0 --separate-stderr sh -c 'litracer -q -o x.json "$1" <&-' sh "$SAMPLE"
+	cmp x.json plain.json
+	run -2 --separate-stderr sh -c 'litracer -q -o y.json - <&-'
+	[ "$stderr" = "litracer: -: standard input is closed" ]
+	[ ! -e y.json ]
+	nolitter
+}
+
+@test "-h and -V into a full device: exit 2, with the reason" {
+	run -2 --separate-stderr sh -c 'litracer -h >/dev/full'
+	[ "$stderr" = "litracer: standard output: No space left on device" ]
+	run -2 --separate-stderr sh -c 'litracer -V >/dev/full'
+	[ "$stderr" = "litracer: standard output: No space left on device" ]
 }
 
 @test "a failing stage is named, and the previous trace stays" {
