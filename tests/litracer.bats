@@ -10,12 +10,95 @@ setup() {
 	export TMPDIR=$T/tmp
 	mkdir -p "$TMPDIR"
 	cd "$T"
+	# The processes of a litracer under test carry this in their
+	# environment (set on that command only): tagged finds them, and
+	# nothing else that runs on the machine.
+	tag=$T
+	writer=
+}
+
+teardown() {
+	[ -n "$writer" ] && kill "$writer" 2>/dev/null
+	local p
+	p=$(tagged)
+	# shellcheck disable=SC2086
+	[ -z "$p" ] || kill -KILL $p 2>/dev/null
+	return 0
+}
+
+# tagged: the live processes (not zombies: their environment is gone)
+# started with LT_TEST_TAG=$tag, one pid a line.
+tagged() {
+	local f
+	[ -r /proc/self/environ ] || skip "needs /proc (Linux)"
+	for f in $(grep -lsxzF "LT_TEST_TAG=$tag" /proc/[0-9]*/environ); do
+		f=${f#/proc/}
+		echo "${f%/environ}"
+	done
+}
+
+# tagged_names: the names of the tagged processes, sorted.
+tagged_names() {
+	local p
+	for p in $(tagged); do
+		cat "/proc/$p/comm" 2>/dev/null
+	done | sort
+}
+
+# tagged_stages: the tagged processes that are stages of the chain.
+tagged_stages() {
+	tagged_names | grep -x -e ltparse -e ltpair -e ltfilter -e ltlanefix \
+	    -e ltjson -e gzip || true
+}
+
+# stage NAME: the pid of the tagged process NAME, once it runs (a
+# generous bound: the test is not about speed).
+stage() {
+	local n=0 p
+	while :; do
+		for p in $(tagged); do
+			[ "$(cat "/proc/$p/comm" 2>/dev/null)" = "$1" ] &&
+			    { echo "$p"; return 0; }
+		done
+		n=$((n + 1))
+		[ "$n" -le 600 ] || {
+			echo "$1 never started; running:" $(tagged_names) >&2
+			cat drv.err >&2 2>/dev/null
+			return 1
+		}
+		sleep 0.1
+	done
+}
+
+# gone: wait until no tagged process is left (a generous bound again:
+# what matters is that they go).
+gone() {
+	local n=0
+	while [ -n "$(tagged)" ]; do
+		n=$((n + 1))
+		[ "$n" -le 600 ] || { echo "still running:" $(tagged_names); return 1; }
+		sleep 0.1
+	done
 }
 
 # nolitter: nothing left in TMPDIR, no temporary next to the output.
 nolitter() {
 	[ -z "$(ls -A "$TMPDIR")" ] || { ls -lA "$TMPDIR"; false; }
 	[ -z "$(ls -A . | grep '^\.litracer')" ] || { ls -lA .; false; }
+}
+
+# fullfs SIZE FILL CMD...: CMD in a mount namespace of its own where
+# $T/fs is a tmpfs of SIZE, FILL (yes or no) filled to the brim.  Needs
+# user namespaces (unshare -rm) or root; the mount ends with CMD.
+fullfs() {
+	local size=$1 fill=$2
+	shift 2
+	mkdir -p "$T/fs"
+	unshare -rm true 2>/dev/null || skip "cannot mount a tmpfs here (unshare -rm)"
+	unshare -rm sh -c 'mount -t tmpfs -o size="$1" tmpfs "$0" || exit 99
+	    [ "$2" = no ] || dd if=/dev/zero of="$0/fill" bs=4096 count=100000 2>/dev/null
+	    shift 2
+	    exec "$@"' "$T/fs" "$size" "$fill" "$@"
 }
 
 # truth KEY: a count of the bundled sample's ground truth, made with it by
@@ -410,6 +493,69 @@ sumval() {
 	[ "$stderr" = "litracer: standard output: No space left on device" ]
 }
 
+@test "-o - | head -1: quiet, as a filter is" {
+	genlog -n 50000 >big.log
+	run -0 --separate-stderr bash -c 'litracer -q -o - "$1" | head -n 1; echo "${PIPESTATUS[0]}" >st' bash big.log
+	[ "$output" = '{"traceEvents":[' ]
+	[ -z "$stderr" ]
+	grep -qx -e 0 -e 141 st
+	nolitter
+}
+
+@test "a full output device: No space left on device, the output named, the writer blamed" {
+	# ltlanefix, upstream of ltjson, is killed by SIGPIPE when ltjson
+	# stops: it must not be blamed
+	genlog -n 50000 >big.log
+	run -2 --separate-stderr sh -c 'litracer -q -o - "$1" >/dev/full' sh big.log
+	[ "${stderr_lines[0]}" = "ltjson: write error: <stdout>: No space left on device" ]
+	[ "${stderr_lines[1]}" = "litracer: ltjson failed (exit 2); the output is incomplete" ]
+	[ "${#stderr_lines[@]}" -eq 2 ]
+	run -2 --separate-stderr litracer -q -o /dev/full big.log
+	[ "${stderr_lines[0]}" = "ltjson: write error: /dev/full: No space left on device" ]
+	[ "${stderr_lines[1]}" = "litracer: ltjson failed (exit 2); /dev/full was not written" ]
+	run -2 --separate-stderr litracer -q --no-lanefix -o /dev/full big.log
+	[ "${stderr_lines[1]}" = "litracer: ltjson failed (exit 2); /dev/full was not written" ]
+	nolitter
+}
+
+@test "a full output filesystem: the reason and the output named; nothing left there" {
+	genlog -n 50000 >big.log
+	for o in t.json:'ltjson failed (exit 2)' t.json.gz:'gzip failed (exit 1)'; do
+		why=${o#*:}
+		o=${o%%:*}
+		run -0 --separate-stderr fullfs 256k no sh -c \
+		    'litracer -q -o "$1/$2" "$3"; echo "$?"; ls -A "$1"' sh "$T/fs" "$o" big.log
+		# exit 2, and nothing left in the directory
+		[ "$output" = 2 ]
+		[[ "${stderr_lines[0]}" == *": $T/fs/$o: No space left on device" ]]
+		[ "${stderr_lines[1]}" = "litracer: $why; $T/fs/$o was not written" ]
+		[ "${#stderr_lines[@]}" -eq 2 ]
+	done
+	nolitter
+}
+
+@test "TMPDIR missing or full: the reason and the path, before any work" {
+	run -2 --separate-stderr env TMPDIR="$T/nosuch" litracer -q -o t.json "$SAMPLE"
+	[ "$stderr" = "litracer: $T/nosuch: No such file or directory (TMPDIR)" ]
+	run -0 --separate-stderr fullfs 64k yes sh -c \
+	    'TMPDIR=$1 litracer -q -o t.json "$2"; echo "$?"; ls -A "$1"' sh "$T/fs" "$SAMPLE"
+	[ "$stderr" = "litracer: $T/fs: No space left on device (TMPDIR)" ]
+	[ "$output" = "$(printf '2\nfill')" ]
+	[ ! -e t.json ]
+	nolitter
+}
+
+@test "TMPDIR filled by the parts of -w: the reason, and the stage" {
+	genlog -n 50000 >big.log
+	run -0 --separate-stderr fullfs 1m no sh -c \
+	    'TMPDIR=$1 litracer -q -w 2 -o t.json "$2"; echo "$?"; ls -A "$1"' sh "$T/fs" big.log
+	[ "$output" = 2 ]
+	[[ "$stderr" == *"litracer: $T/fs: No space left on device (TMPDIR)"* ]]
+	[ "${stderr_lines[${#stderr_lines[@]} - 1]}" = "litracer: ltparse failed (exit 2); t.json was not written" ]
+	[ ! -e t.json ]
+	nolitter
+}
+
 @test "a failing stage is named, and the previous trace stays" {
 	echo previous >t.json
 	printf '{"traceEvents":[{"ph":"X","ts":1,"dur":1,"pid":1,"tid":1},{"ph":' >bad.json
@@ -425,42 +571,65 @@ sumval() {
 	[ "$stderr" = "litracer: nodir: No such directory" ]
 }
 
-# alive NAME...: is a process of one of these names running (not a zombie)?
-alive() {
-	local n
-	for n in "$@"; do
-		pgrep -r R,S,D,T -x "$n" >/dev/null && return 0
-	done
-	return 1
+# midrun: litracer -o k.json in the background on an input that stays
+# open (a pipe that gets 200 KB and is never closed), so that the run is
+# surely in the middle; returns once its whole chain runs, with the
+# driver's pid in $pid and its stderr in drv.err.
+midrun() {
+	mkfifo feed
+	{ head -c 200000 "$SAMPLE"; exec sleep 600; } >feed 3>&- &
+	writer=$!
+	LT_TEST_TAG=$tag litracer -q -o k.json - <feed 2>drv.err 3>&- &
+	pid=$!
+	stage ltjson >/dev/null
 }
 
-@test "killed mid-run: no trace at the output, no temporary files" {
-	# The input arrives through a pipe that stays open, so the run is
-	# surely in the middle when the signal comes.
-	mkfifo feed
-	{ head -c 200000 "$SAMPLE"; exec sleep 60; } >feed 3>&- &
-	writer=$!
+@test "killed mid-run: the stages go with it, nothing is left" {
 	echo previous >k.json
-	litracer -q -o k.json - <feed 2>/dev/null 3>&- &
-	pid=$!
-	sleep 1
-	[ -n "$(ls -A "$TMPDIR")" ]
+	midrun
 	kill -TERM "$pid"
 	st=0
 	wait "$pid" || st=$?
-	# the stages go too, while their input is still open (slowly under
-	# ASan; a zombie does not count)
-	n=0
-	while alive ltparse ltpair ltlanefix ltjson; do
-		n=$((n + 1))
-		[ "$n" -lt 50 ] || { kill "$writer"; echo "stages still running"; false; }
-		sleep 0.1
-	done
-	kill "$writer"
 	[ "$st" -eq 143 ]
+	# the driver reaped its stages before it ended
+	[ -z "$(tagged_stages)" ]
+	gone
 	[ "$(cat k.json)" = previous ]
-	[ -z "$(ls -A "$TMPDIR")" ]
-	[ -z "$(ls -A . | grep '^\.litracer')" ]
+	nolitter
+}
+
+@test "killed with SIGKILL: the watchdog stops the stages and removes the temporaries" {
+	echo previous >k.json
+	midrun
+	[ -n "$(ls -A . | grep '^\.litracer')" ]
+	kill -KILL "$pid"
+	wait "$pid" || true
+	# their input is still open: only the watchdog can stop them
+	gone
+	[ "$(cat k.json)" = previous ]
+	nolitter
+}
+
+@test "a later run removes the temporaries of dead runs, and only those" {
+	midrun
+	# the driver, its watchdog and the stages at once: nothing cleans up
+	kill -KILL $(tagged)
+	wait "$pid" || true
+	gone
+	left=$(ls -A . | grep '^\.litracer\.')
+	[ "$(ls -A "$TMPDIR" | wc -l)" -eq 1 ]
+	# .litracer.PID.HOST.XXXXXX: the run that made it, and where
+	host=${left#.litracer.*.}
+	host=${host%.*}
+	[ -n "$host" ]
+	[ ".litracer.$pid.$host.${left##*.}" = "$left" ]
+	# a live run's temporaries (this shell's pid) and another host's stay
+	touch ".litracer.$$.$host.aaaaaa" ".litracer.$pid.other-host.bbbbbb"
+	mkdir "$TMPDIR/litracer.$$.$host.cccccc"
+	run -0 litracer -q -o k.json "$SAMPLE"
+	[ "$(ls -A . | grep '^\.litracer\.' | sort | tr '\n' ' ')" = \
+	    ".litracer.$$.$host.aaaaaa .litracer.$pid.other-host.bbbbbb " ]
+	[ "$(ls -A "$TMPDIR")" = "litracer.$$.$host.cccccc" ]
 }
 
 @test "killed at any moment of its start: nothing left behind, nothing left waiting" {
@@ -469,23 +638,22 @@ alive() {
 	exec 5<>never
 	echo previous >k.json
 	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
-		litracer -q -o k.json - <never 2>/dev/null 3>&- 5>&- &
+		LT_TEST_TAG=$tag litracer -q -o k.json - <never 2>/dev/null 3>&- 5>&- &
 		pid=$!
 		sleep "0.00$((i % 10))"
-		kill -TERM "$pid" 2>/dev/null || true
+		if [ $((i % 2)) -eq 0 ]; then
+			kill -TERM "$pid" 2>/dev/null || true
+		else
+			kill -KILL "$pid" 2>/dev/null || true
+		fi
 		wait "$pid" || true
 	done
-	n=0
-	while alive ltparse ltpair ltlanefix ltjson ||
-	    pgrep -r R,S,D,T -f "litracer -q -o k.json" >/dev/null; do
-		n=$((n + 1))
-		[ "$n" -lt 50 ] || { exec 5>&-; echo "processes still waiting"; false; }
-		sleep 0.1
-	done
+	gone
 	exec 5>&-
 	[ "$(cat k.json)" = previous ]
-	[ -z "$(ls -A "$TMPDIR")" ]
-	[ -z "$(ls -A . | grep '^\.litracer')" ]
+	# what a SIGKILL before the watchdog left, the next run removes
+	run -0 litracer -q -o k2.json "$SAMPLE"
+	nolitter
 }
 
 @test "--sink is accepted and ignored, and says so" {
