@@ -81,6 +81,16 @@ gone() {
 	done
 }
 
+# seen TEXT FILE: wait until FILE holds TEXT.
+seen() {
+	local n=0
+	until grep -qF -- "$1" "$2" 2>/dev/null; do
+		n=$((n + 1))
+		[ "$n" -le 600 ] || { echo "never saw: $1"; cat -v "$2"; return 1; }
+		sleep 0.1
+	done
+}
+
 # nolitter: nothing left in TMPDIR, no temporary next to the output.
 nolitter() {
 	[ -z "$(ls -A "$TMPDIR")" ] || { ls -lA "$TMPDIR"; false; }
@@ -666,6 +676,63 @@ midrun() {
 	script -qec "TERM=xterm litracer -o tty.json '$SAMPLE'" /dev/null >tty.out 2>&1
 	grep -q "lines=$(truth lines) events=" tty.out
 	grep -q '^wrote tty.json: [0-9]* slices, [0-9]* new lanes' tty.out
+}
+
+# progress_steps: run litracer on a terminal (through script, which a
+# test may redefine) with its steps held in turn, and check that its progress line names each:
+# reading while the input is open, placing lanes while ltlanefix is
+# stopped, writing while nobody reads the output (a FIFO); then the
+# line is cleared and the summary follows.
+progress_steps() {
+	need script
+	mkfifo feed out.json
+	script -qec "TERM=xterm LT_TEST_TAG='$tag' litracer -o out.json - <feed" \
+	    /dev/null >tty.out 2>&1 3>&- &
+	local sp=$! lanes
+	exec 5>feed
+	head -n 300 "$SAMPLE" >&5
+	seen 'litracer: 1/3 reading ' tty.out
+	lanes=$(stage ltlanefix)
+	kill -STOP "$lanes"
+	exec 5>&-
+	seen 'litracer: 2/3 placing lanes ' tty.out
+	kill -CONT "$lanes"
+	seen 'litracer: 3/3 writing ' tty.out
+	cat out.json >got.json
+	wait "$sp"
+	json_ok got.json
+	tr '\r' '\n' <tty.out | grep -a . >lines.out
+	# every progress line is a step, its name and what is left
+	grep -a '^litracer: [0-9]/' lines.out >steps.out
+	[ -s steps.out ]
+	run ! grep -av -e '^litracer: 1/3 reading [0-9][0-9]* MB, [0-9][0-9]* MB/s ' \
+	    -e '^litracer: 1/3 reading [0-9][0-9]*s ' \
+	    -e '^litracer: 2/3 placing lanes [0-9][0-9]*s ' \
+	    -e '^litracer: 3/3 writing [0-9][0-9]*s ' \
+	    -e '^litracer: 3/3 writing [0-9][0-9]*%, [0-9][0-9]*s left ' steps.out
+	# in this order, each step once begun is over
+	[ "$(cut -c 11-13 steps.out | uniq | tr '\n' ' ')" = "1/3 2/3 3/3 " ]
+	# then the line is cleared, and the summary comes
+	[[ "$(grep -a -A1 '^litracer: 3/3' lines.out | tail -n 1)" == $'\033[K'lines=* ]]
+}
+
+@test "on a terminal, progress names the step that runs and what is left, to the end" {
+	progress_steps
+	# with /proc the reading step counts bytes
+	grep -aq '^litracer: 1/3 reading [0-9]* MB, ' lines.out
+}
+
+@test "progress where there is no /proc (macOS, BSD): the steps still, and their time" {
+	unshare -rm true 2>/dev/null || skip "cannot hide /proc here (unshare -rm)"
+	# a sanitizer build reads /proc/self/maps: it cannot run there
+	unshare -rm sh -c 'mount -t tmpfs -o size=4k tmpfs /proc && exec ltjson -h' >/dev/null 2>&1 ||
+	    skip "the tools of this build need /proc (a sanitizer build)"
+	script() {
+		unshare -rm sh -c 'mount -t tmpfs -o size=4k tmpfs /proc && exec script "$@"' sh "$@"
+	}
+	progress_steps
+	run ! grep -aq ' MB' lines.out
+	grep -aq '^litracer: 1/3 reading [0-9]*s ' lines.out
 }
 
 @test "a Kineto trace with crossing slices is repaired, every event kept" {
