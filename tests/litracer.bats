@@ -479,6 +479,23 @@ sumval() {
 	nolitter
 }
 
+@test "Perfetto imports what these runs write: an empty trace, a FIFO's, a snap threshold's" {
+	tp_need
+	run -0 litracer -q --rank 0 --from 30s --to 90s -o e.json "$SAMPLE"
+	tp_clean e.json
+	[ "$(tp_query e.json 'select count(*) from slice')" = 0 ]
+	mkfifo o.json
+	cat o.json >got.json &
+	run -0 litracer -q -o o.json "$SAMPLE"
+	wait $!
+	tp_clean got.json
+	run -0 litracer -q --snap-threshold-us 1e1 -o s.json "$SAMPLE"
+	tp_clean s.json
+	[ "$(tp_query s.json 'select count(*) from slice')" = \
+	    "$(tp_query got.json 'select count(*) from slice')" ]
+	[ "$(tp_query s.json 'select count(*) from slice')" -gt 900 ]
+}
+
 @test "--validate -o -: refused before any work" {
 	run -2 --separate-stderr litracer -q --validate -o - "$SAMPLE"
 	[ -z "$output" ]
