@@ -43,18 +43,20 @@ floordiv(int64_t a, int64_t b)
 }
 
 /*
- * The offset for a trace whose first (or earliest) ts is ns: none for
- * times already small, else a multiple of 10^12 us one to two steps
- * below, so that events up to 11.6 days earlier stay non-negative.
+ * The offset for a trace whose first ts is ns: none for times already
+ * small, else a multiple of 10^12 us one to two steps below, so that
+ * events up to 11.6 days earlier stay non-negative.  With early set, ns
+ * is the earliest ts of the trace, and the offset the step just below,
+ * so that the exact window reaches as far beyond it as it can.
  */
 int64_t
-lt_jw_offset(int64_t ns)
+lt_jw_offset(int64_t ns, int early)
 {
 	if (ns >= 0 && ns < EXACT_NS)
 		return 0;
 	if (ns < INT64_MIN + 2 * OFFSET_STEP)
 		return INT64_MIN / OFFSET_STEP * OFFSET_STEP;
-	return (floordiv(ns, OFFSET_STEP) - 1) * OFFSET_STEP;
+	return (floordiv(ns, OFFSET_STEP) - !early) * OFFSET_STEP;
 }
 
 void
@@ -245,7 +247,7 @@ lt_jw_rec(struct ltjw *w, const struct ltrec *rec, struct ltjwrec *r,
 	r->dur = t[1];
 	if (r->hasts) {
 		if (!w->offset_set) {
-			w->offset = lt_jw_offset(r->ts);
+			w->offset = lt_jw_offset(r->ts, 0);
 			w->offset_set = 1;
 		}
 		r->wts = visible(w, r->ts);

@@ -368,7 +368,7 @@ struct ltjwrec {
 
 void	lt_jw_init(struct ltjw *);
 void	lt_jw_free(struct ltjw *);
-int64_t	lt_jw_offset(int64_t);
+int64_t	lt_jw_offset(int64_t, int);
 int	lt_jw_rec(struct ltjw *, const struct ltrec *, struct ltjwrec *,
 	    const char **, int *);
 char	*lt_jw_put(char *, const struct ltjwrec *);

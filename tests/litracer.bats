@@ -208,7 +208,7 @@ sumval() {
 	run -2 --separate-stderr litracer -q --rank x -o f.json big.log
 	[ "$stderr" = "litracer: --rank x: invalid" ]
 	run -2 --separate-stderr litracer -q --from 5x -o f.json big.log
-	[ "$stderr" = "litracer: --from 5x: 5x: not a time" ]
+	[ "$stderr" = "litracer: --from 5x: not a time" ]
 	run -2 --separate-stderr litracer -q --to 5x -o f.json big.log
 	[ "$stderr" = "litracer: --to 5x: 5x: not a time" ]
 	run -2 --separate-stderr litracer -q --from 90s --to 30s -o f.json big.log
@@ -776,4 +776,81 @@ progress_steps() {
 	run -0 --separate-stderr litracer -q r.log
 	[ "$(sumval "$stderr" duration_ms)" = 1.501 ]
 	[ "$(sumval "$stderr" read)" = 1.501ms ]
+}
+
+# outlier OUT: the bundled sample with one download 47 days before it
+# (a damaged line, or logs put together out of order).
+outlier() {
+	{
+		sed -n 1,400p "$SAMPLE"
+		echo "ts:1770095635562254.250;PID:1059625; TID:139714073724736; name: download;ph: B;cat: download;chunk: 99;"
+		echo "ts:1770095635562259.750;PID:1059625; TID:139714073724736; name: download;ph: E;cat: download;chunk: 99;"
+		sed -n '401,$p' "$SAMPLE"
+	} >"$1"
+}
+
+@test "an event weeks before the rest: converted again with an offset that keeps it, Perfetto imports it whole" {
+	tp_need
+	outlier o.log
+	x=$(sumval "$(litracer -q -o s.json "$SAMPLE" 2>&1)" X)
+	for lf in '' --no-lanefix; do
+		run -0 --separate-stderr litracer -q $lf -o o.json o.log
+		[ "${stderr_lines[0]}" = "litracer: 2 times lie before the offset chosen from the first event; converting again with --ts-offset-us 1770000000000000" ]
+		[ "$(sumval "${stderr_lines[1]}" X)" = $((x + 1)) ]
+		# the offset is the step just below the earliest event, so
+		# every time stays exact: none rounded, none clamped
+		[ -z "$(sumval "${stderr_lines[1]}" rounded_ts)" ]
+		[ -z "$(sumval "${stderr_lines[1]}" clamped_ts)" ]
+		nomatch '"ts":-' o.json
+		grep -q '"ts_offset_us":1770000000000000,' o.json
+		# (--no-lanefix leaves the sample's crossings to Perfetto)
+		if [ -z "$lf" ]; then
+			tp_clean o.json
+		else
+			[ -z "$(tp_query o.json "select name from stats where value > 0 and name like '%negative%'")" ]
+		fi
+		[ "$(tp_query o.json "select count(*) from slice where name = 'download' and ts = 95635562254250 and dur = 5500")" = 1 ]
+		nolitter
+	done
+}
+
+@test "an event weeks before the rest, from a pipe: never negative, the trace stands, the warning says how to keep it" {
+	tp_need
+	outlier o.log
+	run -0 --separate-stderr sh -c 'litracer -q -o o.json - < o.log'
+	[ "$(sumval "${stderr_lines[0]}" clamped_ts)" = 2 ]
+	[ "${stderr_lines[1]}" = "litracer: 2 times lay before the offset chosen from the first event and were written as the trace's start; convert from a file, or give --ts-offset-us 1770000000000000, to keep them" ]
+	nomatch '"ts":-' o.json
+	tp_clean o.json
+	run -0 --separate-stderr sh -c 'litracer -q --ts-offset-us 1770000000000000 -o o2.json - < o.log'
+	[ -z "$(sumval "${stderr_lines[0]}" clamped_ts)" ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	tp_clean o2.json
+	run -2 --separate-stderr litracer -q --ts-offset-us 1.5 o.log
+	[ "$stderr" = "litracer: --ts-offset-us 1.5: invalid" ]
+}
+
+@test "a log spanning months: late times whole us, counted in the summary; Perfetto sees no crossing" {
+	tp_need
+	# the sample again, 200 days later, appended (an upgrade, a new run)
+	{
+		cat "$SAMPLE"
+		awk -F ';' -v OFS=';' '/^ts:/ {
+			split(substr($1, 4), t, ".")
+			$1 = sprintf("ts:%.0f.%s", t[1] + 17280000000000, t[2])
+		} { print }' "$SAMPLE"
+	} >long.log
+	run -0 --separate-stderr litracer -q -o long.json long.log
+	[ "$(sumval "$stderr" rounded_ts)" -gt 0 ]
+	tp_clean long.json
+	x=$(sumval "$(litracer -q -o s.json "$SAMPLE" 2>&1)" X)
+	[ "$(sumval "$stderr" X)" -eq $((2 * x)) ]
+	[ "$(tp_query long.json 'select count(*) from slice')" -ge $((2 * x)) ]
+}
+
+@test "a bad --from or --to names the option and the reason once" {
+	run -2 --separate-stderr litracer -q --from 5x "$SAMPLE"
+	[ "$stderr" = "litracer: --from 5x: not a time" ]
+	run -2 --separate-stderr litracer -q --to 9300000000s "$SAMPLE"
+	[ "$stderr" = "litracer: --to 9300000000s: out of range (about 292 years at most)" ]
 }

@@ -361,7 +361,7 @@ mystats(struct ltstat *st)
 	st[k++].val = jw.dupkeys;
 	if (jw.clamped > 0) {
 		st[k].key = "ts_offset_needed_us";
-		st[k++].val = lt_jw_offset(jw.early) / 1000;
+		st[k++].val = lt_jw_offset(jw.early, 1) / 1000;
 	}
 	return k;
 }
