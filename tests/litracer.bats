@@ -210,7 +210,7 @@ sumval() {
 	run -2 --separate-stderr litracer -q --from 5x -o f.json big.log
 	[ "$stderr" = "litracer: --from 5x: not a time" ]
 	run -2 --separate-stderr litracer -q --to 5x -o f.json big.log
-	[ "$stderr" = "litracer: --to 5x: 5x: not a time" ]
+	[ "$stderr" = "litracer: --to 5x: not a time" ]
 	run -2 --separate-stderr litracer -q --from 90s --to 30s -o f.json big.log
 	[ "$stderr" = "litracer: --from 90s --to 30s: empty window" ]
 	[ ! -e f.json ]
