@@ -366,6 +366,16 @@ mystats(struct ltstat *st)
 	return k;
 }
 
+/* From the earliest ts to the latest end, saturated (a test's extremes). */
+static int64_t
+duration(void)
+{
+	if (tsmax <= tsmin)
+		return 0;
+	return tsmin < 0 && tsmax > INT64_MAX + tsmin ? INT64_MAX :
+	    tsmax - tsmin;
+}
+
 static void
 putnum(long long v)
 {
@@ -414,7 +424,7 @@ metadata(void)
 		putnum(st[i].val);
 	}
 	lt_out_puts(&out, ",\"duration_us\":");
-	lt_put_us(&out, tsmax > tsmin ? tsmax - tsmin : 0);
+	lt_put_us(&out, duration());
 	lt_out_puts(&out, "}},\"span_us\":{");
 	for (i = 0; i < cats.n; i++) {
 		c = lt_strtab_key(&cats, i, &cn);
@@ -460,8 +470,7 @@ statfile(const char *path)
 		lt_out_putc(&so, '\n');
 	lt_put_stat(&so, "ltjson", st, mystats(st));
 	lt_out_puts(&so, "#duration\t");
-	lt_out_write(&so, num, lt_us_fmt(num, tsmax > tsmin ? tsmax - tsmin :
-	    0));
+	lt_out_write(&so, num, lt_us_fmt(num, duration()));
 	lt_out_putc(&so, '\n');
 	for (i = 0; i < cats.n; i++) {
 		c = lt_strtab_key(&cats, i, &cn);
