@@ -387,3 +387,22 @@ bands() {
 		run -0 ltcheck -t -V 56 "$BATS_TEST_TMPDIR/$f.json"
 	done
 }
+
+@test "the model's files call one way: no circle, the findings table a leaf" {
+	need nm
+	need tsort
+	local o objs=("$TOP/tools/ltcheck.o")
+	for o in pfjson pfsim pfstack pfrec pfsum pffind pfnum; do
+		[ -f "$TOP/common/ltcheck/$o.o" ] || skip "ltcheck is not built"
+		objs+=("$TOP/common/ltcheck/$o.o")
+	done
+	run -0 --separate-stderr sh "$D/calls.sh" "${objs[@]}"
+	echo "$output"
+	[ "${#lines[@]}" -eq 8 ]
+	[ "${lines[0]}" = "ltcheck.o: pffind.o pfjson.o pfsim.o pfsum.o" ]
+	grep -qx "pfstack.o: pffind.o pfrec.o pfsum.o" <<< "$output"
+	grep -qx "pfsum.o: pfnum.o" <<< "$output"
+	grep -qx "pffind.o:" <<< "$output"
+	grep -qx "pfrec.o:" <<< "$output"
+	grep -qx "pfnum.o:" <<< "$output"
+}

@@ -6,8 +6,8 @@
  * Reads one trace (Chrome JSON, object or array form, or an lt1 stream,
  * which is checked as ltjson(1) would write it) in one streaming pass:
  * strict JSON, event counts against those ltjson recorded, and every
- * rule of ltcheck(1) through the model in common/pfsim.c and
- * common/pfstack.c.  Writes a report on standard output: for people, a
+ * rule of ltcheck(1) through the model of Perfetto's importer in
+ * common/ltcheck/ (pfsim.h).  Writes a report on standard output: for people, a
  * counter per line with -t, a summary with -s, nothing with -q.  Exit 1
  * when Perfetto would show a Trace Error, an Import Error, a Data Loss
  * or fail to load the file.
@@ -38,6 +38,7 @@ static const char *const countkeys[] = {
 #define NCOUNT	(sizeof(countkeys) / sizeof(countkeys[0]))
 
 static struct pfsim	*sim;
+static struct pffinds	*fd;	/* the findings of sim */
 static struct ltout	 out;
 static const char	*fname;
 static int		 band = PF_V57;
@@ -106,19 +107,19 @@ top(const struct ltjev *ev)
 		metadata(ev->p, ev->n);
 	else if (ev->keyn == 15 && memcmp(ev->key, "displayTimeUnit",
 	    15) == 0)
-		pf_find(sim, "PF-DISPLAY-TIME-UNIT", "json_display_time_unit",
+		pf_find(fd, "PF-DISPLAY-TIME-UNIT", "json_display_time_unit",
 		    PF_INFO, ev->line, NULL);
 	else if (ev->keyn == 17 && memcmp(ev->key, "systemTraceEvents",
 	    17) == 0) {
 		if (ev->type != '"')
-			pf_find(sim, "PF-TRACEEVENTS-NOT-ARRAY", "fatal",
+			pf_find(fd, "PF-TRACEEVENTS-NOT-ARRAY", "fatal",
 			    PF_FATAL, ev->line, "systemTraceEvents is not a "
 			    "string");
 	} else if ((ev->keyn == 11 && memcmp(ev->key, "stackFrames",
 	    11) == 0) || (ev->keyn == 7 && memcmp(ev->key, "samples",
 	    7) == 0) || (ev->keyn == 9 && memcmp(ev->key, "otherData",
 	    9) == 0))
-		pf_find(sim, "SC-TOPLEVEL-IGNORED", NULL, PF_OK, ev->line,
+		pf_find(fd, "SC-TOPLEVEL-IGNORED", NULL, PF_OK, ev->line,
 		    NULL);
 }
 
@@ -153,7 +154,7 @@ counts(void)
 			if (w > 0)
 				k += (size_t)w;
 		}
-		pf_find(sim, "LT-COUNT-MISMATCH", NULL, PF_DL, 0, mismatch);
+		pf_find(fd, "LT-COUNT-MISMATCH", NULL, PF_DL, 0, mismatch);
 	}
 }
 
@@ -179,33 +180,33 @@ readjson(struct ltin *in)
 	form = jr.form;
 	if (k == LT_JEV_ERROR) {
 		if (jr.form == '[' && jr.errtrunc)
-			pf_find(sim, "PF-ARRAY-NO-CLOSE", NULL, PF_SILENT,
+			pf_find(fd, "PF-ARRAY-NO-CLOSE", NULL, PF_SILENT,
 			    jr.errline, "the last event is cut short and lost");
 		else if (pf_stalled(sim) && jr.form == '[')
-			pf_find(sim, "LT-STRICT-JSON", NULL, PF_OK, jr.errline,
+			pf_find(fd, "LT-STRICT-JSON", NULL, PF_OK, jr.errline,
 			    jr.err);
 		else if (jr.form == '{' && jr.errtrunc)
-			pf_find(sim, "PF-TRUNCATED-OBJECT", "fatal", PF_FATAL,
+			pf_find(fd, "PF-TRUNCATED-OBJECT", "fatal", PF_FATAL,
 			    jr.errline, jr.err);
 		else if (strcmp(jr.err, "traceEvents is not an array") == 0)
-			pf_find(sim, "PF-TRACEEVENTS-NOT-ARRAY", "fatal",
+			pf_find(fd, "PF-TRACEEVENTS-NOT-ARRAY", "fatal",
 			    PF_FATAL, jr.errline, jr.err);
 		else if (jr.form == 0)
 			;	/* not JSON at all: sniff() said so */
 		else {
 			snprintf(synerr, sizeof(synerr), "line %ld, byte "
 			    "%lld: %s", jr.errline, jr.erroff, jr.err);
-			pf_find(sim, "PF-JSON-SYNTAX", "fatal", PF_FATAL,
+			pf_find(fd, "PF-JSON-SYNTAX", "fatal", PF_FATAL,
 			    jr.errline, synerr);
 		}
 	}
 	if (jr.unterminated)
-		pf_find(sim, "PF-ARRAY-NO-CLOSE", NULL, PF_OK, jr.line, NULL);
+		pf_find(fd, "PF-ARRAY-NO-CLOSE", NULL, PF_OK, jr.line, NULL);
 	if (jr.trailing_comma > 0)
-		pf_find(sim, "PF-TRAILING-COMMA", band == PF_V50 ? "fatal" :
+		pf_find(fd, "PF-TRAILING-COMMA", band == PF_V50 ? "fatal" :
 		    NULL, band == PF_V50 ? PF_FATAL : PF_OK, 0, NULL);
 	if (pf_stalled(sim) && jr.form == '{')
-		pf_find(sim, "PF-BAD-DUR-STALL", "fatal", PF_FATAL, 0,
+		pf_find(fd, "PF-BAD-DUR-STALL", "fatal", PF_FATAL, 0,
 		    "the object form then fails as incomplete");
 	if (bytes == 0)
 		bytes = (long long)(in->off + (off_t)in->end);
@@ -304,7 +305,7 @@ readlt1(struct ltin *in)
 		/* ltjson writes #top members at the top level. */
 		if (k == LT_DIR && rec.len > 20 &&
 		    memcmp(rec.line, "#top\tdisplayTimeUnit\t", 21) == 0)
-			pf_find(sim, "PF-DISPLAY-TIME-UNIT",
+			pf_find(fd, "PF-DISPLAY-TIME-UNIT",
 			    "json_display_time_unit", PF_INFO, rd.in.line, NULL);
 		if (k != LT_REC)
 			continue;
@@ -393,8 +394,7 @@ examples(const struct pffind *f)
 		return;
 	putf("      line%s", f->nex > 1 ? "s" : "");
 	for (i = 0; i < f->nex; i++)
-		putf(" %ld", f->exrec[i] ? pf_recline(sim, f->ex[i]) :
-		    (long)f->ex[i]);
+		putf(" %lld", f->ex[i]);
 	if (f->n > f->nex)
 		putf(" ...");
 	putf("\n");
@@ -589,8 +589,8 @@ main(int argc, char *argv[])
 	band = version >= 57 ? PF_V57 : version >= 51 ? PF_V56 : PF_V50;
 	path = argc == 1 ? argv[0] : "-";
 
-	sim = pf_new(band);
-	pf_summary(sim, sflag);
+	sim = pf_new(band, sflag);
+	fd = pf_finds(sim);
 	lt_in_open(&in, path);
 	fname = in.name;
 	if (fstat(in.fd, &st) == 0 && S_ISREG(st.st_mode))
@@ -603,11 +603,12 @@ main(int argc, char *argv[])
 		lt_in_close(&in);
 	}
 	if (bytes > LARGE)
-		pf_find(sim, "PF-LARGE-FILE", NULL, PF_OK, 0, NULL);
+		pf_find(fd, "PF-LARGE-FILE", NULL, PF_OK, 0, NULL);
 	counts();
 	pf_finish(sim);
 
-	n = pf_findings(sim, &f);
+	f = fd->f;
+	n = fd->n;
 	if (n > 0)
 		qsort(f, n, sizeof(*f), cmpfind);
 	bad = worst(f, n, cards);
