@@ -110,8 +110,8 @@ bands() {
 @test "C: PF-TIE-ORDER is info" { bands PF-TIE-ORDER; }
 @test "C: PF-ASYNC-KEY-MISMATCH is silent" { bands PF-ASYNC-KEY-MISMATCH; }
 @test "C: PF-ASYNC-ID-TYPE is silent" { bands PF-ASYNC-ID-TYPE; }
-@test "D: PF-PID-COERCE is silent" { bands PF-PID-COERCE; }
-@test "D: PF-PID-STRING is silent" { bands PF-PID-STRING; }
+@test "D: PF-PID-COERCE: the tid becomes 0, then the pid: it crosses the main thread" { bands PF-PID-COERCE; }
+@test "D: PF-PID-STRING: a string tid is another thread: its flow finds no slice" { bands PF-PID-STRING; }
 @test "D: PF-PHASE-IGNORED is silent" { bands PF-PHASE-IGNORED; }
 @test "E: SC-DUP-KEY, SC-CONTROL-CHAR, SC-INSTANT-SCOPE, SC-META-UNKNOWN, SC-ARGS-NOT-OBJECT, SC-TOPLEVEL-IGNORED: warnings only" {
 	local r
@@ -308,7 +308,7 @@ bands() {
 	bands long-dur
 }
 
-@test "v2 flows: an in closes the flow, a second out while open is a duplicate" {
+@test "v2 flows: an in leaves the flow open, so a later out is a duplicate; in and out is a step" {
 	bands flow-v2
 }
 

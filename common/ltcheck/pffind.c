@@ -179,10 +179,11 @@ static const struct {
 	    "scope or name differ): dropped" },
 	{ "PF-ASYNC-ID-TYPE", "an e whose id differs from its b's only in "
 	    "type (\"7\" vs 7): dropped" },
-	{ "PF-PID-COERCE", "pid/tid negative, above 2^32-1 or fractional: "
-	    "becomes 0 or is truncated" },
-	{ "PF-PID-STRING", "a string pid/tid: an internal id that may "
-	    "collide" },
+	{ "PF-PID-COERCE", "a pid/tid out of 0..2^32-1 becomes 0, a "
+	    "fraction is truncated; a tid of 0 then becomes the pid: the "
+	    "thread joins the main thread's track" },
+	{ "PF-PID-STRING", "a string pid/tid: another process or thread "
+	    "than the number it spells, an internal id that may collide" },
 	{ "PF-PHASE-IGNORED", "a phase Perfetto ignores" },
 	{ "PF-LARGE-FILE", "over 1 GB: the UI may run out of memory; use "
 	    "trace_processor --httpd" },

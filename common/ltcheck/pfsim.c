@@ -104,35 +104,90 @@ namehash(const struct pfval *name, const char *dflt)
 	return h != 0 ? h : 1;
 }
 
+enum { ID_OK, ID_RANGE, ID_FRACTION, ID_WRAP };
+
 /*
- * pid or tid, coerced as CoerceToUint32 does; key gets its identity: the
- * number, or for a string the hash of its text with the top bit set.
+ * pid or tid as the tokenizer makes it: a number through CoerceToUint32
+ * (a fraction truncated, out of 0..2^32-1 0; digits beyond 64 bits wrap
+ * first, as Perfetto's parser does), a string as its text, which *key
+ * gets as a hash with the top bit set.  Returns ID_OK, or how the
+ * number was changed.
  */
-static void
-pidkey(struct pfsim *s, const struct pfval *v, long line, uint64_t *key)
+static int
+coerce(const struct pfval *v, uint64_t *key)
 {
 	struct pfnum n;
 
-	if (v->type == '"') {
-		find(s, "PF-PID-STRING", NULL, PF_SILENT, line);
-		*key = lt_hash(v->p, v->n) | (uint64_t)1 << 63;
-		return;
-	}
 	*key = 0;
-	if (v->type != 'n' || pf_num(v->p, v->n, &n) < 0)
-		return;
-	if (n.isint) {
-		if (!n.wrap && n.i >= 0 && n.i <= (int64_t)UINT32_MAX) {
-			*key = (uint64_t)n.i;
-			return;
-		}
-	} else if (n.d >= 0 && n.d < 4294967296.0) {
-		*key = (uint64_t)n.d;
-		if (!pf_integral(n.d))
-			find(s, "PF-PID-COERCE", NULL, PF_SILENT, line);
-		return;
+	if (v->type == '"') {
+		*key = lt_hash(v->p, v->n) | (uint64_t)1 << 63;
+		return ID_OK;
 	}
-	find(s, "PF-PID-COERCE", NULL, PF_SILENT, line);
+	if (v->type != 'n' || pf_num(v->p, v->n, &n) < 0)
+		return ID_OK;
+	if (n.isint) {
+		if (n.i < 0 || n.i > (int64_t)UINT32_MAX)
+			return ID_RANGE;
+		*key = (uint64_t)n.i;
+		return n.wrap ? ID_WRAP : ID_OK;
+	}
+	if (n.d <= -1 || n.d >= 4294967296.0)
+		return ID_RANGE;
+	*key = n.d > 0 ? (uint64_t)n.d : 0;
+	return pf_integral(n.d) ? ID_OK : ID_FRACTION;
+}
+
+/* How a pid or tid was changed (ID_*), for the report. */
+static const char *const pidwhy[] = {
+	NULL, "a pid out of 0..4294967295 becomes 0",
+	"a fractional pid is truncated",
+	"a pid of more than 64 bits wraps around"
+};
+static const char *const tidwhy[] = {
+	NULL, "a tid out of 0..4294967295 becomes 0",
+	"a fractional tid is truncated",
+	"a tid of more than 64 bits wraps around"
+};
+static const char *const tozero[] = {
+	"a tid of 0 becomes the pid: the main thread's track",
+	"a tid out of 0..4294967295 becomes 0, then the pid: the main "
+	    "thread's track",
+	"a tid truncated to 0 becomes the pid: the main thread's track",
+	"a tid of more than 64 bits wraps to 0, then the pid: the main "
+	    "thread's track"
+};
+
+/*
+ * The thread track of an event (pid gets the coerced pid).  Perfetto
+ * makes a tid of 0 the pid, unless it was a string, so a tid it coerced
+ * to 0 and a written tid of 0 land on the main thread's track.  M events
+ * name processes with a tid of 0: that is no finding.
+ */
+static uint32_t
+thread(struct pfsim *s, const struct pfev *ev, int ph, uint64_t *pid)
+{
+	uint64_t tid;
+	int why;
+
+	if (ev->pid.type == '"')
+		find(s, "PF-PID-STRING", NULL, PF_SILENT, ev->line);
+	if ((why = coerce(&ev->pid, pid)) != ID_OK)
+		pf_find(&s->fd, "PF-PID-COERCE", NULL, PF_SILENT, ev->line,
+		    pidwhy[why]);
+	if (ev->tid.type == 0)
+		return pf_track(&s->rs, pf_key('t', *pid, *pid));
+	if (ev->tid.type == '"')
+		find(s, "PF-PID-STRING", NULL, PF_SILENT, ev->line);
+	why = coerce(&ev->tid, &tid);
+	if (tid == 0 && ev->tid.type != '"' && *pid != 0) {
+		tid = *pid;
+		if (why != ID_OK || ph != 'M')
+			pf_find(&s->fd, "PF-PID-COERCE", NULL, PF_SILENT,
+			    ev->line, tozero[why]);
+	} else if (why != ID_OK)
+		pf_find(&s->fd, "PF-PID-COERCE", NULL, PF_SILENT, ev->line,
+		    tidwhy[why]);
+	return pf_track(&s->rs, pf_key('t', *pid, tid));
 }
 
 /*
@@ -474,15 +529,10 @@ static void
 dispatch(struct pfsim *s, const struct pfev *ev, int ph, int64_t ts,
     int flags, uint32_t cat)
 {
-	uint64_t pid, tid;
+	uint64_t pid;
 	uint32_t tr;
 
-	pidkey(s, &ev->pid, ev->line, &pid);
-	if (ev->tid.type != 0)
-		pidkey(s, &ev->tid, ev->line, &tid);
-	else
-		tid = pid;
-	tr = pf_track(&s->rs, pf_key('t', pid, tid));
+	tr = thread(s, ev, ph, &pid);
 	switch (ph) {
 	case 'B':
 		flags |= v2flow(s, ev);

@@ -180,16 +180,16 @@ noenclosing(struct replay *rp, struct track *t, int64_t ts, uint32_t idx)
 	}
 }
 
+/*
+ * FlowTracker::End and Step: a flow that started stays open (v1 f and v2
+ * flow_in do not close it), so every later end binds to its start.
+ */
 static void
-flowend(struct replay *rp, uint32_t slot, uint32_t idx, int close)
+flowend(struct replay *rp, uint32_t slot, uint32_t idx, const char *counter)
 {
-	if (!rp->rs->flows[slot]) {
-		pf_findrec(rp->fd, "PF-FLOW-END-NO-START",
-		    "flow_end_without_start", PF_INFO, idx);
-		return;
-	}
-	if (close)
-		rp->rs->flows[slot] = 0;
+	if (!rp->rs->flows[slot])
+		pf_findrec(rp->fd, "PF-FLOW-END-NO-START", counter, PF_INFO,
+		    idx);
 }
 
 static void
@@ -214,9 +214,11 @@ v2(struct replay *rp, struct track *t, const struct rec *r)
 		noenclosing(rp, t, rec_ts(r), r->idx);
 		return;
 	}
-	if (f->dir & 1)
-		flowend(rp, f->slot, r->idx, 1);
-	if (f->dir & 2)
+	if (f->dir == 3)
+		flowend(rp, f->slot, r->idx, "flow_step_without_start");
+	else if (f->dir & 1)
+		flowend(rp, f->slot, r->idx, "flow_end_without_start");
+	else
 		flowbegin(rp, f->slot, r->idx);
 }
 
@@ -236,11 +238,9 @@ flow(struct replay *rp, struct track *t, const struct rec *r, int kind)
 	}
 	if (kind == K_S)
 		flowbegin(rp, r->u, r->idx);
-	else if (kind == K_FE)
-		flowend(rp, r->u, r->idx, 0);
-	else if (!rp->rs->flows[r->u])
-		pf_findrec(rp->fd, "PF-FLOW-END-NO-START",
-		    "flow_step_without_start", PF_INFO, r->idx);
+	else
+		flowend(rp, r->u, r->idx, kind == K_FE ?
+		    "flow_end_without_start" : "flow_step_without_start");
 }
 
 /* What waits for the slice just begun at ts: flows at ts, flow ends. */
@@ -256,7 +256,8 @@ bindflows(struct replay *rp, struct track *t, int64_t ts)
 		t->dn = 0;
 	}
 	for (k = 0; k < t->npf; k++)
-		flowend(rp, t->pf[k].slot, t->pf[k].idx, 0);
+		flowend(rp, t->pf[k].slot, t->pf[k].idx,
+		    "flow_end_without_start");
 	t->npf = 0;
 }
 
