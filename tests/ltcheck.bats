@@ -31,11 +31,29 @@ bands() {
 	diff -u "$D/$1.out" "$out"
 }
 
-@test "-h prints the usage and the options, exit 0" {
-	run -0 --separate-stderr ltcheck -h
+@test "-h and --help print the usage (the man page's synopsis) and every long option, exit 0" {
+	local o
+	run -0 --separate-stderr ltcheck --help
 	[ "${lines[0]}" = "usage: ltcheck [-qst] [-V version] [file]" ]
-	[[ "$output" == *"-V version"* ]]
+	[ "${lines[0]}" = "usage: $(synopsis ltcheck)" ]
 	[ -z "$stderr" ]
+	for o in quiet summary counters perfetto-version help; do
+		[[ "$output" == *", --$o"* ]]
+		grep -q -e "Fl \\\\-$o" "$TOP/man/ltcheck.1"
+	done
+	run -0 ltcheck -h
+	[ "${lines[0]}" = "usage: ltcheck [-qst] [-V version] [file]" ]
+}
+
+@test "the long options do what the short ones do" {
+	local f="$D/PF-BE-CROSS-NAMED.json"
+	diff <(ltcheck -t -V 56 "$f") <(ltcheck --counters --perfetto-version 56 "$f")
+	diff <(ltcheck -t -V 50 "$f") <(ltcheck --counters --perfetto-version=50 "$f")
+	diff <(ltcheck -q -s "$f" 2>&1) <(ltcheck --quiet --summary "$f" 2>&1)
+	run -2 --separate-stderr ltcheck --counters --summary "$f"
+	[ "$stderr" = "usage: ltcheck [-qst] [-V version] [file]" ]
+	run -2 --separate-stderr ltcheck --bogus "$f"
+	[ "${stderr_lines[-1]}" = "usage: ltcheck [-qst] [-V version] [file]" ]
 }
 
 @test "bad options and operands: usage, exit 2, nothing on stdout" {

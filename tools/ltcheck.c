@@ -12,6 +12,7 @@
  * when Perfetto would show a Trace Error, an Import Error, a Data Loss
  * or fail to load the file.
  */
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -539,29 +540,35 @@ quiet(struct pffind *f, size_t n, int *cards)
 	lt_warn("%s: %s", fname, line);
 }
 
-int
-main(int argc, char *argv[])
+static void
+options(int argc, char *argv[])
 {
-	struct pffind *f;
-	struct ltin in;
-	struct stat st;
-	const char *errstr, *path;
-	size_t n;
-	int c, bad, cards[PF_NCARD];
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "summary", no_argument, NULL, 's' },
+		{ "counters", no_argument, NULL, 't' },
+		{ "perfetto-version", required_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *errstr;
+	int c;
 
-	lt_setprog(argv[0]);
-	while ((c = getopt(argc, argv, "hqstV:")) != -1) {
+	while ((c = getopt_long(argc, argv, "hqstV:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			lt_help(SYNOPSIS,
-			    "  -q          quiet: no report, exit status only "
+			    "  -q, --quiet          no report, exit status only "
 			    "(one line on stderr if bad)\n"
-			    "  -s          summary: per category and process\n"
-			    "  -t          one line per predicted counter: "
-			    "COUNTER TAB COUNT TAB CARD\n"
-			    "  -V version  Perfetto version to predict "
-			    "(default 58; bands <=50, 51-56, 57+)\n"
-			    "  -h          show this help\n");
+			    "  -s, --summary        a summary per category and "
+			    "process\n"
+			    "  -t, --counters       one line per predicted "
+			    "counter: COUNTER TAB COUNT TAB CARD\n"
+			    "  -V, --perfetto-version version\n"
+			    "                       the Perfetto version to "
+			    "predict (default 58;\n"
+			    "                       bands <=50, 51-56, 57+)\n"
+			    "  -h, --help           show this help\n");
 			break;
 		case 'q':
 			mode = MODE_QUIET;
@@ -582,16 +589,45 @@ main(int argc, char *argv[])
 			lt_usage(SYNOPSIS);
 		}
 	}
-	argc -= optind;
-	argv += optind;
-	if (argc > 1 || (sflag && mode == MODE_TAB))
+	if (argc - optind > 1 || (sflag && mode == MODE_TAB))
 		lt_usage(SYNOPSIS);
 	band = version >= 57 ? PF_V57 : version >= 51 ? PF_V56 : PF_V50;
-	path = argc == 1 ? argv[0] : "-";
+}
 
+/* The findings, in the form -q, -t or the report asks for. */
+static int
+output(void)
+{
+	struct pffind *f = fd->f;
+	size_t n = fd->n;
+	int bad, cards[PF_NCARD];
+
+	if (n > 0)
+		qsort(f, n, sizeof(*f), cmpfind);
+	bad = worst(f, n, cards);
+	if (mode == MODE_TAB)
+		tabs(f, n, cards);
+	else if (mode == MODE_REPORT)
+		report(f, n, cards);
+	else if (bad)
+		quiet(f, n, cards);
+	if (sflag)
+		summary();
+	return bad;
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct ltin in;
+	struct stat st;
+	int bad;
+
+	lt_setprog(argv[0]);
+	options(argc, argv);
 	sim = pf_new(band, sflag);
 	fd = pf_finds(sim);
-	lt_in_open(&in, path);
+	lt_in_open(&in, optind < argc ? argv[optind] : "-");
 	fname = in.name;
 	if (fstat(in.fd, &st) == 0 && S_ISREG(st.st_mode))
 		bytes = (long long)st.st_size;
@@ -606,20 +642,7 @@ main(int argc, char *argv[])
 		pf_find(fd, "PF-LARGE-FILE", NULL, PF_OK, 0, NULL);
 	counts();
 	pf_finish(sim);
-
-	f = fd->f;
-	n = fd->n;
-	if (n > 0)
-		qsort(f, n, sizeof(*f), cmpfind);
-	bad = worst(f, n, cards);
-	if (mode == MODE_TAB)
-		tabs(f, n, cards);
-	else if (mode == MODE_REPORT)
-		report(f, n, cards);
-	else if (bad)
-		quiet(f, n, cards);
-	if (sflag)
-		summary();
+	bad = output();
 	lt_out_close(&out);
 	pf_free(sim);
 	return bad ? LT_EXIT_DATA : LT_EXIT_OK;
