@@ -38,7 +38,7 @@ LTJSON = tools/ltjson.o $(CORE) common/ltjson/strtab.o
 LTCHECK = tools/ltcheck.o $(CORE) $(JSONEV) common/ltcheck/pfjson.o \
 	common/ltcheck/pfsim.o common/ltcheck/pfstack.o \
 	common/ltcheck/pfrec.o common/ltcheck/pfsum.o \
-	common/ltcheck/pffind.o common/ltcheck/pfnum.o
+	common/ltcheck/pffind.o common/ltcheck/pfnum.o common/ltcheck/pftp.o
 
 CPROGS = tools/ltparse tools/ltpair tools/ltfilter tools/ltlanefix \
 	tools/ltjson tools/ltcheck

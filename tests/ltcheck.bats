@@ -121,15 +121,15 @@ bands() {
 @test "-h and --help print the usage (the man page's synopsis) and every long option, exit 0" {
 	local o
 	run -0 --separate-stderr ltcheck --help
-	[ "${lines[0]}" = "usage: ltcheck [-qst] [-V version] [file]" ]
+	[ "${lines[0]}" = "usage: ltcheck [-Pqst] [-V version] [file]" ]
 	[ "${lines[0]}" = "usage: $(synopsis ltcheck)" ]
 	[ -z "$stderr" ]
-	for o in quiet summary counters perfetto-version help; do
+	for o in trace-processor quiet summary counters perfetto-version help; do
 		[[ "$output" == *", --$o"* ]]
 		grep -q -e "Fl \\\\-$o" "$TOP/man/ltcheck.1"
 	done
 	run -0 ltcheck -h
-	[ "${lines[0]}" = "usage: ltcheck [-qst] [-V version] [file]" ]
+	[ "${lines[0]}" = "usage: ltcheck [-Pqst] [-V version] [file]" ]
 }
 
 @test "the long options do what the short ones do" {
@@ -138,19 +138,19 @@ bands() {
 	diff <(ltcheck -t -V 50 "$f") <(ltcheck --counters --perfetto-version=50 "$f")
 	diff <(ltcheck -q -s "$f" 2>&1) <(ltcheck --quiet --summary "$f" 2>&1)
 	run -2 --separate-stderr ltcheck --counters --summary "$f"
-	[ "$stderr" = "usage: ltcheck [-qst] [-V version] [file]" ]
+	[ "$stderr" = "usage: ltcheck [-Pqst] [-V version] [file]" ]
 	run -2 --separate-stderr ltcheck --bogus "$f"
-	[ "${stderr_lines[-1]}" = "usage: ltcheck [-qst] [-V version] [file]" ]
+	[ "${stderr_lines[-1]}" = "usage: ltcheck [-Pqst] [-V version] [file]" ]
 }
 
 @test "bad options and operands: usage, exit 2, nothing on stdout" {
 	run -2 --separate-stderr ltcheck -x "$D/PF-X-OVERLAP.json"
 	[ -z "$output" ]
-	[ "${stderr_lines[-1]}" = "usage: ltcheck [-qst] [-V version] [file]" ]
+	[ "${stderr_lines[-1]}" = "usage: ltcheck [-Pqst] [-V version] [file]" ]
 	run -2 --separate-stderr ltcheck a.json b.json
-	[ "$stderr" = "usage: ltcheck [-qst] [-V version] [file]" ]
+	[ "$stderr" = "usage: ltcheck [-Pqst] [-V version] [file]" ]
 	run -2 --separate-stderr ltcheck -s -t "$D/PF-X-OVERLAP.json"
-	[ "$stderr" = "usage: ltcheck [-qst] [-V version] [file]" ]
+	[ "$stderr" = "usage: ltcheck [-Pqst] [-V version] [file]" ]
 	run -2 --separate-stderr ltcheck -V 0 "$D/PF-X-OVERLAP.json"
 	[ "$stderr" = "ltcheck: -V 0: too small" ]
 	run -2 --separate-stderr ltcheck -V v57 "$D/PF-X-OVERLAP.json"
@@ -598,4 +598,121 @@ bands() {
 	for f in "$D"/*.json; do
 		diff -u <(counted "$f") <(predicted "$f" -V "$v")
 	done
+}
+
+# -------- -P: the real importer beside the prediction --------
+
+# fake_tp DIR NAME EXIT [ROW...]: a stand-in trace processor DIR/NAME that
+# notes its arguments in DIR/args, prints the CSV header and ROWs, and
+# exits with EXIT (after a load error message when not 0).
+fake_tp() {
+	local dir=$1 name=$2 st=$3 row
+	shift 3
+	mkdir -p "$dir"
+	{
+		echo '#!/bin/sh'
+		echo "printf '%s\\n' \"\$@\" > '$dir/args'"
+		if [ "$st" -ne 0 ]; then
+			echo "echo 'failed to read trace file (path: x): Trace parse failure: broken' >&2"
+			echo "exit $st"
+		fi
+		echo "echo '\"name\",\"severity\",\"source\",\"sum(value)\"'"
+		for row; do
+			echo "echo '$row'"
+		done
+	} > "$dir/$name"
+	chmod +x "$dir/$name"
+}
+
+@test "-P: the real importer's counters beside the prediction, equal to what it reports" {
+	local f="$D/PF-PID-COERCE.json"
+	tp_need_local
+	run -1 env TRACE_PROCESSOR="$TP" ltcheck -P "$f"
+	[[ "$output" == *"trace processor $TP: its counters are those predicted"* ]]
+	[[ "$output" =~ "  IE     slice_spill_overlapping_complete_event"\ +1\ +1$'\n' ]] ||
+	    [[ "$output" =~ "  IE     slice_spill_overlapping_complete_event"\ +1\ +1$ ]]
+	# -t: a column with what it counted, as tp_query_local reads it
+	run -1 env TRACE_PROCESSOR="$TP" ltcheck -P -t "$f"
+	[ "${lines[0]}" = "slice_spill_overlapping_complete_event	1	IE	$(tp_query_local "$f" "select value from stats where name = 'slice_spill_overlapping_complete_event'")" ]
+	[ "${lines[1]}" = "PF-PID-COERCE	4	silent	-" ]
+	# a clean trace stays exit 0; a load failure predicted is agreement
+	run -0 env TRACE_PROCESSOR="$TP" ltcheck -q -P "$D/PF-B-UNTERMINATED.json"
+	[ -z "$output" ]
+	run -1 --separate-stderr env TRACE_PROCESSOR="$TP" ltcheck -P -t "$D/PF-TRUNCATED-OBJECT.json"
+	[ "$output" = "fatal	1	FATAL	1" ]
+	run -1 env TRACE_PROCESSOR="$TP" ltcheck -P "$D/PF-JSON-SYNTAX.json"
+	[[ "${lines[-1]}" == "trace processor $TP: the load fails, as predicted: failed to read trace file"*"leading zero"* ]]
+}
+
+@test "-P: standard input and lt1 streams are imported from a temporary file, removed after" {
+	local t="$BATS_TEST_TMPDIR/tmp"
+	tp_need_local
+	mkdir "$t"
+	run -1 sh -c "TMPDIR='$t' TRACE_PROCESSOR='$TP' ltcheck -P -t < '$D/kineto-crossing.json'"
+	[ "$output" = "slice_spill_overlapping_complete_event	6	IE	6" ]
+	gzip -c "$D/kineto-crossing.json" > "$BATS_TEST_TMPDIR/k.json.gz"
+	run -1 sh -c "TMPDIR='$t' TRACE_PROCESSOR='$TP' ltcheck -P -t < '$BATS_TEST_TMPDIR/k.json.gz'"
+	[ "$output" = "slice_spill_overlapping_complete_event	6	IE	6" ]
+	printf '#lt1\n#top\tdisplayTimeUnit\t"ns"\n0\tX\t1\t1\t10\t\ta\t{}\t{}\n5\tX\t1\t1\t10\t\tb\t{}\t{}\n' > "$BATS_TEST_TMPDIR/x.lt1"
+	run -1 sh -c "TMPDIR='$t' TRACE_PROCESSOR='$TP' ltcheck -P -t < '$BATS_TEST_TMPDIR/x.lt1'"
+	[ "${lines[0]}" = "slice_spill_overlapping_complete_event	1	IE	1" ]
+	[ "${lines[1]}" = "json_display_time_unit	1	info	1" ]
+	run -0 find "$t" -type f
+	[ -z "$output" ]
+}
+
+@test "-P: a disagreement is reported and exits 1" {
+	local f="$D/PF-PID-COERCE.json" b="$BATS_TEST_TMPDIR/bin"
+	fake_tp "$b" tp 0 '"slice_spill_overlapping_complete_event","error","analysis",3' \
+	    '"misplaced_end_event","data_loss","analysis",2'
+	run -1 env TRACE_PROCESSOR="$b/tp" ltcheck -P "$f"
+	[[ "$output" == *"trace processor $b/tp: its counters DIFFER from the prediction"* ]]
+	[[ "$output" =~ "IE     slice_spill_overlapping_complete_event"\ +1\ +3\ \ differs ]]
+	[[ "$output" =~ "DL     misplaced_end_event"\ +0\ +2\ \ differs ]]
+	# it was asked for the stats of the file, given as a path
+	[ "$(sed -n 1p "$b/args")" = "-Q" ]
+	[[ "$(sed -n 2p "$b/args")" == "select name, severity, source, sum(value) from stats "* ]]
+	[ "$(sed -n 3p "$b/args")" = "$f" ]
+	# a relative path stays one, never taken for a flag or a URL
+	run -1 sh -c "cd '$D' && TRACE_PROCESSOR='$b/tp' ltcheck -P -t PF-PID-COERCE.json"
+	[ "$(sed -n 3p "$b/args")" = "./PF-PID-COERCE.json" ]
+	run -1 env TRACE_PROCESSOR="$b/tp" ltcheck -P -t "$f"
+	[ "$output" = "slice_spill_overlapping_complete_event	1	IE	3
+PF-PID-COERCE	4	silent	-
+misplaced_end_event	0	DL	2" ]
+	run -1 --separate-stderr env TRACE_PROCESSOR="$b/tp" ltcheck -q -P "$f"
+	[ "${stderr_lines[1]}" = "ltcheck: $f: trace processor: slice_spill_overlapping_complete_event predicted 1, counted 3; misplaced_end_event predicted 0, counted 2" ]
+	# a clean prediction that the importer contradicts is exit 1 too
+	run -1 --separate-stderr env TRACE_PROCESSOR="$b/tp" ltcheck -q -P "$D/PF-B-UNTERMINATED.json"
+	[ "$stderr" = "ltcheck: $D/PF-B-UNTERMINATED.json: trace processor: slice_spill_overlapping_complete_event predicted 0, counted 3; misplaced_end_event predicted 0, counted 2" ]
+	# a load that fails where none was predicted
+	fake_tp "$b" bad 1
+	run -1 env TRACE_PROCESSOR="$b/bad" ltcheck -P -t "$D/PF-B-UNTERMINATED.json"
+	[ "${lines[0]}" = "fatal	0	FATAL	1" ]
+	run -1 env TRACE_PROCESSOR="$b/bad" ltcheck -P "$D/PF-B-UNTERMINATED.json"
+	[ "${lines[-1]}" = "trace processor $b/bad: the load fails, NOT as predicted: failed to read trace file (path: x): Trace parse failure: broken" ]
+}
+
+@test "-P: the importer is \$TRACE_PROCESSOR, else trace_processor_shell or trace_processor on PATH; none: as without -P" {
+	local f="$D/PF-X-OVERLAP.json" b="$BATS_TEST_TMPDIR/bin" p
+	p="$TOP/tools:/usr/bin:/bin"
+	fake_tp "$b" trace_processor 0 '"slice_spill_overlapping_complete_event","error","analysis",7'
+	run -1 env -u TRACE_PROCESSOR PATH="$b:$p" ltcheck -P -t "$f"
+	[ "$output" = "slice_spill_overlapping_complete_event	1	IE	7" ]
+	fake_tp "$b" trace_processor_shell 0 '"slice_spill_overlapping_complete_event","error","analysis",1'
+	run -1 env -u TRACE_PROCESSOR PATH="$b:$p" ltcheck -P -t "$f"
+	[ "$output" = "slice_spill_overlapping_complete_event	1	IE	1" ]
+	run -1 env TRACE_PROCESSOR=trace_processor PATH="$b:$p" ltcheck -P -t "$f"
+	[ "$output" = "slice_spill_overlapping_complete_event	1	IE	7" ]
+	# none: -t and -q as without -P, the report says so
+	run -1 env -u TRACE_PROCESSOR PATH="$p" ltcheck -P -t "$f"
+	[ "$output" = "$(ltcheck -t "$f")" ]
+	run -0 env -u TRACE_PROCESSOR PATH="$p" ltcheck -P -q "$D/PF-B-UNTERMINATED.json"
+	[ -z "$output" ]
+	run -1 env -u TRACE_PROCESSOR PATH="$p" ltcheck -P "$f"
+	[ "${lines[-1]}" = "trace processor: none found (set TRACE_PROCESSOR, or put trace_processor on PATH)" ]
+	# one named that does not exist is an error
+	run -2 --separate-stderr env TRACE_PROCESSOR="$b/nope" ltcheck -P "$f"
+	[ "$stderr" = "ltcheck: TRACE_PROCESSOR=$b/nope: no such program" ]
+	[ -z "$output" ]
 }

@@ -21,8 +21,9 @@
 
 #include "jsonev.h"
 #include "pfsim.h"
+#include "pftp.h"
 
-#define SYNOPSIS	"ltcheck [-qst] [-V version] [file]"
+#define SYNOPSIS	"ltcheck [-Pqst] [-V version] [file]"
 #define LARGE		1000000000LL	/* PF-LARGE-FILE, bytes */
 #define SNIFF		128
 
@@ -52,6 +53,14 @@ static long long	 recorded[NCOUNT];
 static int		 hasrecorded;
 static char		 mismatch[256];
 static char		 synerr[256];
+
+/* -P: the real importer, and the file it imports when not the input. */
+static int		 pflag;
+static char		*tpprog;	/* NULL: none found */
+static struct pftp	 tp;
+static char		*tmp;
+static struct ltout	 copy;		/* an lt1 input as JSON, in tmp */
+static long long	 ncopy;
 
 static void
 putf(const char *fmt, ...) LT_PRINTF(1, 2);
@@ -157,6 +166,64 @@ counts(void)
 		}
 		pf_find(fd, "LT-COUNT-MISMATCH", NULL, PF_DL, 0, mismatch);
 	}
+}
+
+/* -------- a file for the trace processor (-P) -------- */
+
+static void
+rmtmp(void)
+{
+	if (tmp != NULL)
+		unlink(tmp);
+}
+
+/* A temporary file, in $TMPDIR or /tmp, gone at exit; its descriptor. */
+static int
+mktmp(void)
+{
+	const char *dir = getenv("TMPDIR");
+	size_t n;
+	int f;
+
+	if (dir == NULL || *dir == '\0')
+		dir = "/tmp";
+	n = strlen(dir) + sizeof("/ltcheck.XXXXXX");
+	tmp = lt_malloc(n);
+	snprintf(tmp, n, "%s/ltcheck.XXXXXX", dir);
+	if ((f = mkstemp(tmp)) < 0) {
+		lt_warn("%s:", tmp);
+		free(tmp);
+		tmp = NULL;
+		exit(LT_EXIT_SYS);
+	}
+	atexit(rmtmp);
+	return f;
+}
+
+/* The trace processor reads a file: a JSON input from a pipe goes to one. */
+static void
+spool(struct ltin *in)
+{
+	const char *name = in->name;
+	struct ltout o;
+
+	lt_out_init(&o, mktmp(), tmp);
+	do {
+		lt_out_write(&o, in->buf + in->pos, in->end - in->pos);
+		in->pos = in->end;
+	} while (lt_in_fill(in, 1) > 0);
+	lt_out_close(&o);
+	lt_in_close(in);
+	lt_in_open(in, tmp);
+	in->name = name;
+}
+
+/* An lt1 input is imported as the JSON it is checked as. */
+static void
+startcopy(void)
+{
+	lt_out_init(&copy, mktmp(), tmp);
+	lt_out_puts(&copy, "{\"traceEvents\":[\n");
 }
 
 /* -------- reading -------- */
@@ -271,6 +338,10 @@ lt1event(struct ltjr *jr, struct ltbuf *b, const struct ltrec *rec,
 		lt_buf_add(b, f[LT_EXTRA].p + 1, f[LT_EXTRA].n - 2);
 	}
 	lt_buf_addc(b, '}');
+	if (tmp != NULL) {
+		lt_out_puts(&copy, ncopy++ > 0 ? ",\n" : "");
+		lt_out_write(&copy, b->p, b->n);
+	}
 	memset(&ev, 0, sizeof(ev));
 	if ((n = lt_jr_tokens(jr, b->p, b->n)) < 1)
 		lt_diepos(LT_EXIT_DATA, fname, line, "bad record");
@@ -291,6 +362,7 @@ readlt1(struct ltin *in)
 	struct ltjr jr;
 	const char *why;
 	char *line;
+	struct ltbuf dtu = { NULL, 0, 0 };	/* a displayTimeUnit */
 	int64_t offset = 0;
 	int k, col, offset_set = 0;
 	ssize_t n;
@@ -302,18 +374,33 @@ readlt1(struct ltin *in)
 	if (n < 4 || memcmp(line, "#lt1", 4) != 0 || (n > 4 && line[4] != '\t'))
 		lt_rd_bad(&rd, "unsupported stream version");
 	lt_jr_init(&jr, &rd.in, 0);
+	if (tpprog != NULL)
+		startcopy();
 	while ((k = lt_rd_next(&rd, &rec)) != LT_EOF) {
 		/* ltjson writes #top members at the top level. */
 		if (k == LT_DIR && rec.len > 20 &&
-		    memcmp(rec.line, "#top\tdisplayTimeUnit\t", 21) == 0)
+		    memcmp(rec.line, "#top\tdisplayTimeUnit\t", 21) == 0) {
 			pf_find(fd, "PF-DISPLAY-TIME-UNIT",
 			    "json_display_time_unit", PF_INFO, rd.in.line, NULL);
+			dtu.n = 0;
+			lt_buf_add(&dtu, rec.line + 21, rec.len - 21);
+		}
 		if (k != LT_REC)
 			continue;
 		if (lt_rec_check(&rec, &why, &col) < 0)
 			lt_rd_bad(&rd, "column %s: %s", lt_colname[col], why);
 		lt1event(&jr, &b, &rec, rd.in.line, &offset, &offset_set);
 	}
+	if (tmp != NULL) {
+		lt_out_puts(&copy, "\n]");
+		if (dtu.n > 0) {
+			lt_out_puts(&copy, ",\"displayTimeUnit\":");
+			lt_out_write(&copy, dtu.p, dtu.n);
+		}
+		lt_out_puts(&copy, "}\n");
+		lt_out_close(&copy);
+	}
+	lt_buf_free(&dtu);
 	if (bytes == 0)
 		bytes = (long long)(rd.in.off + (off_t)rd.in.end);
 	lt_rd_done(&rd);
@@ -360,16 +447,37 @@ bandname(void)
 	return band == PF_V57 ? "v57+" : band == PF_V56 ? "v51-56" : "v50-";
 }
 
-/* -t: one line per counter, silent losses by rule. */
+/* -P: the count the trace processor gave counter, as a -t column. */
 static void
-tabs(struct pffind *f, size_t n, int *cards)
+counted(const struct pfrow *r, size_t nr, const char *counter)
+{
+	size_t i;
+
+	if (tpprog == NULL)
+		return;
+	for (i = 0; counter != NULL && tp.loaded && i < nr; i++)
+		if (strcmp(r[i].counter, counter) == 0) {
+			putf("\t%lld", r[i].counted);
+			return;
+		}
+	putf("\t-");
+}
+
+/* -t: one line per counter, silent losses by rule; with -P, counted. */
+static void
+tabs(struct pffind *f, size_t n, int *cards, const struct pfrow *r,
+    size_t nr)
 {
 	size_t i, j;
 	long long sum;
 
-	if (cards[PF_FATAL] > 0) {
-		putf("fatal\t1\tFATAL\n");
-		return;
+	if (cards[PF_FATAL] > 0 || (tpprog != NULL && !tp.loaded)) {
+		putf("fatal\t%d\tFATAL", cards[PF_FATAL] > 0);
+		if (tpprog != NULL)
+			putf("\t%d", !tp.loaded);
+		putf("\n");
+		if (cards[PF_FATAL] > 0)
+			return;
 	}
 	for (i = 0; i < n; i = j) {
 		if (f[i].card == PF_OK) {
@@ -381,9 +489,91 @@ tabs(struct pffind *f, size_t n, int *cards)
 		    f[i].counter != NULL && f[j].counter != NULL &&
 		    strcmp(f[i].counter, f[j].counter) == 0; j++)
 			sum += f[j].n;
-		putf("%s\t%lld\t%s\n", f[i].counter != NULL ? f[i].counter :
+		putf("%s\t%lld\t%s", f[i].counter != NULL ? f[i].counter :
 		    f[i].rule, sum, pf_cardname(f[i].card));
+		counted(r, nr, f[i].counter);
+		putf("\n");
 	}
+	/* What only the trace processor counted. */
+	for (i = 0; i < nr; i++)
+		if (r[i].predicted == 0)
+			putf("%s\t0\t%s\t%lld\n", r[i].counter,
+			    pf_cardname(r[i].card), r[i].counted);
+}
+
+/*
+ * -P: do the trace processor's counters differ from the prediction (or
+ * its load from the predicted failure)?
+ */
+static int
+differs(const struct pfrow *r, size_t nr, int fatal)
+{
+	size_t i;
+
+	if (fatal || !tp.loaded)
+		return fatal == tp.loaded;
+	for (i = 0; i < nr; i++)
+		if (r[i].predicted != r[i].counted)
+			return 1;
+	return 0;
+}
+
+/* -P in the report: its counters beside the prediction. */
+static void
+tpreport(const struct pfrow *r, size_t nr, int fatal, int diff)
+{
+	size_t i;
+
+	if (tpprog == NULL) {
+		putf("trace processor: none found (set TRACE_PROCESSOR, or put "
+		    "trace_processor on PATH)\n");
+		return;
+	}
+	putf("trace processor %s: ", tp.prog);
+	if (!tp.loaded) {
+		putf("the load fails, %s: %s\n", fatal ? "as predicted" :
+		    "NOT as predicted", tp.why);
+		return;
+	}
+	if (fatal)
+		putf("it loads the trace, NOT as predicted\n");
+	else
+		putf("%s\n", diff ? "its counters DIFFER from the prediction" :
+		    "its counters are those predicted");
+	if (nr > 0)
+		putf("  %-6s %-40s %9s %9s\n", "card", "counter", "predicted",
+		    "counted");
+	for (i = 0; i < nr; i++)
+		putf("  %-6s %-40s %9lld %9lld%s\n", pf_cardname(r[i].card),
+		    r[i].counter, r[i].predicted, r[i].counted,
+		    r[i].predicted != r[i].counted ? "  differs" : "");
+}
+
+/* -P with -q: one line on stderr when the trace processor disagrees. */
+static void
+tpquiet(const struct pfrow *r, size_t nr, int fatal)
+{
+	char line[512];
+	size_t i, k = 0;
+	int w;
+
+	if (!tp.loaded || fatal) {
+		lt_warn("%s: trace processor: %s%s", fname, tp.loaded ?
+		    "it loads the trace, predicted to fail" :
+		    "the load fails, not predicted: ", tp.loaded ? "" : tp.why);
+		return;
+	}
+	line[0] = '\0';
+	for (i = 0; i < nr && k < sizeof(line) - 1; i++) {
+		if (r[i].predicted == r[i].counted)
+			continue;
+		w = snprintf(line + k, sizeof(line) - k, "%s%s predicted %lld, "
+		    "counted %lld", k > 0 ? "; " : "", r[i].counter,
+		    r[i].predicted, r[i].counted);
+		if (w > 0)
+			k += (size_t)w;
+	}
+	lt_warn("%s: trace processor: %s", fname, line);
 }
 
 static void
@@ -544,6 +734,7 @@ static void
 options(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
+		{ "trace-processor", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "summary", no_argument, NULL, 's' },
@@ -554,21 +745,32 @@ options(int argc, char *argv[])
 	const char *errstr;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "hqstV:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hPqstV:", longopts, NULL)) !=
+	    -1) {
 		switch (c) {
 		case 'h':
 			lt_help(SYNOPSIS,
+			    "  -P, --trace-processor\n"
+			    "                       also import with Perfetto's "
+			    "trace processor, if found\n"
+			    "                       ($TRACE_PROCESSOR, or on "
+			    "PATH), and compare its counters\n"
 			    "  -q, --quiet          no report, exit status only "
 			    "(one line on stderr if bad)\n"
 			    "  -s, --summary        a summary per category and "
 			    "process\n"
 			    "  -t, --counters       one line per predicted "
-			    "counter: COUNTER TAB COUNT TAB CARD\n"
+			    "counter:\n"
+			    "                       COUNTER TAB COUNT TAB CARD "
+			    "[TAB COUNTED with -P]\n"
 			    "  -V, --perfetto-version version\n"
 			    "                       the Perfetto version to "
 			    "predict (default 58;\n"
 			    "                       bands <=50, 51-56, 57+)\n"
 			    "  -h, --help           show this help\n");
+			break;
+		case 'P':
+			pflag = 1;
 			break;
 		case 'q':
 			mode = MODE_QUIET;
@@ -599,40 +801,76 @@ static int
 output(void)
 {
 	struct pffind *f = fd->f;
-	size_t n = fd->n;
-	int bad, cards[PF_NCARD];
+	struct pfrow *r = NULL;
+	size_t n = fd->n, nr = 0;
+	int bad, diff = 0, cards[PF_NCARD];
 
 	if (n > 0)
 		qsort(f, n, sizeof(*f), cmpfind);
 	bad = worst(f, n, cards);
+	if (tpprog != NULL) {
+		nr = pf_tp_rows(&tp, fd, &r);
+		diff = differs(r, nr, cards[PF_FATAL] > 0);
+	}
 	if (mode == MODE_TAB)
-		tabs(f, n, cards);
-	else if (mode == MODE_REPORT)
+		tabs(f, n, cards, r, nr);
+	else if (mode == MODE_REPORT) {
 		report(f, n, cards);
-	else if (bad)
-		quiet(f, n, cards);
+		if (pflag)
+			tpreport(r, nr, cards[PF_FATAL] > 0, diff);
+	} else {
+		if (bad)
+			quiet(f, n, cards);
+		if (diff)
+			tpquiet(r, nr, cards[PF_FATAL] > 0);
+	}
 	if (sflag)
 		summary();
-	return bad;
+	free(r);
+	return bad || diff;
+}
+
+/* The path the trace processor is given: never taken for a flag or URL. */
+static char *
+tppath(const char *path)
+{
+	size_t n = strlen(path) + 3;
+	char *p = lt_malloc(n);
+
+	snprintf(p, n, "%s%s", path[0] == '/' ? "" : "./", path);
+	return p;
 }
 
 int
 main(int argc, char *argv[])
 {
+	const char *path;
+	char *trace = NULL;
 	struct ltin in;
 	struct stat st;
-	int bad;
+	int bad, lt1;
 
 	lt_setprog(argv[0]);
 	options(argc, argv);
+	path = optind < argc ? argv[optind] : "-";
+	if (pflag)
+		tpprog = pf_tp_find();
 	sim = pf_new(band, sflag);
 	fd = pf_finds(sim);
-	lt_in_open(&in, optind < argc ? argv[optind] : "-");
+	lt_in_open(&in, path);
 	fname = in.name;
+	lt1 = lt_in_fill(&in, 5) >= 4 && memcmp(in.buf + in.pos, "#lt1", 4) == 0;
+	if (tpprog != NULL && !lt1) {
+		if (strcmp(path, "-") != 0 && stat(path, &st) == 0 &&
+		    S_ISREG(st.st_mode))
+			trace = tppath(path);
+		else
+			spool(&in);
+	}
 	if (fstat(in.fd, &st) == 0 && S_ISREG(st.st_mode))
 		bytes = (long long)st.st_size;
 	lt_out_init(&out, 1, "<stdout>");
-	if (lt_in_fill(&in, 5) >= 4 && memcmp(in.buf + in.pos, "#lt1", 4) == 0)
+	if (lt1)
 		readlt1(&in);
 	else {
 		readjson(&in);
@@ -642,8 +880,13 @@ main(int argc, char *argv[])
 		pf_find(fd, "PF-LARGE-FILE", NULL, PF_OK, 0, NULL);
 	counts();
 	pf_finish(sim);
+	if (tpprog != NULL)
+		pf_tp_import(&tp, tpprog, trace != NULL ? trace : tmp);
 	bad = output();
 	lt_out_close(&out);
+	pf_tp_free(&tp);
 	pf_free(sim);
+	free(trace);
+	free(tpprog);
 	return bad ? LT_EXIT_DATA : LT_EXIT_OK;
 }
