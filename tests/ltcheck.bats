@@ -497,19 +497,20 @@ bands() {
 	need nm
 	need tsort
 	local o objs=("$TOP/tools/ltcheck.o")
-	for o in pfjson pfsim pfstack pfrec pfsum pffind pfnum; do
+	for o in pfjson pfsim pfstack pfrec pfsum pffind pfnum pftp; do
 		[ -f "$TOP/common/ltcheck/$o.o" ] || skip "ltcheck is not built"
 		objs+=("$TOP/common/ltcheck/$o.o")
 	done
 	run -0 --separate-stderr sh "$D/calls.sh" "${objs[@]}"
 	echo "$output"
-	[ "${#lines[@]}" -eq 8 ]
-	[ "${lines[0]}" = "ltcheck.o: pffind.o pfjson.o pfsim.o pfsum.o" ]
+	[ "${#lines[@]}" -eq 9 ]
+	[ "${lines[0]}" = "ltcheck.o: pffind.o pfjson.o pfsim.o pfsum.o pftp.o" ]
 	grep -qx "pfstack.o: pffind.o pfrec.o pfsum.o" <<< "$output"
 	grep -qx "pfsum.o: pfnum.o" <<< "$output"
 	grep -qx "pffind.o:" <<< "$output"
 	grep -qx "pfrec.o:" <<< "$output"
 	grep -qx "pfnum.o:" <<< "$output"
+	grep -qx "pftp.o:" <<< "$output"
 }
 
 # -------- the differential suite: ltcheck against the real importer --------

@@ -22,7 +22,9 @@
  *	pfnum.c		Perfetto's numbers
  *
  * One block per file below; pfint.h holds what pfsim.c, pfstack.c and
- * pfrec.c share about the records.
+ * pfrec.c share about the records.  pftp.c (pftp.h), for ltcheck -P,
+ * runs Perfetto's own importer beside the model and uses none of it but
+ * the findings.
  */
 #ifndef PFSIM_H
 #define PFSIM_H
