@@ -7,10 +7,11 @@
  * which is checked as ltjson(1) would write it) in one streaming pass:
  * strict JSON, event counts against those ltjson recorded, and every
  * rule of ltcheck(1) through the model of Perfetto's importer in
- * common/ltcheck/ (pfsim.h).  Writes a report on standard output: for people, a
- * counter per line with -t, a summary with -s, nothing with -q.  Exit 1
- * when Perfetto would show a Trace Error, an Import Error, a Data Loss
- * or fail to load the file.
+ * common/ltcheck/ (pfsim.h).  Writes a report on standard output: for
+ * people, a counter per line with -t, a summary with -s, nothing with
+ * -q.  Exit 1 when Perfetto would show a Trace Error, an Import Error, a
+ * Data Loss or fail to load the file.  -P also runs Perfetto's own
+ * trace processor (pftp.h) and exits 1 when it counts otherwise.
  */
 #include <getopt.h>
 #include <stdarg.h>

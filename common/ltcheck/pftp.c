@@ -6,6 +6,7 @@
  * reports are read back from its stats table, to be set beside the
  * prediction.
  */
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +23,16 @@
 		"order by name"
 #define KEEP	1024	/* bytes of its messages kept */
 
+static int
+executable(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	    access(path, X_OK) == 0;
+}
+
+/* dir (n bytes) / name, if that is a program; else NULL. */
 static char *
 runnable(const char *dir, size_t n, const char *name)
 {
@@ -30,7 +41,7 @@ runnable(const char *dir, size_t n, const char *name)
 	memcpy(p, dir, n);
 	p[n] = '/';
 	strcpy(p + n + 1, name);
-	if (access(p, X_OK) == 0)
+	if (executable(p))
 		return p;
 	free(p);
 	return NULL;
@@ -44,7 +55,7 @@ lookup(const char *name)
 	char *f;
 
 	if (strchr(name, '/') != NULL)
-		return access(name, X_OK) == 0 ? lt_strdup(name) : NULL;
+		return executable(name) ? lt_strdup(name) : NULL;
 	if (path == NULL || *name == '\0')
 		return NULL;
 	for (p = path;; p = e + 1) {
@@ -127,6 +138,7 @@ parse(struct pftp *tp, char *csv)
 	for (line = csv; line != NULL && *line != '\0'; line = next) {
 		if ((next = strchr(line, '\n')) != NULL)
 			*next++ = '\0';
+		line[strcspn(line, "\r")] = '\0';
 		if (line == csv || fields(line, f, 4) != 4 ||
 		    lt_int_parse(f[3], strlen(f[3]), &v) != LT_NUM_OK)
 			continue;
