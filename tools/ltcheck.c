@@ -60,7 +60,8 @@ static int		 pflag;
 static char		*tpprog;	/* NULL: none found */
 static struct pftp	 tp;
 static char		*tmp;
-static struct ltout	 copy;		/* an lt1 input as JSON, in tmp */
+static int		 copying;	/* an lt1 input as JSON, in tmp */
+static struct ltout	 copy;
 static long long	 ncopy;
 
 static void
@@ -169,61 +170,17 @@ counts(void)
 	}
 }
 
-/* -------- a file for the trace processor (-P) -------- */
-
-static void
-rmtmp(void)
-{
-	if (tmp != NULL)
-		unlink(tmp);
-}
-
-/* A temporary file, in $TMPDIR or /tmp, gone at exit; its descriptor. */
-static int
-mktmp(void)
-{
-	const char *dir = getenv("TMPDIR");
-	size_t n;
-	int f;
-
-	if (dir == NULL || *dir == '\0')
-		dir = "/tmp";
-	n = strlen(dir) + sizeof("/ltcheck.XXXXXX");
-	tmp = lt_malloc(n);
-	snprintf(tmp, n, "%s/ltcheck.XXXXXX", dir);
-	if ((f = mkstemp(tmp)) < 0) {
-		lt_warn("%s:", tmp);
-		free(tmp);
-		tmp = NULL;
-		exit(LT_EXIT_SYS);
-	}
-	atexit(rmtmp);
-	return f;
-}
-
-/* The trace processor reads a file: a JSON input from a pipe goes to one. */
-static void
-spool(struct ltin *in)
-{
-	const char *name = in->name;
-	struct ltout o;
-
-	lt_out_init(&o, mktmp(), tmp);
-	do {
-		lt_out_write(&o, in->buf + in->pos, in->end - in->pos);
-		in->pos = in->end;
-	} while (lt_in_fill(in, 1) > 0);
-	lt_out_close(&o);
-	lt_in_close(in);
-	lt_in_open(in, tmp);
-	in->name = name;
-}
+/* -------- -P -------- */
 
 /* An lt1 input is imported as the JSON it is checked as. */
 static void
 startcopy(void)
 {
-	lt_out_init(&copy, mktmp(), tmp);
+	int f;
+
+	tmp = pf_tp_tmpfile(&f);
+	lt_out_init(&copy, f, tmp);
+	copying = 1;
 	lt_out_puts(&copy, "{\"traceEvents\":[\n");
 }
 
@@ -339,7 +296,7 @@ lt1event(struct ltjr *jr, struct ltbuf *b, const struct ltrec *rec,
 		lt_buf_add(b, f[LT_EXTRA].p + 1, f[LT_EXTRA].n - 2);
 	}
 	lt_buf_addc(b, '}');
-	if (tmp != NULL) {
+	if (copying) {
 		lt_out_puts(&copy, ncopy++ > 0 ? ",\n" : "");
 		lt_out_write(&copy, b->p, b->n);
 	}
@@ -392,7 +349,7 @@ readlt1(struct ltin *in)
 			lt_rd_bad(&rd, "column %s: %s", lt_colname[col], why);
 		lt1event(&jr, &b, &rec, rd.in.line, &offset, &offset_set);
 	}
-	if (tmp != NULL) {
+	if (copying) {
 		lt_out_puts(&copy, "\n]");
 		if (dtu.n > 0) {
 			lt_out_puts(&copy, ",\"displayTimeUnit\":");
@@ -500,23 +457,6 @@ tabs(struct pffind *f, size_t n, int *cards, const struct pfrow *r,
 		if (r[i].predicted == 0)
 			putf("%s\t0\t%s\t%lld\n", r[i].counter,
 			    pf_cardname(r[i].card), r[i].counted);
-}
-
-/*
- * -P: do the trace processor's counters differ from the prediction (or
- * its load from the predicted failure)?
- */
-static int
-differs(const struct pfrow *r, size_t nr, int fatal)
-{
-	size_t i;
-
-	if (fatal || !tp.loaded)
-		return fatal == tp.loaded;
-	for (i = 0; i < nr; i++)
-		if (r[i].predicted != r[i].counted)
-			return 1;
-	return 0;
 }
 
 /* -P in the report: its counters beside the prediction. */
@@ -811,7 +751,7 @@ output(void)
 	bad = worst(f, n, cards);
 	if (tpprog != NULL) {
 		nr = pf_tp_rows(&tp, fd, &r);
-		diff = differs(r, nr, cards[PF_FATAL] > 0);
+		diff = pf_tp_differs(&tp, r, nr, cards[PF_FATAL] > 0);
 	}
 	if (mode == MODE_TAB)
 		tabs(f, n, cards, r, nr);
@@ -866,7 +806,7 @@ main(int argc, char *argv[])
 		    S_ISREG(st.st_mode))
 			trace = tppath(path);
 		else
-			spool(&in);
+			tmp = pf_tp_spool(&in);
 	}
 	if (fstat(in.fd, &st) == 0 && S_ISREG(st.st_mode))
 		bytes = (long long)st.st_size;

@@ -4,13 +4,15 @@
  * (named by $TRACE_PROCESSOR, else trace_processor_shell or
  * trace_processor on PATH), imports the trace, and the counters it
  * reports are read back from its stats table, to be set beside the
- * prediction.
+ * prediction.  Also the temporary file it reads when the trace is not
+ * one already.
  */
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -325,6 +327,81 @@ pf_tp_rows(const struct pftp *tp, const struct pffinds *fd,
 		row(rows, &n, &cap, tp->st[i].name, tp->st[i].card)->counted +=
 		    tp->st[i].value;
 	return n;
+}
+
+/*
+ * Do the counters of rows differ, or the load from the predicted
+ * failure (fatal)?
+ */
+int
+pf_tp_differs(const struct pftp *tp, const struct pfrow *r, size_t nr,
+    int fatal)
+{
+	size_t i;
+
+	if (fatal || !tp->loaded)
+		return fatal == tp->loaded;
+	for (i = 0; i < nr; i++)
+		if (r[i].predicted != r[i].counted)
+			return 1;
+	return 0;
+}
+
+/* -------- files for it -------- */
+
+static char	*tmp;
+
+static void
+rmtmp(void)
+{
+	unlink(tmp);
+	free(tmp);
+}
+
+/*
+ * A temporary file, in $TMPDIR or /tmp, removed at exit (one only):
+ * its path, and its descriptor in *fd.
+ */
+char *
+pf_tp_tmpfile(int *fd)
+{
+	const char *dir = getenv("TMPDIR");
+	size_t n;
+
+	if (dir == NULL || *dir == '\0')
+		dir = "/tmp";
+	n = strlen(dir) + sizeof("/ltcheck.XXXXXX");
+	tmp = lt_malloc(n);
+	snprintf(tmp, n, "%s/ltcheck.XXXXXX", dir);
+	if ((*fd = mkstemp(tmp)) < 0)
+		lt_die(LT_EXIT_SYS, "%s:", tmp);
+	atexit(rmtmp);
+	return tmp;
+}
+
+/*
+ * The trace processor reads a file: what is left of in (a pipe) is
+ * copied to a temporary one, which in then reads.  Returns its path.
+ */
+char *
+pf_tp_spool(struct ltin *in)
+{
+	const char *name = in->name;
+	struct ltout o;
+	char *path;
+	int fd;
+
+	path = pf_tp_tmpfile(&fd);
+	lt_out_init(&o, fd, path);
+	do {
+		lt_out_write(&o, in->buf + in->pos, in->end - in->pos);
+		in->pos = in->end;
+	} while (lt_in_fill(in, 1) > 0);
+	lt_out_close(&o);
+	lt_in_close(in);
+	lt_in_open(in, path);
+	in->name = name;
+	return path;
 }
 
 void

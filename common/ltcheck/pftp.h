@@ -33,6 +33,10 @@ char		*pf_tp_find(void);
 void		 pf_tp_import(struct pftp *, const char *, const char *);
 size_t		 pf_tp_rows(const struct pftp *, const struct pffinds *,
 		    struct pfrow **);
+int		 pf_tp_differs(const struct pftp *, const struct pfrow *,
+		    size_t, int);
+char		*pf_tp_tmpfile(int *);
+char		*pf_tp_spool(struct ltin *);
 void		 pf_tp_free(struct pftp *);
 
 #endif
