@@ -1,9 +1,12 @@
 #!/usr/bin/env bats
 # tests/ltcheck.bats: ltcheck, the validator that predicts Perfetto's import.
 #
-# Every rule of spec sections A-D has a fixture tests/data/ltcheck/RULE.json
-# (the spec's example) and a golden RULE.out holding `ltcheck -t` for the
-# three version bands; the exit status is checked against the cards.
+# Every rule of ltcheck(1), RULES, has a fixture tests/data/ltcheck/RULE.json
+# (its example) and a golden RULE.out holding `ltcheck -t` for the three
+# version bands; the exit status is checked against the cards.  Where
+# Perfetto's trace processor is at hand, the counters ltcheck predicts are
+# compared with those it counts, on the fixtures and on what the chain
+# writes for generated logs and traces (the differential suite, below).
 
 bats_require_minimum_version 1.5.0
 load helper
