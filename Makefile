@@ -38,7 +38,8 @@ LTLANEFIX = tools/ltlanefix.o $(CORE) common/ltlanefix/lanes.o
 LTJSON = tools/ltjson.o $(CORE) $(JSONW) common/ltjson/strtab.o
 LTCHECK = tools/ltcheck.o $(CORE) $(JSONEV) $(JSONW) common/ltcheck/pfjson.o \
 	common/ltcheck/pfsim.o common/ltcheck/pfstack.o \
-	common/ltcheck/pffind.o common/ltcheck/pfsum.o common/ltcheck/pfnum.o
+	common/ltcheck/pfrec.o common/ltcheck/pfsum.o \
+	common/ltcheck/pffind.o common/ltcheck/pfnum.o common/ltcheck/pftp.o
 
 CPROGS = tools/ltparse tools/ltpair tools/ltfilter tools/ltlanefix \
 	tools/ltjson tools/ltcheck
