@@ -854,3 +854,20 @@ outlier() {
 	run -2 --separate-stderr litracer -q --to 9300000000s "$SAMPLE"
 	[ "$stderr" = "litracer: --to 9300000000s: out of range (about 292 years at most)" ]
 }
+
+@test "--validate asks Perfetto's own importer too, where there is one" {
+	tp_need
+	# a stand-in that reports a stat Perfetto's prediction does not have
+	cat >fake_tp <<X
+#!/bin/sh
+case "\$*" in
+*stats*) printf '"name","severity","source","sum(value)"\n"misplaced_end_event","data_loss","trace",3\n' ;;
+*) exec "$TP" "\$@" ;;
+esac
+X
+	chmod +x fake_tp
+	run -0 env TRACE_PROCESSOR="$TP" litracer -q --validate -o v.json "$SAMPLE"
+	run -1 --separate-stderr env TRACE_PROCESSOR="$T/fake_tp" litracer -q --validate -o v.json "$SAMPLE"
+	[[ $stderr == *"misplaced_end_event"* ]]
+	[ -s v.json ]
+}
