@@ -59,6 +59,15 @@ FUZZERS = $(patsubst %.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 
 all: $(CPROGS)
 
+# ltstat and its modules (common/ltstat/): where each rank waited for data.
+LTSTAT = tools/ltstat.o $(CORE) $(IDTAB) common/ltstat/hist.o common/ltstat/ctr.o \
+	common/ltstat/run.o common/ltstat/emit.o common/ltstat/report.o
+CPROGS += tools/ltstat
+OBJS += $(LTSTAT)
+all: tools/ltstat
+tools/ltstat: $(LTSTAT)
+	$(CC) $(LDFLAGS) -o $@ $(LTSTAT)
+
 tools/ltparse: $(LTPARSE)
 	$(CC) $(LDFLAGS) -o $@ $(LTPARSE)
 tools/ltpair: $(LTPAIR)
