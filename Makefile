@@ -60,8 +60,9 @@ FUZZERS = $(patsubst %.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 all: $(CPROGS)
 
 # ltstat and its modules (common/ltstat/): where each rank waited for data.
-LTSTAT = tools/ltstat.o $(CORE) $(IDTAB) common/ltstat/hist.o common/ltstat/ctr.o \
-	common/ltstat/run.o common/ltstat/emit.o common/ltstat/report.o
+LTSTAT = tools/ltstat.o $(CORE) $(IDTAB) common/ltstat/input.o \
+	common/ltstat/hist.o common/ltstat/ctr.o common/ltstat/run.o \
+	common/ltstat/emit.o common/ltstat/report.o
 CPROGS += tools/ltstat
 OBJS += $(LTSTAT)
 all: tools/ltstat

@@ -266,6 +266,14 @@ st_share_add(struct rank *r, int64_t ts, int64_t end, int iswait)
 			s->wait = s->busy = 0;
 		}
 		next = secstart(k + 1);
+		/* Whole seconds of one kind share one value. */
+		if (ts == secstart(k) && end >= next && s->headep < 0 &&
+		    secstart(second(end)) > ts) {
+			st_emit_share(r, ts, iswait, 1);
+			s->on = 0;
+			ts = secstart(second(end));
+			continue;
+		}
 		piece = (end < next ? end : next) - ts;
 		if (piece <= 0)
 			break;

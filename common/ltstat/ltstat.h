@@ -2,8 +2,9 @@
 /*
  * ltstat.h: the parts of ltstat(1), which no other program uses.
  *
- * hist.c keeps the durations of a category (exact totals, percentiles);
- * ctr.c puts a worker's chunk counters in time order; run.c holds the
+ * input.c takes the records of the stream one by one; hist.c keeps the
+ * durations of a category (exact totals, percentiles); ctr.c puts a
+ * worker's chunk counters in time order; run.c holds the
  * processes, threads, ranks and workers of the input and what ltstat
  * learns about them (waits, chunks, flows); emit.c writes the records
  * that -t adds to the stream; report.c writes the report, as text or
@@ -223,10 +224,12 @@ struct slow {
 };
 
 struct cat {
-	char		*name;		/* as written (JSON string contents) */
-	size_t		 n;
+	struct ltid	 id;		/* key: TAB name, as written */
 	struct hist	 h;
 };
+
+#define CATNAME(c)	((c)->id.key + 1)
+#define CATLEN(c)	((c)->id.keyn - 1)
 
 /* What -t adds (emit.c) and which parts. */
 enum { T_WAITS = 1, T_FLOWS = 2, T_COUNTERS = 4 };
@@ -241,7 +244,9 @@ struct run {
 	struct rank	**ranks;
 	size_t		 nranks, capranks;
 	struct group	*groups;
-	struct cat	*cats;
+	struct ltidtab	 cattab;
+	struct cat	**cats;		/* in order of appearance */
+	struct cat	*lastcat;	/* the one of the last record */
 	size_t		 ncats, capcats;
 	struct slow	*slowdl, *slowrd;
 	int		 nslowdl, nslowrd;
@@ -272,19 +277,24 @@ struct ev {
 };
 
 struct proc *st_proc(const struct ltfield *, const struct ltfield *,
-	    struct thr **);
-void	st_args(struct proc *, const struct ltfield *, struct ev *,
-	    struct ltrd *);
-void	st_cat(const struct ltfield *, int64_t);
+	    struct thr **, const char **);
+const char *st_args(struct proc *, const struct ltfield *, struct ev *);
+const char *st_cat(const struct ltfield *, int64_t);
 void	st_batch(struct ev *);
 void	st_loader(struct ev *);
 void	st_io(struct ev *, int);
-void	st_meta(const struct ltrec *, struct ltrd *);
+const char *st_meta(const struct ltrec *);
+void	st_init(int, int, struct ltout *);
 void	st_end(void);
 void	st_free(void);
 struct rank *st_rank(struct proc *, struct thr *);
 void	st_wait(struct rank *, int64_t, int64_t, int64_t, int64_t,
 	    const struct io *, size_t);
+
+/* -------- input.c -------- */
+
+const char *st_record(const struct ltrec *);
+const char *st_directive(const char *, size_t);
 
 /* -------- emit.c -------- */
 

@@ -166,6 +166,33 @@ wkcmp(const void *a, const void *b)
 	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
+/* What was in flight, by process, download before read, by chunk. */
+static int
+iocmp(const void *a, const void *b)
+{
+	const struct io *x = a, *y = b;
+
+	if (x->p != y->p)
+		return x->p->seq < y->p->seq ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind == 'd' ? -1 : 1;
+	return (x->chunk > y->chunk) - (x->chunk < y->chunk);
+}
+
+/* Categories by name, as bytes. */
+static int
+catcmp(const void *a, const void *b)
+{
+	const struct cat *x = *(struct cat *const *)a;
+	const struct cat *y = *(struct cat *const *)b;
+	size_t n = CATLEN(x) < CATLEN(y) ? CATLEN(x) : CATLEN(y);
+	int r = memcmp(CATNAME(x), CATNAME(y), n);
+
+	if (r != 0)
+		return r;
+	return (CATLEN(x) > CATLEN(y)) - (CATLEN(x) < CATLEN(y));
+}
+
 static void
 addwk(void *e)
 {
@@ -200,7 +227,7 @@ mknotes(void)
 		clash += ST.ranks[i]->wtidclash && ST.ranks[i]->nwaits > 0;
 	}
 	for (i = 0; i < ST.ncats; i++)
-		inexact |= !st_hist_isexact(&ST.cats[i].h);
+		inexact |= !st_hist_isexact(&ST.cats[i]->h);
 	if (ST.nbatch == 0)
 		note("no batch spans (LitData writes them from 0.2.68 on, at "
 		    "tracer level batch or above): compute and data-wait "
@@ -313,14 +340,18 @@ trank(const struct rank *r)
 
 	pf("\n");
 	who(r->p);
-	pf(": %lld batches", r->batches);
-	if (r->open_batches > 0)
-		pf(" (%lld open)", r->open_batches);
-	pf(", compute ");
-	ms(r->compute);
-	pf(", data wait ");
-	ms(r->wait);
-	pf(" (%.1f%%)\n", 100 * share(r->wait, r->compute));
+	if (r->batches == 0)
+		pf(": no batch spans\n");
+	else {
+		pf(": %lld batches", r->batches);
+		if (r->open_batches > 0)
+			pf(" (%lld open)", r->open_batches);
+		pf(", compute ");
+		ms(r->compute);
+		pf(", data wait ");
+		ms(r->wait);
+		pf(" (%.1f%%)\n", 100 * share(r->wait, r->compute));
+	}
 	for (i = 0; i < r->nep; i++) {
 		e = &r->ep[i];
 		pf("  epoch ");
@@ -335,6 +366,10 @@ trank(const struct rank *r)
 			ms(e->dur);
 			if (e->open)
 				pf(" (open)");
+		}
+		if (e->batches == 0) {
+			pf("\n");
+			continue;
 		}
 		pf(": %lld batches, compute ", e->batches);
 		ms(e->compute);
@@ -366,10 +401,13 @@ tcats(void)
 	pf("\n%-12s %9s %16s %14s %14s %14s %14s\n", "category", "count",
 	    "total", "p50", "p95", "p99", "max");
 	for (i = 0; i < ST.ncats; i++) {
-		c = &ST.cats[i];
+		c = ST.cats[i];
 		ex = st_hist_isexact(&c->h);
-		pf("%-12s %9lld %16s", c->n > 0 ? c->name : "(none)", c->h.n,
-		    msstr(c->h.sum));
+		if (CATLEN(c) > 0)
+			pf("%-12.*s", (int)CATLEN(c), CATNAME(c));
+		else
+			pf("%-12s", "(none)");
+		pf(" %9lld %16s", c->h.n, msstr(c->h.sum));
 		for (k = 0; k < 3; k++)
 			pf(" %s%13s", ex ? " " : "~",
 			    msstr(st_hist_pct(&c->h, pc[k])));
@@ -568,9 +606,10 @@ jcats(void)
 
 	pf("\"categories\":{");
 	for (i = 0; i < ST.ncats; i++) {
-		c = &ST.cats[i];
-		pf("%s\"%s\":{\"count\":%lld,\"total_us\":", i > 0 ? "," : "",
-		    c->name, c->h.n);
+		c = ST.cats[i];
+		pf("%s\"", i > 0 ? "," : "");
+		lt_out_write(o, CATNAME(c), CATLEN(c));
+		pf("\":{\"count\":%lld,\"total_us\":", c->h.n);
 		us(c->h.sum);
 		pf(",\"p50_us\":");
 		us(st_hist_pct(&c->h, 50));
@@ -694,12 +733,26 @@ json(void)
 void
 st_report(struct ltout *out, int asjson)
 {
+	struct wait *w;
+	size_t i;
+	int k;
+
 	o = out;
+	nnotes = 0;
 	wk = lt_reallocarray(NULL, ST.nprocs, sizeof(*wk));
 	nwk = 0;
 	lt_id_each(&ST.procs, addwk);
-	qsort(wk, nwk, sizeof(*wk), wkcmp);
-	qsort(ST.ranks, ST.nranks, sizeof(*ST.ranks), rankcmp);
+	if (nwk > 1)
+		qsort(wk, nwk, sizeof(*wk), wkcmp);
+	if (ST.nranks > 1)
+		qsort(ST.ranks, ST.nranks, sizeof(*ST.ranks), rankcmp);
+	if (ST.ncats > 1)
+		qsort(ST.cats, ST.ncats, sizeof(*ST.cats), catcmp);
+	for (i = 0; i < ST.nranks; i++)
+		for (k = 0; k < ST.ranks[i]->ntop; k++)
+			if ((w = &ST.ranks[i]->top[k])->nit > 1)
+				qsort(w->it, (size_t)w->nit, sizeof(*w->it),
+				    iocmp);
 	if (!ST.hast0)
 		ST.t0 = ST.hasmin ? ST.min : 0;
 	mknotes();

@@ -12,6 +12,7 @@
  * A worker is a process with downloads, reads or deletes: its chunks
  * link download to read to delete (flows) and feed its counters.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "ltstat.h"
@@ -24,19 +25,38 @@ static char	waitcat[] = "wait";
 
 /* -------- processes and threads -------- */
 
+/* A pid or tid column: a canonical integer, a JSON string, or "-". */
+static int
+idok(const struct ltfield *f)
+{
+	struct ltjson j;
+	int64_t v;
+
+	if (LT_ISNONE(*f) || lt_int_parse(f->p, f->n, &v) == LT_NUM_OK)
+		return 1;
+	return f->n > 0 && f->p[0] == '"' && lt_json_whole(f->p, f->n, NULL,
+	    &j) == LT_JSON_OK && j.type == '"' && j.flags == 0;
+}
+
+/* The thread of pid and tid, checked when new, and its process. */
 struct proc *
 st_proc(const struct ltfield *pid, const struct ltfield *tid,
-    struct thr **tp)
+    struct thr **tp, const char **why)
 {
 	struct proc *p;
 	struct thr *t;
 	int isnew;
 
-	t = lt_id_get(&ST.thrs, pid, tid, 1, &isnew);
-	if (!isnew) {
+	if ((t = lt_id_get(&ST.thrs, pid, tid, 0, NULL)) != NULL) {
 		*tp = t;
 		return t->p;
 	}
+	if (!idok(pid) || !idok(tid)) {
+		*why = !idok(pid) ? "column pid: not an integer, a JSON string "
+		    "or -" : "column tid: not an integer, a JSON string or -";
+		return NULL;
+	}
+	t = lt_id_get(&ST.thrs, pid, tid, 1, &isnew);
 	t->tidoff = 2 + pid->n;
 	p = lt_id_get(&ST.procs, pid, NULL, 1, &isnew);
 	if (isnew) {
@@ -77,10 +97,10 @@ group(int64_t rank)
  * The args that ltstat reads: the span's chunk, batch, epoch and index,
  * ltpair's mark, and once per process its rank and worker.
  */
-void
-st_args(struct proc *p, const struct ltfield *args, struct ev *ev,
-    struct ltrd *rd)
+const char *
+st_args(struct proc *p, const struct ltfield *args, struct ev *ev)
 {
+	static char err[128];
 	struct ltfield k, v;
 	struct ltobj it;
 	int64_t n;
@@ -119,8 +139,10 @@ st_args(struct proc *p, const struct ltfield *args, struct ev *ev,
 				p->worker = n;
 		}
 	}
-	if (r < 0)
-		lt_rd_bad(rd, "column args: %s", it.err);
+	if (r < 0) {
+		snprintf(err, sizeof(err), "column args: %s", it.err);
+		return err;
+	}
 	if (gen == '1')
 		ST.gen_v1++;
 	else if (gen == 'o')
@@ -132,38 +154,43 @@ st_args(struct proc *p, const struct ltfield *args, struct ev *ev,
 		if (p->rank >= 0)
 			p->grp = group(p->rank);
 	}
+	return NULL;
 }
 
 /* -------- categories -------- */
 
-void
+/* Is f the text of a JSON string's contents, as lt1 writes them? */
+static int
+jsonstr(const struct ltfield *f)
+{
+	struct ltjson j;
+
+	return lt_esc_plain(f->p, f->n) || (lt_json_str(f->p, f->n, NULL,
+	    &j) == LT_JSON_OK && (j.flags & LT_JS_REPAIRED) == 0);
+}
+
+/* A duration of category name; the name is checked once. */
+const char *
 st_cat(const struct ltfield *name, int64_t dur)
 {
-	static size_t last;
-	struct cat *c;
-	size_t i;
+	struct cat *c = ST.lastcat;
+	int isnew;
 
-	if (last < ST.ncats && ST.cats[last].n == name->n &&
-	    memcmp(ST.cats[last].name, name->p, name->n) == 0) {
-		st_hist_add(&ST.cats[last].h, dur);
-		return;
+	if (c == NULL || CATLEN(c) != name->n ||
+	    memcmp(CATNAME(c), name->p, name->n) != 0) {
+		if ((c = lt_id_get(&ST.cattab, name, NULL, 0, NULL)) == NULL &&
+		    !jsonstr(name))
+			return "column cat: not JSON string contents";
+		c = lt_id_get(&ST.cattab, name, NULL, 1, &isnew);
+		if (isnew) {
+			ST.cats = lt_grow(ST.cats, &ST.capcats, ST.ncats + 1,
+			    sizeof(*ST.cats));
+			ST.cats[ST.ncats++] = c;
+		}
+		ST.lastcat = c;
 	}
-	for (i = 0; i < ST.ncats; i++)
-		if (ST.cats[i].n == name->n &&
-		    memcmp(ST.cats[i].name, name->p, name->n) == 0)
-			break;
-	if (i == ST.ncats) {
-		ST.cats = lt_grow(ST.cats, &ST.capcats, ST.ncats + 1,
-		    sizeof(*ST.cats));
-		c = &ST.cats[ST.ncats++];
-		memset(c, 0, sizeof(*c));
-		c->name = lt_malloc(name->n + 1);
-		memcpy(c->name, name->p, name->n);
-		c->name[name->n] = '\0';
-		c->n = name->n;
-	}
-	last = i;
-	st_hist_add(&ST.cats[i].h, dur);
+	st_hist_add(&c->h, dur);
+	return NULL;
 }
 
 /* -------- ranks and epochs -------- */
@@ -487,8 +514,6 @@ ioadd(struct group *g, const struct io *io)
 	size_t i;
 	int k;
 
-	if (io->end < g->prune)
-		return;
 	for (i = 0; i < g->nr; i++) {
 		r = g->r[i];
 		for (k = 0; k < r->ntop; k++)
@@ -502,6 +527,9 @@ ioadd(struct group *g, const struct io *io)
 			e->pend[e->npend++] = *io;
 		}
 	}
+	/* Kept only if a wait yet to be found may overlap it. */
+	if (io->end < g->prune)
+		return;
 	if (g->nio == IOMAX) {
 		memmove(g->io, g->io + IOMAX / 2,
 		    (IOMAX - IOMAX / 2) * sizeof(*g->io));
@@ -604,36 +632,77 @@ st_io(struct ev *ev, int kind)
 /* -------- names of threads, and the end -------- */
 
 /* thread_name and thread_sort_index: the wait track follows them. */
-void
-st_meta(const struct ltrec *rec, struct ltrd *rd)
+const char *
+st_meta(const struct ltrec *rec)
 {
+	static char err[128];
 	const struct ltfield *nm = &rec->f[LT_NAME];
+	struct ltfield k, val;
+	struct ltobj it;
 	struct thr *t;
-	const char *v;
+	const char *v, *why, *key;
 	size_t vn;
 	char **to;
+	int r;
 
 	if (LT_IS(*nm, "thread_name"))
-		v = lt_json_member(rec->f[LT_ARGS].p, rec->f[LT_ARGS].n,
-		    "name", &vn);
+		key = "\"name\"";
 	else if (LT_IS(*nm, "thread_sort_index"))
-		v = lt_json_member(rec->f[LT_ARGS].p, rec->f[LT_ARGS].n,
-		    "sort_index", &vn);
+		key = "\"sort_index\"";
 	else
-		return;
-	(void)rd;
-	st_proc(&rec->f[LT_PID], &rec->f[LT_TID], &t);
+		return NULL;
+	/* The args are checked as they are walked. */
+	v = NULL;
+	vn = 0;
+	lt_obj_init(&it, rec->f[LT_ARGS].p, rec->f[LT_ARGS].n);
+	while ((r = lt_obj_next(&it, &k, &val)) > 0)
+		if (v == NULL && k.n == strlen(key) &&
+		    memcmp(k.p, key, k.n) == 0) {
+			v = val.p;
+			vn = val.n;
+		}
+	if (r < 0) {
+		snprintf(err, sizeof(err), "column args: %s", it.err);
+		return err;
+	}
+	if (st_proc(&rec->f[LT_PID], &rec->f[LT_TID], &t, &why) == NULL)
+		return why;
 	if (v == NULL)
-		return;
+		return NULL;
 	to = LT_IS(*nm, "thread_name") ? &t->name : &t->sort;
 	if (LT_IS(*nm, "thread_name") && (vn < 2 || v[0] != '"'))
-		return;
+		return NULL;
 	free(*to);
 	*to = lt_malloc(vn + 1);
 	memcpy(*to, v, vn);
 	(*to)[vn] = '\0';
+	return NULL;
 }
 
+void
+st_init(int ntop, int tflag, struct ltout *out)
+{
+	memset(&ST, 0, sizeof(ST));
+	ST.ntop = ntop;
+	ST.tflag = tflag;
+	ST.out = out;
+	lt_id_init(&ST.procs, sizeof(struct proc));
+	lt_id_init(&ST.thrs, sizeof(struct thr));
+	lt_id_init(&ST.cattab, sizeof(struct cat));
+	ST.slowdl = lt_calloc((size_t)ntop, sizeof(*ST.slowdl));
+	ST.slowrd = lt_calloc((size_t)ntop, sizeof(*ST.slowrd));
+}
+
+static void
+flushctr(void *e)
+{
+	struct proc *p = e;
+
+	if (p->io)
+		st_ctr_flush(p);
+}
+
+/* The input has ended: what still waits is written. */
 void
 st_end(void)
 {
@@ -642,6 +711,7 @@ st_end(void)
 	struct rank *r;
 	size_t i, j;
 
+	lt_id_each(&ST.procs, flushctr);
 	for (i = 0; i < ST.nranks; i++) {
 		r = ST.ranks[i];
 		st_share_close(r);
@@ -700,13 +770,13 @@ st_free(void)
 		free(g->r);
 		free(g);
 	}
-	for (i = 0; i < ST.ncats; i++) {
-		free(ST.cats[i].name);
-		st_hist_free(&ST.cats[i].h);
-	}
+	for (i = 0; i < ST.ncats; i++)
+		st_hist_free(&ST.cats[i]->h);
 	free(ST.cats);
+	lt_id_free(&ST.cattab, NULL);
 	free(ST.slowdl);
 	free(ST.slowrd);
 	lt_id_free(&ST.procs, freeproc);
 	lt_id_free(&ST.thrs, freethr);
+	memset(&ST, 0, sizeof(ST));
 }
