@@ -6,11 +6,12 @@
  * own in the rank's main process, named after the main thread with
  * " data wait" and given its sort index, so that it sorts right under
  * it.  A flow (category flow, name chunk) joins a chunk's download to
- * its read, and its read to its delete: s at the start of the first
- * slice, f with "bp":"e" at the start of the second, or at the first
- * one's start if that is later (a read that waits for its download
- * begins before it), since Perfetto binds a flow end only after its
- * start.  Counters are C records: "chunks" with "downloading" and
+ * its read, and its read to its delete: s at the start of the slice
+ * that starts first, f with "bp":"e" at the start of the other (a read
+ * that waits for its download begins before it), since Perfetto binds
+ * a flow's end only after its start, and a slice is the top of its
+ * track's stack at its start (an X sorts before a flow at one ts).
+ * Counters are C records: "chunks" with "downloading" and
  * "in cache" per worker, "data wait" with "share" per rank and second.
  */
 #include <stdlib.h>
@@ -85,24 +86,28 @@ flowrec(int64_t ts, int ph, const struct thr *t, int64_t chunk)
 	put("}\n");
 }
 
-/* A flow from slice a to slice b, of one chunk of p. */
+/*
+ * A flow joining slices a and b, of one chunk of p: s at the start of
+ * the one that starts first (a on a tie), f at the start of the other.
+ */
 void
 st_emit_flow(struct proc *p, int64_t chunk, const struct span *a,
     const struct span *b)
 {
-	int64_t fts;
+	const struct span *t;
 
 	(void)p;
 	if (!(ST.tflag & T_FLOWS))
 		return;
-	fts = b->ts > a->ts ? b->ts : a->ts;
-	/* f must fall inside b, or at its start. */
-	if (fts != b->ts && b->ts + b->dur <= fts)
-		return;
+	if (b->ts < a->ts) {
+		t = a;
+		a = b;
+		b = t;
+	}
 	ST.flows++;
 	ST.flowid++;
 	flowrec(a->ts, 's', a->t, chunk);
-	flowrec(fts, 'f', b->t, chunk);
+	flowrec(b->ts, 'f', b->t, chunk);
 }
 
 void
