@@ -460,11 +460,18 @@ st_loader(struct ev *ev)
 
 /* -------- workers and their chunks -------- */
 
+static size_t
+chunkhome(const struct proc *p, int64_t id)
+{
+	return (size_t)((uint64_t)id * 0x9e3779b97f4a7c15ULL >> 17) &
+	    (p->capch - 1);
+}
+
 static struct chunk *
 chunk(struct proc *p, int64_t id)
 {
 	struct chunk *old;
-	size_t i, n, h;
+	size_t i, n;
 
 	if (2 * (p->nch + 1) > p->capch) {
 		old = p->ch;
@@ -477,15 +484,43 @@ chunk(struct proc *p, int64_t id)
 				*chunk(p, old[i].id) = old[i];
 		free(old);
 	}
-	h = (size_t)((uint64_t)id * 0x9e3779b97f4a7c15ULL >> 17);
-	for (i = h & (p->capch - 1); p->ch[i].used;
+	for (i = chunkhome(p, id); p->ch[i].used;
 	    i = (i + 1) & (p->capch - 1))
 		if (p->ch[i].id == id)
 			return &p->ch[i];
+	memset(&p->ch[i], 0, sizeof(p->ch[i]));
 	p->ch[i].used = 1;
 	p->ch[i].id = id;
 	p->nch++;
 	return &p->ch[i];
+}
+
+/*
+ * A deleted chunk is forgotten, so that a worker's table holds the chunks
+ * it has, not all it ever had.  Linear probing: the entries after it
+ * that it pushed away move back.
+ */
+static void
+unchunk(struct proc *p, struct chunk *c)
+{
+	size_t i = (size_t)(c - p->ch), j = i, h, mask = p->capch - 1;
+
+	for (;;) {
+		p->ch[i].used = 0;
+		for (;;) {
+			j = (j + 1) & mask;
+			if (!p->ch[j].used)
+				goto done;
+			h = chunkhome(p, p->ch[j].id);
+			/* Can it go to i, between its home and j? */
+			if (i <= j ? (h <= i || h > j) : (h <= i && h > j))
+				break;
+		}
+		p->ch[i] = p->ch[j];
+		i = j;
+	}
+done:
+	p->nch--;
 }
 
 /* Keep the n longest of list (at most ST.ntop), longest first. */
@@ -612,10 +647,12 @@ st_io(struct ev *ev, int kind)
 				c->rdlinked = 1;
 				st_emit_flow(p, c->id, &c->rd, &sp);
 			}
-			if (c->held) {
-				c->held = 0;
+			if (c->held)
 				st_ctr_push(p, end, 0, -1);
-			}
+			c->held = 0;
+			/* A read that ltpair wrote late still finds its download. */
+			if (!c->hasdl || c->dllinked)
+				unchunk(p, c);
 		}
 	}
 	st_ctr_advance(p, end);
