@@ -17,29 +17,9 @@ jget() {
 		console.log(typeof v === "object" ? JSON.stringify(v) : String(v))' "$1" "$2"
 }
 
-# tp_bin: Perfetto's trace processor, or skip.
-tp_bin() {
-	local c
-	for c in "${TRACE_PROCESSOR:-}" "$TOP/../shared/perfetto/trace_processor_shell" \
-	    "$TOP/../../shared/perfetto/trace_processor_shell" \
-	    "$(command -v trace_processor_shell || true)" \
-	    "$(command -v trace_processor || true)"; do
-		if [ -n "$c" ] && [ -x "$c" ]; then
-			echo "$c"
-			return 0
-		fi
-	done
-	skip "Perfetto's trace_processor is not installed (set TRACE_PROCESSOR)"
-}
-
-# tp_query_local TRACE SQL: the rows of one query on TRACE, as CSV
-# without the header line and the quotes of strings, from the real
-# importer.
-tp_query_local() {
-	local tp q=$BATS_TEST_TMPDIR/query.sql
-	tp=$(tp_bin) || return 1
-	printf '%s\n' "$2" > "$q"
-	"$tp" -q "$q" "$1" 2>"$BATS_TEST_TMPDIR/tp.err" | tail -n +2 | tr -d '"'
+# tpq TRACE SQL: tp_query without the quotes of strings.
+tpq() {
+	tp_query "$1" "$2" | tr -d '"'
 }
 
 # chain LOG OUT [ltstat -t options]: the default chain with ltstat -t,
@@ -336,14 +316,12 @@ truthval() {
 same_as_perfetto() {
 	local t=$1 r=$1.report got want
 	json_ok "$r"
-	# 0 error and data-loss stats.
-	got=$(tp_query_local "$t" "select name || ' ' || value from stats where value > 0 and severity in ('error', 'data_loss');")
-	[ -z "$got" ] || { echo "stats: $got"; return 1; }
+	tp_clean "$t"
 	want=$(jget "$r" 'o.ranks.map(x => x.pid + "," + Math.round(x.compute_us * 1000) + "," + Math.round(x.wait_us * 1000) + "," + x.waits).sort().join(" ")')
-	got=$(tp_query_local "$t" "select p.pid || ',' || ifnull((select sum(s.dur) from slice s join thread_track tt on s.track_id = tt.id join thread th using (utid) where th.upid = p.upid and s.name = 'batch'), 0) || ',' || ifnull((select sum(s.dur) from slice s join thread_track tt on s.track_id = tt.id join thread th using (utid) where th.upid = p.upid and s.name = 'data wait'), 0) || ',' || (select count(*) from slice s join thread_track tt on s.track_id = tt.id join thread th using (utid) where th.upid = p.upid and s.name = 'data wait') from process p where exists (select 1 from slice s join thread_track tt on s.track_id = tt.id join thread th using (utid) where th.upid = p.upid and s.name in ('batch', 'dataloader'));" | sort | tr '\n' ' ' | sed 's/ $//')
+	got=$(tpq "$t" "select p.pid || ',' || ifnull((select sum(s.dur) from slice s join thread_track tt on s.track_id = tt.id join thread th using (utid) where th.upid = p.upid and s.name = 'batch'), 0) || ',' || ifnull((select sum(s.dur) from slice s join thread_track tt on s.track_id = tt.id join thread th using (utid) where th.upid = p.upid and s.name = 'data wait'), 0) || ',' || (select count(*) from slice s join thread_track tt on s.track_id = tt.id join thread th using (utid) where th.upid = p.upid and s.name = 'data wait') from process p where exists (select 1 from slice s join thread_track tt on s.track_id = tt.id join thread th using (utid) where th.upid = p.upid and s.name in ('batch', 'dataloader'));" | sort | tr '\n' ' ' | sed 's/ $//')
 	[ "$got" = "$want" ] || { echo "ranks: perfetto $got, ltstat $want"; return 1; }
 	want=$(jget "$r" 'Object.entries(o.categories).map(([k, v]) => k + "," + v.count + "," + Math.round(v.total_us * 1000)).sort().join(" ")')
-	got=$(tp_query_local "$t" "select ifnull(category, '') || ',' || count(*) || ',' || sum(dur) from slice group by category;" | sort | tr '\n' ' ' | sed 's/ $//')
+	got=$(tpq "$t" "select ifnull(category, '') || ',' || count(*) || ',' || sum(dur) from slice group by category;" | sort | tr '\n' ' ' | sed 's/ $//')
 	[ "$got" = "$want" ] || { echo "categories: perfetto $got, ltstat $want"; return 1; }
 }
 
@@ -352,7 +330,7 @@ same_as_perfetto() {
 flows_and_counters() {
 	local t=$1 r=$1.report got n
 	n=$(jget "$r" 'o.workers.filter(w => w.downloaded > 0).length')
-	got=$(tp_query_local "$t" "select count(*), sum(so.name || ' ' || si.name in ('download read', 'read download', 'read delete')), sum(extract_arg(so.arg_set_id, 'args.chunk') = extract_arg(si.arg_set_id, 'args.chunk')), sum(tso.upid = tsi.upid) from flow f join slice so on so.id = f.slice_out join slice si on si.id = f.slice_in join thread_track a on so.track_id = a.id join thread tso on tso.utid = a.utid join thread_track b on si.track_id = b.id join thread tsi on tsi.utid = b.utid;")
+	got=$(tpq "$t" "select count(*), sum(so.name || ' ' || si.name in ('download read', 'read download', 'read delete')), sum(extract_arg(so.arg_set_id, 'args.chunk') = extract_arg(si.arg_set_id, 'args.chunk')), sum(tso.upid = tsi.upid) from flow f join slice so on so.id = f.slice_out join slice si on si.id = f.slice_in join thread_track a on so.track_id = a.id join thread tso on tso.utid = a.utid join thread_track b on si.track_id = b.id join thread tsi on tsi.utid = b.utid;")
 	IFS=, read -r flows kinds chunks procs <<EOF
 $got
 EOF
@@ -360,16 +338,16 @@ EOF
 	[ "$flows" = "$kinds" ] && [ "$flows" = "$chunks" ] && [ "$flows" = "$procs" ] ||
 	    { echo "flows, right kinds, same chunk, same process: $got"; return 1; }
 	[ "$flows" = "$(sed -n 's/.*"ltstat":{"waits":[0-9]*,"flows":\([0-9]*\).*/\1/p' "$t")" ]
-	got=$(tp_query_local "$t" "select count(*) from process p where exists (select 1 from slice s join thread_track tt on s.track_id = tt.id join thread th using (utid) where th.upid = p.upid and s.name = 'download') and exists (select 1 from process_counter_track c where c.upid = p.upid and c.name = 'chunks downloading') and exists (select 1 from process_counter_track c where c.upid = p.upid and c.name = 'chunks in cache');")
+	got=$(tpq "$t" "select count(*) from process p where exists (select 1 from slice s join thread_track tt on s.track_id = tt.id join thread th using (utid) where th.upid = p.upid and s.name = 'download') and exists (select 1 from process_counter_track c where c.upid = p.upid and c.name = 'chunks downloading') and exists (select 1 from process_counter_track c where c.upid = p.upid and c.name = 'chunks in cache');")
 	[ "$got" = "$n" ] || { echo "workers with both counters: $got of $n"; return 1; }
 	# Each value of chunks downloading is the number of download slices
 	# of its process around it.
-	got=$(tp_query_local "$t" "select count(*) = sum(c.value = (select count(*) from slice s join thread_track tt on s.track_id = tt.id join thread th using (utid) where th.upid = t.upid and s.name = 'download' and s.ts <= c.ts and c.ts < s.ts + s.dur)) from counter c join process_counter_track t on c.track_id = t.id where t.name = 'chunks downloading';")
+	got=$(tpq "$t" "select count(*) = sum(c.value = (select count(*) from slice s join thread_track tt on s.track_id = tt.id join thread th using (utid) where th.upid = t.upid and s.name = 'download' and s.ts <= c.ts and c.ts < s.ts + s.dur)) from counter c join process_counter_track t on c.track_id = t.id where t.name = 'chunks downloading';")
 	[ "$got" = 1 ]
 }
 
 @test "ltstat -t: Perfetto computes ltstat's totals from the trace, to the µs (new format, lanes, crash, break, no workers, mixed)" {
-	tp_bin > /dev/null
+	tp_need
 	for args in "-l sample" "-l debug -a sync" "-c -b -l sample" "-p -e 3" "-w 0 -l sample" "-f mixed" "-f old"; do
 		# shellcheck disable=SC2086
 		genlog -n 6000 $args > "$BATS_TEST_TMPDIR/g.log"
@@ -379,7 +357,7 @@ EOF
 }
 
 @test "ltstat -t: flows bind to their chunk's slices after ltlanefix, and every worker has its counters" {
-	tp_bin > /dev/null
+	tp_need
 	for args in "-l sample" "-l debug -a async" "-c -b -l sample" "-f old" "-f v1" "-w 0"; do
 		# shellcheck disable=SC2086
 		genlog -n 6000 $args > "$BATS_TEST_TMPDIR/g.log"
@@ -390,17 +368,17 @@ EOF
 	genlog -n 6000 -l sample > "$BATS_TEST_TMPDIR/g.log"
 	chain "$BATS_TEST_TMPDIR/g.log" "$BATS_TEST_TMPDIR/t.json"
 	[ "$(sed -n 's/.*"ltlanefix":{[^}]*"moved":\([0-9]*\).*/\1/p' "$BATS_TEST_TMPDIR/t.json")" -gt 0 ]
-	got=$(tp_query_local "$BATS_TEST_TMPDIR/t.json" "select count(*) from flow f join slice s on s.id in (f.slice_in, f.slice_out) join thread_track tt on s.track_id = tt.id join thread th using (utid) where th.name like '% lane %';")
+	got=$(tpq "$BATS_TEST_TMPDIR/t.json" "select count(*) from flow f join slice s on s.id in (f.slice_in, f.slice_out) join thread_track tt on s.track_id = tt.id join thread th using (utid) where th.name like '% lane %';")
 	[ "$got" -gt 0 ]
 }
 
 @test "ltstat -t: the sample log, and the same chain before ltlanefix -k (B and E)" {
-	tp_bin > /dev/null
+	tp_need
 	chain "$DATA/sample.log" "$BATS_TEST_TMPDIR/t.json"
 	same_as_perfetto "$BATS_TEST_TMPDIR/t.json"
 	flows_and_counters "$BATS_TEST_TMPDIR/t.json"
 	# The waits sit on a thread of their own, named after the main thread.
-	got=$(tp_query_local "$BATS_TEST_TMPDIR/t.json" "select distinct th.name from slice s join thread_track tt on s.track_id = tt.id join thread th using (utid) where s.name = 'data wait' order by 1;")
+	got=$(tpq "$BATS_TEST_TMPDIR/t.json" "select distinct th.name from slice s join thread_track tt on s.track_id = tt.id join thread th using (utid) where s.name = 'data wait' order by 1;")
 	[ "$got" = 'main 139755154835264 data wait
 main 139761402120000 data wait
 main 140383693834048 data wait
@@ -409,17 +387,16 @@ main 140498708858688 data wait' ]
 	ltparse "$BATS_TEST_TMPDIR/g.log" | ltpair | ltstat -t -j -o "$BATS_TEST_TMPDIR/k.json.report" |
 	    ltlanefix -q -k | ltjson > "$BATS_TEST_TMPDIR/k.json"
 	flows_and_counters "$BATS_TEST_TMPDIR/k.json"
-	got=$(tp_query_local "$BATS_TEST_TMPDIR/k.json" "select count(*) from stats where value > 0 and severity in ('error', 'data_loss');")
-	[ "$got" = 0 ]
+	tp_clean "$BATS_TEST_TMPDIR/k.json"
 }
 
 @test "ltstat -t: the data-wait share of each second is the waits' share of it" {
-	tp_bin > /dev/null
+	tp_need
 	genlog -n 6000 -l sample -c -b > "$BATS_TEST_TMPDIR/g.log"
 	chain "$BATS_TEST_TMPDIR/g.log" "$BATS_TEST_TMPDIR/t.json"
 	# Closed batches and waits of the process, clipped to the second of
 	# each value; a value of 0 may also mark the end of the last batch.
-	got=$(tp_query_local "$BATS_TEST_TMPDIR/t.json" "with s as (select s.name, s.ts, s.ts + s.dur as e, th.upid from slice s join thread_track tt on s.track_id = tt.id join thread th using (utid) where s.name in ('batch', 'data wait') and extract_arg(s.arg_set_id, 'args.ltpair') is null), c as (select c.ts, c.value, t.upid, c.ts / 1000000000 * 1000000000 as k from counter c join process_counter_track t on c.track_id = t.id where t.name = 'data wait share'), y as (select c.*, ifnull((select sum(min(e, k + 1000000000) - max(ts, k)) from s where s.upid = c.upid and s.name = 'data wait' and s.ts < k + 1000000000 and s.e > k), 0) as w, ifnull((select sum(min(e, k + 1000000000) - max(ts, k)) from s where s.upid = c.upid and s.name = 'batch' and s.ts < k + 1000000000 and s.e > k), 0) as b from c) select count(*), sum(abs(value - round(1.0 * w / (w + b), 3)) < 0.0005 or (value = 0 and exists (select 1 from s where s.upid = y.upid and s.name = 'batch' and s.e = y.ts))), sum(value > 0) from y;")
+	got=$(tpq "$BATS_TEST_TMPDIR/t.json" "with s as (select s.name, s.ts, s.ts + s.dur as e, th.upid from slice s join thread_track tt on s.track_id = tt.id join thread th using (utid) where s.name in ('batch', 'data wait') and extract_arg(s.arg_set_id, 'args.ltpair') is null), c as (select c.ts, c.value, t.upid, c.ts / 1000000000 * 1000000000 as k from counter c join process_counter_track t on c.track_id = t.id where t.name = 'data wait share'), y as (select c.*, ifnull((select sum(min(e, k + 1000000000) - max(ts, k)) from s where s.upid = c.upid and s.name = 'data wait' and s.ts < k + 1000000000 and s.e > k), 0) as w, ifnull((select sum(min(e, k + 1000000000) - max(ts, k)) from s where s.upid = c.upid and s.name = 'batch' and s.ts < k + 1000000000 and s.e > k), 0) as b from c) select count(*), sum(abs(value - round(1.0 * w / (w + b), 3)) < 0.0005 or (value = 0 and exists (select 1 from s where s.upid = y.upid and s.name = 'batch' and s.e = y.ts))), sum(value > 0) from y;")
 	IFS=, read -r n right positive <<EOF
 $got
 EOF
@@ -428,18 +405,18 @@ EOF
 }
 
 @test "ltstat -t: nothing of a category that a filter removed (--cat read: no waits, flows, counters)" {
-	tp_bin > /dev/null
+	tp_need
 	genlog -n 6000 -l sample > "$BATS_TEST_TMPDIR/g.log"
 	ltparse "$BATS_TEST_TMPDIR/g.log" | ltpair | ltfilter -c read | ltlanefix -q |
 	    ltstat -t -j -o "$BATS_TEST_TMPDIR/t.json.report" | ltjson > "$BATS_TEST_TMPDIR/t.json"
 	t=$BATS_TEST_TMPDIR/t.json
-	got=$(tp_query_local "$t" "select (select count(*) from slice where category != 'read'), (select count(*) from flow), (select count(*) from counter_track);")
+	got=$(tpq "$t" "select (select count(*) from slice where category != 'read'), (select count(*) from flow), (select count(*) from counter_track);")
 	[ "$got" = "0,0,0" ]
 	same_as_perfetto "$t"
 	# Downloads and reads kept: their flows, but no waits.
 	ltparse "$BATS_TEST_TMPDIR/g.log" | ltpair | ltfilter -c download,read | ltlanefix -q |
 	    ltstat -t -j -o "$t.report" | ltjson > "$t"
-	got=$(tp_query_local "$t" "select (select count(*) from slice where name = 'data wait'), (select count(*) > 0 from flow), (select count(*) from counter_track where name = 'data wait share');")
+	got=$(tpq "$t" "select (select count(*) from slice where name = 'data wait'), (select count(*) > 0 from flow), (select count(*) from counter_track where name = 'data wait share');")
 	[ "$got" = "0,1,0" ]
 	flows_and_counters "$t"
 }
