@@ -77,16 +77,17 @@ release(struct proc *p)
 		c->dl += pt.ddl;
 		c->cache += pt.dcache;
 	}
-	c->done = ts;
-	c->started = 1;
 	if (c->dl > c->dlmax)
 		c->dlmax = c->dl;
 	if (c->cache > c->cachemax)
 		c->cachemax = c->cache;
-	if (c->dl != dl)
+	/* Both at the first change, so that a worker has both tracks. */
+	if (c->dl != dl || !c->started)
 		st_emit_ctr(p, ts, 'd', c->dl);
-	if (c->cache != cache)
+	if (c->cache != cache || !c->started)
 		st_emit_ctr(p, ts, 'c', c->cache);
+	c->done = ts;
+	c->started = 1;
 }
 
 void

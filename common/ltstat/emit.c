@@ -97,7 +97,12 @@ st_emit_flow(struct proc *p, int64_t chunk, const struct span *a,
 	const struct span *t;
 
 	(void)p;
-	if (!(ST.tflag & T_FLOWS))
+	/*
+	 * A slice of no duration (one ltpair closed where it began) has
+	 * no inside: split into B and E (ltlanefix -k), it has ended when
+	 * a flow of its ts comes.
+	 */
+	if (!(ST.tflag & T_FLOWS) || a->dur == 0 || b->dur == 0)
 		return;
 	if (b->ts < a->ts) {
 		t = a;
