@@ -258,7 +258,8 @@ sumval() {
 
 @test "the summary agrees with counts made independently" {
 	need node
-	run -0 --separate-stderr litracer -q "$SAMPLE"
+	# the log's own events: no waits added (tests/insight.bats)
+	run -0 --separate-stderr litracer -q --no-insight "$SAMPLE"
 	s=$stderr
 	[ "$(sumval "$s" lines)" = "$(truth lines)" ]
 	[ "$(sumval "$s" skipped)" = $(($(truth noise_text) + $(truth noise_cont) + $(truth noise_blank))) ]
@@ -342,7 +343,7 @@ sumval() {
 }
 
 @test "--no-complete keeps B/E events, all paired, with span times" {
-	run -0 --separate-stderr litracer -q --no-complete -o be.json "$SAMPLE"
+	run -0 --separate-stderr litracer -q --no-complete --no-insight -o be.json "$SAMPLE"
 	[ "$(sumval "$stderr" X)" = 0 ]
 	[ "$(sumval "$stderr" B)" = "$(sumval "$stderr" E)" ]
 	[ "$(sumval "$stderr" B)" = "$(truth B)" ]
