@@ -255,9 +255,9 @@ mknotes(void)
 		    "log): they end at the last event of their thread",
 		    ST.open);
 	if (epopen > 0)
-		note("%lld epochs were left open", epopen);
+		note("epochs left open: %lld", epopen);
 	if (ST.crashes > 0)
-		note("%lld crash instants", ST.crashes);
+		note("crash instants: %lld", ST.crashes);
 	if (ST.be > 0)
 		note("%lld B and E records are not paired: run ltpair "
 		    "before ltstat", ST.be);
@@ -343,7 +343,7 @@ trank(const struct rank *r)
 	if (r->batches == 0)
 		pf(": no batch spans\n");
 	else {
-		pf(": %lld batches", r->batches);
+		pf(": %lld batch%s", r->batches, r->batches == 1 ? "" : "es");
 		if (r->open_batches > 0)
 			pf(" (%lld open)", r->open_batches);
 		pf(", compute ");
@@ -371,7 +371,8 @@ trank(const struct rank *r)
 			pf("\n");
 			continue;
 		}
-		pf(": %lld batches, compute ", e->batches);
+		pf(": %lld batch%s, compute ", e->batches,
+		    e->batches == 1 ? "" : "es");
 		ms(e->compute);
 		pf(", wait ");
 		ms(e->wait);
