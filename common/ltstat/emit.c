@@ -141,7 +141,6 @@ st_emit_share(struct rank *r, int64_t ts, int64_t wait, int64_t covered)
 	if (!(ST.tflag & T_COUNTERS) || covered <= 0)
 		return;
 	ST.counters++;
-	ST.sharepts++;
 	pm = (wait * 1000 + covered / 2) / covered;
 	num[n++] = (char)('0' + pm / 1000);
 	if ((pm %= 1000) != 0) {
@@ -169,6 +168,7 @@ st_emit_meta(struct rank *r)
 	const struct thr *m = r->main;
 	const char *tid = m->h.key + m->tidoff;
 	size_t tn = m->h.keyn - m->tidoff;
+	int64_t v;
 
 	if (!(ST.tflag & T_WAITS))
 		return;
@@ -187,7 +187,8 @@ st_emit_meta(struct rank *r)
 		lt_out_write(ST.out, tid, tn);
 	}
 	put(" data wait\"}\t{}\n");
-	if (m->sort == NULL && tid[0] == '"')
+	/* No sort index to give without one or an integer tid. */
+	if (m->sort == NULL && lt_int_parse(tid, tn, &v) != LT_NUM_OK)
 		return;
 	put("-\tM\t");
 	putpid(r->p);
@@ -297,7 +298,7 @@ st_share_add(struct rank *r, int64_t ts, int64_t end, int iswait)
 		s->regend = end;
 }
 
-/* The next second to be filled is the first of e, whose first wait is unknown. */
+/* The next second filled is the first of e, whose first wait is unknown. */
 void
 st_share_first(struct rank *r, struct epoch *e)
 {

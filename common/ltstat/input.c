@@ -139,7 +139,6 @@ st_record(const struct ltrec *rec)
 		ST.be++;
 		break;
 	case 'M':
-		ST.meta++;
 		return st_meta(rec);
 	}
 	return NULL;
@@ -149,7 +148,8 @@ st_record(const struct ltrec *rec)
 const char *
 st_directive(const char *line, size_t n)
 {
-	if (ST.hast0 || ST.records > 0 || n < 4 || memcmp(line, "#t0\t", 4) != 0)
+	if (ST.hast0 || ST.records > 0 || n < 4 ||
+	    memcmp(line, "#t0\t", 4) != 0)
 		return NULL;
 	if (lt_us_parse(line + 4, n - 4, &ST.t0) != LT_NUM_OK)
 		return "#t0: not microseconds (-?D+ with at most 3 decimals)";

@@ -49,7 +49,7 @@ struct hist {
 	int64_t		 sum;
 	int64_t		 min;
 	int64_t		 max;
-	int64_t		*v;		/* the exact durations, n <= HIST_EXACT */
+	int64_t		*v;		/* the durations, n <= HIST_EXACT */
 	uint64_t	*bkt;		/* log buckets, once n > HIST_EXACT */
 };
 
@@ -165,13 +165,13 @@ struct epoch {
 	int64_t		 ts, dur;
 	int		 hasb0;		/* its first batch was seen */
 	int64_t		 b0;		/* ... and starts here */
-	int64_t		 lower;		/* nothing before it is its first wait */
+	int64_t		 lower;		/* I/O ending before is forgotten */
 	int		 resolved;	/* first wait computed */
 	long long	 batches, open_batches;
 	int64_t		 compute, wait, first;
-	struct io	*pend;		/* I/O that may overlap its first wait */
+	struct io	*pend;		/* I/O in flight in its first wait? */
 	size_t		 npend, cappend;
-	/* Its first second of data-wait share, until its first wait is known. */
+	/* Its first second of wait share, until its first wait is known. */
 	int		 headpend, hashead;
 	int64_t		 hk, hfrom, hwait, hbusy;
 };
@@ -182,7 +182,7 @@ struct share {
 	int64_t		 k;		/* which */
 	int64_t		 from;		/* the first time it covers */
 	int64_t		 wait, busy;
-	long		 headep;	/* it is the first of this epoch, or -1 */
+	long		 headep;	/* it is the first of epoch, or -1 */
 	int64_t		 regend;	/* the end of the last batch */
 	int		 inregion;
 };
@@ -255,13 +255,13 @@ struct run {
 	int		 hasmin;
 	int64_t		 min;
 	/* what the input holds */
-	long long	 records, x, instants, be, meta, untimed, negdur;
+	long long	 records, x, instants, be, untimed, negdur;
 	long long	 open, crashes;
 	long long	 gen_new, gen_old, gen_v1;
 	long long	 nbatch, ndl, nrd, ndel, nloader;
 	long long	 itemreads;	/* read spans of one item (v1) */
-	long long	 overlaps;	/* batches that begin before the last ends */
-	long long	 flows, waits_out, counters, sharepts;
+	long long	 overlaps;	/* batches begun too soon */
+	long long	 flows, waits_out, counters;
 	int64_t		 flowid;
 };
 

@@ -712,8 +712,8 @@ json(void)
 	pf("{\"format\":{\"new\":%lld,\"old\":%lld,\"v1\":%lld},\"t0_us\":",
 	    ST.gen_new, ST.gen_old, ST.gen_v1);
 	us(ST.t0);
-	pf(",\"spans\":%lld,\"open\":%lld,\"crashes\":%lld,\"ranks\":[", ST.x,
-	    ST.open, ST.crashes);
+	pf(",\"spans\":%lld,\"open\":%lld,\"instants\":%lld,\"crashes\":%lld,"
+	    "\"ranks\":[", ST.x, ST.open, ST.instants, ST.crashes);
 	for (i = 0; i < ST.nranks; i++) {
 		if (i > 0)
 			pf(",");

@@ -295,12 +295,11 @@ void
 st_wait(struct rank *r, int64_t ep, int64_t batch, int64_t ts,
     int64_t dur, const struct io *io, size_t nio)
 {
+	struct ltfield cat;
 	struct wait *w;
 	struct epoch *e;
 	size_t i;
 	int k;
-
-	struct ltfield cat;
 
 	r->wait = sadd(r->wait, dur);
 	r->nwaits++;
@@ -318,7 +317,8 @@ st_wait(struct rank *r, int64_t ep, int64_t batch, int64_t ts,
 	st_cat(&cat, dur);
 	st_emit_wait(r, ep, batch, ts, dur);
 
-	if (ST.ntop == 0 || (r->ntop == ST.ntop && dur <= r->top[r->ntop - 1].dur))
+	if (ST.ntop == 0 ||
+	    (r->ntop == ST.ntop && dur <= r->top[r->ntop - 1].dur))
 		return;
 	k = r->ntop < ST.ntop ? r->ntop++ : r->ntop - 1;
 	while (k > 0 && r->top[k - 1].dur < dur) {
@@ -357,8 +357,7 @@ firstwait(struct rank *r, struct epoch *e, const struct io *io, size_t nio,
     int late)
 {
 	e->resolved = 1;
-	if (e->ts >= e->b0 || e->ts < e->lower || ssub(e->b0, e->ts) ==
-	    INT64_MAX) {
+	if (e->ts >= e->b0 || ssub(e->b0, e->ts) == INT64_MAX) {
 		st_share_head(r, e, 0, 0);
 		return;
 	}
@@ -650,7 +649,7 @@ st_io(struct ev *ev, int kind)
 			if (c->held)
 				st_ctr_push(p, end, 0, -1);
 			c->held = 0;
-			/* A read that ltpair wrote late still finds its download. */
+			/* A read ltpair wrote late still finds its download. */
 			if (!c->hasdl || c->dllinked)
 				unchunk(p, c);
 		}
