@@ -47,7 +47,7 @@ chain() {
 	run -2 --separate-stderr ltstat -n 101 "$HAND"
 	[ "$stderr" = "ltstat: -n 101: too large" ]
 	run -2 --separate-stderr ltstat -t -x waits,bogus "$HAND"
-	[ "$stderr" = "ltstat: -x waits,bogus: not waits, flows or counters" ]
+	[ "$stderr" = "ltstat: -x waits,bogus: not waits, share, flows or counters" ]
 	run -2 --separate-stderr ltstat -o "$BATS_TEST_TMPDIR/no/such/dir" "$HAND"
 	[[ $stderr == "ltstat: $BATS_TEST_TMPDIR/no/such/dir: No such file"* ]]
 	[ -z "$output" ]
@@ -179,7 +179,7 @@ f 9500 11 2 {\"chunk\":8} {\"bp\":\"e\",\"id\":4}" ]
 }
 
 @test "ltstat: -x leaves out what -t would add, -n how many waits are listed" {
-	ltstat -t -x flows,counters "$HAND" > "$BATS_TEST_TMPDIR/t.lt1"
+	ltstat -t -x flows,counters,share "$HAND" > "$BATS_TEST_TMPDIR/t.lt1"
 	t=$BATS_TEST_TMPDIR/t.lt1
 	[ "$(stat_of ltstat waits "$t")" = 5 ]
 	[ "$(stat_of ltstat flows "$t")" = 0 ]

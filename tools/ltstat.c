@@ -41,8 +41,10 @@ exclude(int parts, const char *arg)
 			parts &= ~T_FLOWS;
 		else if (n == 8 && memcmp(p, "counters", 8) == 0)
 			parts &= ~T_COUNTERS;
+		else if (n == 5 && memcmp(p, "share", 5) == 0)
+			parts &= ~T_SHARE;
 		else if (n > 0)
-			lt_die(LT_EXIT_SYS, "-x %s: not waits, flows or "
+			lt_die(LT_EXIT_SYS, "-x %s: not waits, share, flows or "
 			    "counters", arg);
 	}
 	return parts;
@@ -66,7 +68,7 @@ main(int argc, char *argv[])
 	struct ltrd rd;
 	const char *errstr, *why, *ofile = NULL;
 	int c, k, jflag = 0, tflag = 0, fd, ntop = 5;
-	int parts = T_WAITS | T_FLOWS | T_COUNTERS;
+	int parts = T_ALL;
 
 	lt_setprog(argv[0]);
 	while ((c = getopt_long(argc, argv, "hjn:o:tx:", longopts,
@@ -82,7 +84,7 @@ main(int argc, char *argv[])
 			    "  -t, --trace          pass the stream on, with "
 			    "waits, flows and counters\n"
 			    "  -x, --exclude PARTS  with -t, leave out waits, "
-			    "flows or counters\n"
+			    "share, flows or counters\n"
 			    "  -h, --help           show this help\n");
 			break;
 		case 'j':

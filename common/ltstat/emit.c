@@ -138,7 +138,7 @@ st_emit_share(struct rank *r, int64_t ts, int64_t wait, int64_t covered)
 	int64_t pm;
 	int n = 0;
 
-	if (!(ST.tflag & T_COUNTERS) || covered <= 0)
+	if (!(ST.tflag & T_SHARE) || covered <= 0)
 		return;
 	ST.counters++;
 	pm = (wait * 1000 + covered / 2) / covered;
@@ -264,7 +264,7 @@ st_share_add(struct rank *r, int64_t ts, int64_t end, int iswait)
 	struct share *s = &r->sh;
 	int64_t k, next, piece;
 
-	if (!(ST.tflag & T_COUNTERS))
+	if (!(ST.tflag & T_SHARE))
 		return;
 	s->inregion = 1;
 	while (ts < end) {
@@ -302,7 +302,7 @@ st_share_add(struct rank *r, int64_t ts, int64_t end, int iswait)
 void
 st_share_first(struct rank *r, struct epoch *e)
 {
-	if (!(ST.tflag & T_COUNTERS))
+	if (!(ST.tflag & T_SHARE))
 		return;
 	e->headpend = 1;
 	r->sh.headep = (long)(e - r->ep);
@@ -315,7 +315,7 @@ st_share_head(struct rank *r, struct epoch *e, int64_t ts, int64_t end)
 	struct share *s = &r->sh;
 	int64_t *from, *wait, *busy, k0;
 
-	if (!(ST.tflag & T_COUNTERS) || !e->headpend)
+	if (!(ST.tflag & T_SHARE) || !e->headpend)
 		return;
 	e->headpend = 0;
 	if (e->hashead) {
@@ -351,7 +351,7 @@ st_share_close(struct rank *r)
 {
 	struct share *s = &r->sh;
 
-	if (!(ST.tflag & T_COUNTERS))
+	if (!(ST.tflag & T_SHARE))
 		return;
 	flush(r);
 	if (s->inregion)

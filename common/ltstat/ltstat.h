@@ -232,7 +232,8 @@ struct cat {
 #define CATLEN(c)	((c)->id.keyn - 1)
 
 /* What -t adds (emit.c) and which parts. */
-enum { T_WAITS = 1, T_FLOWS = 2, T_COUNTERS = 4 };
+enum { T_WAITS = 1, T_FLOWS = 2, T_COUNTERS = 4, T_SHARE = 8 };
+#define T_ALL	(T_WAITS | T_FLOWS | T_COUNTERS | T_SHARE)
 
 struct run {
 	int		 tflag;		/* T_* */

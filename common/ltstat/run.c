@@ -249,18 +249,27 @@ st_rank(struct proc *p, struct thr *t)
 	return r;
 }
 
-/* Epoch num of r; num -1 (no epoch arg) is a new one after the last. */
+/*
+ * Epoch num of r: the last of that number, or a new one when it has
+ * that part already (a batch 0, a dataloader span: the same pid in a
+ * later run, or logs put together); num -1 (no epoch arg) in a
+ * dataloader span is a new one after the last.
+ */
 static struct epoch *
-epoch(struct rank *r, int64_t num, int isloader)
+epoch(struct rank *r, int64_t num, int isloader, int isb0)
 {
 	struct epoch *e;
 	size_t i;
 
 	if (num >= 0 || !isloader) {
 		for (i = r->nep; i > 0; i--)
-			if (r->ep[i - 1].num == num &&
-			    !(isloader && r->ep[i - 1].hasloader))
-				return &r->ep[i - 1];
+			if (r->ep[i - 1].num == num) {
+				e = &r->ep[i - 1];
+				if ((isloader && e->hasloader) ||
+				    (isb0 && e->hasb0))
+					break;
+				return e;
+			}
 	}
 	if (num < 0 && isloader)
 		num = (int64_t)r->nep + 1;
@@ -382,7 +391,7 @@ st_batch(struct ev *ev)
 	struct proc *p = ev->t->p;
 	struct group *g = p->grp;
 	struct rank *r = st_rank(p, ev->t);
-	struct epoch *e = epoch(r, ev->epoch, 0);
+	struct epoch *e = epoch(r, ev->epoch, 0, ev->batch == 0);
 	int64_t end = ev->ts + ev->dur, gap;
 	size_t i;
 	int first;
@@ -444,7 +453,7 @@ st_loader(struct ev *ev)
 {
 	struct proc *p = ev->t->p;
 	struct rank *r = st_rank(p, ev->t);
-	struct epoch *e = epoch(r, ev->epoch, 1);
+	struct epoch *e = epoch(r, ev->epoch, 1, 0);
 
 	ST.nloader++;
 	e->hasloader = 1;

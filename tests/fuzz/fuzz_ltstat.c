@@ -45,8 +45,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	in.limit = -1;
 	in.child = -1;
 	sink(&out);
-	st_init(size > 0 ? data[0] % 7 : 5, size > 0 && data[0] & 8 ?
-	    T_WAITS | T_FLOWS | T_COUNTERS : 0, &out);
+	st_init(size > 0 ? data[0] % 7 : 5, size > 0 && data[0] & 8 ? T_ALL :
+	    0, &out);
 	while ((n = lt_in_line(&in, &line)) >= 0) {
 		if (n > 0 && line[0] == '#')
 			why = st_directive(line, (size_t)n);
