@@ -40,13 +40,16 @@ LTCHECK = tools/ltcheck.o $(CORE) $(JSONEV) $(JSONW) common/ltcheck/pfjson.o \
 	common/ltcheck/pfsim.o common/ltcheck/pfstack.o \
 	common/ltcheck/pfrec.o common/ltcheck/pfsum.o \
 	common/ltcheck/pffind.o common/ltcheck/pfnum.o common/ltcheck/pftp.o
+LTSTAT = tools/ltstat.o $(CORE) $(IDTAB) common/ltstat/input.o \
+	common/ltstat/hist.o common/ltstat/ctr.o common/ltstat/run.o \
+	common/ltstat/emit.o common/ltstat/report.o
 
 CPROGS = tools/ltparse tools/ltpair tools/ltfilter tools/ltlanefix \
-	tools/ltjson tools/ltcheck
+	tools/ltjson tools/ltcheck tools/ltstat
 SCRIPTS = tools/litracer
 PROGS = $(CPROGS) $(SCRIPTS)
 OBJS = $(sort $(LTPARSE) $(LTPAIR) $(LTFILTER) $(LTLANEFIX) $(LTJSON) \
-	$(LTCHECK))
+	$(LTCHECK) $(LTSTAT))
 HDR = $(wildcard common/*.h common/*/*.h)
 MAN1 = $(wildcard man/*.1)
 MAN5 = $(wildcard man/*.5)
@@ -58,16 +61,6 @@ TESTPROGS = $(GENLOG) $(GENTRACE) $(RUNSTAT)
 FUZZERS = $(patsubst %.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 
 all: $(CPROGS)
-
-# ltstat and its modules (common/ltstat/): where each rank waited for data.
-LTSTAT = tools/ltstat.o $(CORE) $(IDTAB) common/ltstat/input.o \
-	common/ltstat/hist.o common/ltstat/ctr.o common/ltstat/run.o \
-	common/ltstat/emit.o common/ltstat/report.o
-CPROGS += tools/ltstat
-OBJS += $(LTSTAT)
-all: tools/ltstat
-tools/ltstat: $(LTSTAT)
-	$(CC) $(LDFLAGS) -o $@ $(LTSTAT)
 
 tools/ltparse: $(LTPARSE)
 	$(CC) $(LDFLAGS) -o $@ $(LTPARSE)
@@ -81,6 +74,8 @@ tools/ltjson: $(LTJSON)
 	$(CC) $(LDFLAGS) -o $@ $(LTJSON)
 tools/ltcheck: $(LTCHECK)
 	$(CC) $(LDFLAGS) -o $@ $(LTCHECK)
+tools/ltstat: $(LTSTAT)
+	$(CC) $(LDFLAGS) -o $@ $(LTSTAT)
 
 # Objects are rebuilt whenever the flags change (say for check-asan).
 # A private module sees its own header and the core's.

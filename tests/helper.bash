@@ -252,12 +252,12 @@ tp_need() {
 # messages.  tp_need must have run.
 tp_query() {
 	local q="$BATS_TEST_TMPDIR/tp.sql" out="$BATS_TEST_TMPDIR/tp.csv"
-	local err="$BATS_TEST_TMPDIR/tp.err" st try
+	local err="$BATS_TEST_TMPDIR/tp.err" st _
 	[ -n "${TP:-}" ] || { echo "tp_query: call tp_need first" >&2; return 1; }
 	printf '%s\n' "$2" >"$q"
 	# A trace processor killed by a signal (from outside: the machine is
 	# shared) is run again, twice at most.
-	for try in 1 2 3; do
+	for _ in 1 2 3; do
 		st=0
 		"$TP" -q "$q" "$1" >"$out" 2>"$err" || st=$?
 		[ "$st" -gt 128 ] || break
