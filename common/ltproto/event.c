@@ -217,7 +217,7 @@ slice(const struct ltrec *rec, const struct ptthread *th, int64_t ts,
 	}
 	if (dur == 0) {
 		typed(rec, th, ts, TYPE_INSTANT, 1);
-		hold(ts, th->uuid, PT_KX0, 0);
+		hold(ts, th->uuid, PT_KPUSH, 0);
 		return;
 	}
 	if (pt_roots_cross((uint32_t)th->uuid, ts, ts + dur)) {

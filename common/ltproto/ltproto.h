@@ -166,8 +166,8 @@ enum {
 	PT_KE,			/* the end of a B slice (E) */
 	PT_KXEND,		/* the end of an X slice */
 	PT_KXBEGIN,		/* the start of an X slice; key: -dur */
-	PT_KX0,			/* an X slice of no duration */
-	PT_KPUSH,		/* B, instants: slices on the thread track */
+	PT_KPUSH,		/* B, instants, X of no duration: slices on */
+				/*   the thread's track */
 	PT_KOTHER		/* flows, async events, scoped instants */
 };
 

@@ -242,9 +242,9 @@ pt_roots_cross(uint32_t track, int64_t start, int64_t end)
 	for (i = depth(st), n = 0; i > 0 && n < CROSSLOOK; i--) {
 		r = at(st, i - 1);
 		if (r->start > start) {
-			if (r->end > end)
+			if (r->start < end && r->end > end)
 				return 1;	/* came first, starts inside */
-			continue;	/* it encloses them */
+			continue;	/* it encloses them, or ends before */
 		}
 		if (r->start == start)
 			return 0;

@@ -18,8 +18,8 @@
  * length of the stream.
  *
  * The order within a group, for each thread track: E records, then X
- * ends, then X begins longest first, then X slices of no duration, then
- * the rest in file order.  On a track with no X begin there, the file
+ * ends, then X begins longest first, then the rest in file order (an X
+ * slice of no duration is an instant, and among them).  On a track with no X begin there, the file
  * order stands and X ends come just before its first slice or instant,
  * as Perfetto's JSON importer closes X slices only when another one
  * starts (a flow event at the very end of an X slice binds to it).
@@ -155,7 +155,7 @@ place(struct ptitem *it, size_t n)
 	int hasx = 0;
 
 	for (i = 0; i < n; i++) {
-		if (it[i].kind == PT_KXBEGIN || it[i].kind == PT_KX0)
+		if (it[i].kind == PT_KXBEGIN)
 			hasx = 1;
 		if (it[i].kind == PT_KPUSH && it[i].seq < first)
 			first = it[i].seq;
@@ -173,7 +173,6 @@ place(struct ptitem *it, size_t n)
 				it[i].rank = 1;
 				break;
 			case PT_KXBEGIN:
-			case PT_KX0:
 				it[i].rank = 2;
 				break;
 			}
