@@ -166,11 +166,11 @@ same() {
 @test "the first packet clears the incremental state of the sequence" {
 	lt1 "$T/s" "1	X	1	1	2	c	n	{}	{}"
 	ltproto -o "$T/t.pftrace" "$T/s"
-	# Trace.packet (0a), length; trusted_packet_sequence_id 1 (50 01),
+	# Trace.packet (0a), length; trusted_packet_sequence_id (50 ..),
 	# sequence_flags CLEARED|NEEDS_INCREMENTAL_STATE (68 03),
 	# first_packet_on_sequence (b8 05 01).
 	run -0 sh -c 'od -An -tx1 -N9 "$1" | tr -d " \n"' sh "$T/t.pftrace"
-	[[ "$output" == 0a??50016803b80501 ]]
+	[[ "$output" == 0a??50??6803b80501 ]]
 }
 
 @test "an empty stream is a valid trace with nothing in it" {
@@ -377,7 +377,7 @@ same() {
 	run -0 errors "$T/b.pftrace"
 	[ -z "$output" ]
 	# Each start again is a packet that clears the state (68 03).
-	[ "$(od -An -tx1 -v "$T/b.pftrace" | tr -d ' \n' | grep -o 50016803 |
+	[ "$(od -An -tx1 -v "$T/b.pftrace" | tr -d ' \n' | grep -o '50..6803' |
 	    wc -l)" -gt 10 ]
 }
 
@@ -434,11 +434,15 @@ same() {
 
 @test "generated Kineto-like traces: the same in Perfetto as the JSON" {
 	need_tp
-	for f in kineto dense stair; do
+	for f in kineto stair; do
 		"$TOP/tests/gen/gentrace" -f "$f" -n 3000 | ltparse | ltpair |
 		    ltlanefix -q >"$T/$f.lt"
 		same "$T/$f.lt" || { echo "gentrace -f $f"; return 1; }
 	done
+	# Slices in no order: some go to tracks of their own, with their times.
+	"$TOP/tests/gen/gentrace" -f dense -n 3000 | ltparse | ltpair |
+	    ltlanefix -q >"$T/dense.lt"
+	same "$T/dense.lt" nodepth
 	# Crossings left in, Kineto's order: the same slices on each thread.
 	"$TOP/tests/gen/gentrace" -n 3000 -x 40 | ltparse | ltpair >"$T/x.lt"
 	same "$T/x.lt" nodepth

@@ -99,7 +99,7 @@ main(int argc, char *argv[])
 		else if (rec.len > 4 && memcmp(rec.line, "#t0\t", 4) == 0)
 			pt_t0(rec.line + 4, rec.len - 4);
 	lt_rd_done(&rd);
-	pt_seq_start(0);		/* an empty stream: a valid trace */
+	pt_seq_use(SEQ_COMMON, 0);	/* an empty stream: a valid trace */
 	pt_tracks_finish();
 	pt_out_close();
 

@@ -20,6 +20,7 @@
 struct ptcount		 pt_count;
 static int64_t		 t0;		/* of #t0, if it came first */
 static int		 t0set;
+static int		 based;		/* the clock's base is set */
 
 static struct ltbuf	 pk;		/* the packet being written */
 static struct ltbuf	 fix[LT_NCOL];	/* columns made canonical */
@@ -78,6 +79,14 @@ begin(int64_t ts)
 	po = pb_open(&pk, TRACE_PACKET);
 	pt_ts(&pk, ts);
 	eo = pb_open(&pk, PKT_TRACK_EVENT);
+}
+
+/* The track of the event, unless it is its sequence's default. */
+static void
+track(uint64_t uuid)
+{
+	if (uuid != pt_seq_track())
+		pb_uint(&pk, EV_TRACK_UUID, uuid);
 }
 
 static void
@@ -175,7 +184,7 @@ typed(const struct ltrec *rec, const struct ptthread *th, int64_t ts,
 {
 	begin(ts);
 	pb_uint(&pk, EV_TYPE, (uint64_t)type);
-	pb_uint(&pk, EV_TRACK_UUID, th->uuid);
+	track(th->uuid);
 	names(rec);
 	pt_args(&pk, &rec->f[LT_ARGS], ak, av, an);
 	if (flow)
@@ -191,14 +200,14 @@ spilled(const struct ltrec *rec, const struct ptthread *th, int64_t ts,
 
 	begin(ts);
 	pb_uint(&pk, EV_TYPE, TYPE_SLICE_BEGIN);
-	pb_uint(&pk, EV_TRACK_UUID, uuid);
+	track(uuid);
 	names(rec);
 	pt_args(&pk, &rec->f[LT_ARGS], ak, av, an);
 	boundflow(rec);
 	hold(ts, uuid, PT_KPUSH, 0);
 	begin(ts + dur);
 	pb_uint(&pk, EV_TYPE, TYPE_SLICE_END);
-	pb_uint(&pk, EV_TRACK_UUID, uuid);
+	track(uuid);
 	hold(ts + dur, uuid, PT_KXEND, 0);
 	pt_count.spilled++;
 }
@@ -228,7 +237,7 @@ slice(const struct ltrec *rec, const struct ptthread *th, int64_t ts,
 	hold(ts, th->uuid, PT_KXBEGIN, dur);
 	begin(ts + dur);
 	pb_uint(&pk, EV_TYPE, TYPE_SLICE_END);
-	pb_uint(&pk, EV_TRACK_UUID, th->uuid);
+	track(th->uuid);
 	hold(ts + dur, th->uuid, PT_KXEND, 0);
 }
 
@@ -237,7 +246,7 @@ sliceend(const struct ltrec *rec, const struct ptthread *th, int64_t ts)
 {
 	begin(ts);
 	pb_uint(&pk, EV_TYPE, TYPE_SLICE_END);
-	pb_uint(&pk, EV_TRACK_UUID, th->uuid);
+	track(th->uuid);
 	names(rec);		/* the E closes the B of its name */
 	pt_args(&pk, &rec->f[LT_ARGS], ak, av, an);
 	hold(ts, th->uuid, PT_KE, 0);
@@ -251,7 +260,7 @@ legacy(const struct ltrec *rec, const struct ptthread *th, int64_t ts,
 	size_t o;
 
 	begin(ts);
-	pb_uint(&pk, EV_TRACK_UUID, th->uuid);
+	track(th->uuid);
 	names(rec);
 	if (args)
 		pt_args(&pk, &rec->f[LT_ARGS], ak, av, an);
@@ -356,6 +365,7 @@ counter(const struct ltrec *rec, int64_t ts)
 	int ok;
 
 	proc = pt_process(&rec->f[LT_PID], &rec->f[LT_EXTRA]);
+	pt_seq_use(SEQ_COMMON, 0);
 	lt_obj_init(&it, rec->f[LT_ARGS].p, rec->f[LT_ARGS].n);
 	while (lt_obj_next(&it, &k, &v) > 0) {
 		if (v.p[0] == '"') {
@@ -499,7 +509,10 @@ pt_record(struct ltrd *rd, struct ltrec *rec)
 		pt_count.negative++;
 		return;
 	}
-	pt_seq_start(t0set ? t0 : t[0]);
+	if (!based) {
+		pt_seq_base(t0set ? t0 : t[0]);
+		based = 1;
+	}
 	if (ph == 'C') {
 		counter(rec, t[0]);
 		return;
@@ -513,6 +526,7 @@ pt_record(struct ltrd *rd, struct ltrec *rec)
 		pt_intern_reset();
 	}
 	th = pt_thread(&rec->f[LT_PID], &rec->f[LT_TID], &rec->f[LT_EXTRA]);
+	pt_seq_use(th->seq, th->uuid);
 	switch (ph) {
 	case 'X':
 		slice(rec, th, t[0], has[1], t[1]);

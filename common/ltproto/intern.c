@@ -1,20 +1,24 @@
 /* See LICENSE file for copyright and license details. */
 /*
- * intern.c: the interned strings of ltproto's one packet sequence.
+ * intern.c: the packet sequences of the trace and their incremental
+ * state: interned strings, clock, defaults.
  *
+ * Each thread's events are a sequence of their own, whose defaults name
+ * its track, so that no event repeats it; counters are on sequence 1.
  * Event names, categories, debug annotation names and the string values
- * that repeat (args.c) are written once,
- * in InternedData, and referred to by iid (1, 2, ... per kind).  New
- * entries are gathered while a record is turned into packets and
- * written by pt_intern_put() in a packet of their own, before those
- * packets: held ones (window.c) go out later, so every reference comes
- * after its definition in the file, where Perfetto reads them.
+ * that repeat (args.c) are interned: each string has one iid (1, 2, ...
+ * per kind), and is written in InternedData on a sequence before the
+ * first packet of that sequence that uses it.  New entries are gathered
+ * while a record is turned into packets and written by pt_intern_put()
+ * in a packet of their own, before those packets: held ones (window.c)
+ * go out later, so every reference comes after its definition in the
+ * file, where Perfetto reads them.
  *
  * Memory is bounded: past the limit of strings, pt_intern_due() says so
  * and the caller (after writing out what it holds) calls
- * pt_intern_reset(), which forgets every string and writes a packet
- * with SEQ_INCREMENTAL_STATE_CLEARED, so the iids start again.  The
- * first packet of the sequence is such a packet too.
+ * pt_intern_reset(), which forgets every string; each sequence then
+ * starts again with a packet with SEQ_INCREMENTAL_STATE_CLEARED, as its
+ * first packet does.
  */
 #include <stdlib.h>
 
@@ -35,6 +39,14 @@ struct table {
 	struct memo	 memo[PT_MEMOS];
 };
 
+/* A sequence: its generation of state, and the iids it has defined. */
+struct seq {
+	uint64_t	 gen;		/* 0: not started in this one */
+	uint64_t	 track;		/* default track uuid, or 0 */
+	uint64_t	*defined[PT_NTAB];	/* bit per iid */
+	size_t		 words[PT_NTAB];
+};
+
 static struct table	 tab[PT_NTAB];
 static struct ltbuf	 keys;		/* every string, one after another */
 static struct ltbuf	 pending;	/* InternedData entries to write */
@@ -44,7 +56,9 @@ static size_t		 total;
 static uint64_t		 gen = 1;
 static long long	 resets;
 static int64_t		 base;		/* of our clock, in BOOTTIME ns */
-static int		 started;
+static struct seq	*seqs;		/* by id */
+static size_t		 capseqs;
+static uint32_t		 cur;		/* the sequence being written */
 
 static const uint32_t field[PT_NTAB] = {
 	IN_NAMES, IN_CATEGORIES, IN_ANNOTATION_NAMES, IN_STRING_VALUES
@@ -82,7 +96,7 @@ eq(const void *arg, uint32_t i)
 }
 
 /*
- * The first packet of the sequence, and the first after a reset: it
+ * The first packet of a sequence, and the first after a reset: it
  * clears the incremental state and sets it up again, the clock of our
  * timestamps with it.  They count from base, so that most take 5 or 6
  * bytes, not 9: clock CLOCK_OURS is base ns behind BOOTTIME, the clock
@@ -90,13 +104,13 @@ eq(const void *arg, uint32_t i)
  * integer nanoseconds.  A time before base is given in BOOTTIME.
  */
 static void
-cleared(void)
+cleared(uint32_t id, const struct seq *sq)
 {
 	size_t o, c, k;
 
 	pkt.n = 0;
 	o = pb_open(&pkt, TRACE_PACKET);
-	pb_uint(&pkt, PKT_SEQ_ID, SEQ_ID);
+	pb_uint(&pkt, PKT_SEQ_ID, id);
 	pb_uint(&pkt, PKT_FLAGS, SEQ_CLEARED | SEQ_NEEDS_STATE);
 	if (resets == 0)
 		pb_uint(&pkt, PKT_FIRST_ON_SEQ, 1);
@@ -112,6 +126,11 @@ cleared(void)
 	pb_close(&pkt, c);
 	c = pb_open(&pkt, PKT_DEFAULTS);
 	pb_uint(&pkt, PKT_CLOCK_ID, CLOCK_OURS);
+	if (sq->track != 0) {
+		k = pb_open(&pkt, PKT_TRACK_EVENT);
+		pb_uint(&pkt, EV_TRACK_UUID, sq->track);
+		pb_close(&pkt, k);
+	}
 	pb_close(&pkt, c);
 	pb_close(&pkt, o);
 	pt_put(pkt.p, pkt.n);
@@ -123,18 +142,46 @@ pt_intern_init(size_t max)
 	limit = max;
 }
 
+/* Times count from t0 (0 or more), given before the first packet. */
+void
+pt_seq_base(int64_t t0)
+{
+	base = t0;
+}
+
 /*
- * Start the sequence, its times counting from base (0 or more), before
- * the first packet that has a time.
+ * Write on sequence id (1 and up), whose default track is track (0 for
+ * none), from now on; it is started if it is not yet.
  */
 void
-pt_seq_start(int64_t t0)
+pt_seq_use(uint32_t id, uint64_t track)
 {
-	if (started)
+	struct seq *sq;
+	size_t old = capseqs;
+	int t;
+
+	if (id >= capseqs) {
+		seqs = lt_grow(seqs, &capseqs, (size_t)id + 1, sizeof(*seqs));
+		memset(seqs + old, 0, (capseqs - old) * sizeof(*seqs));
+	}
+	sq = &seqs[id];
+	cur = id;
+	if (sq->gen == gen)
 		return;
-	started = 1;
-	base = t0;
-	cleared();
+	for (t = 0; t < PT_NTAB; t++)
+		if (sq->words[t] > 0)
+			memset(sq->defined[t], 0, sq->words[t] *
+			    sizeof(*sq->defined[t]));
+	sq->gen = gen;
+	sq->track = track;
+	cleared(id, sq);
+}
+
+/* The default track of the sequence written, 0 for none. */
+uint64_t
+pt_seq_track(void)
+{
+	return seqs[cur].track;
 }
 
 /* The time of the packet being written in b, and its sequence flags. */
@@ -147,8 +194,39 @@ pt_ts(struct ltbuf *b, int64_t ts)
 		pb_uint(b, PKT_TIMESTAMP, (uint64_t)ts);
 		pb_uint(b, PKT_CLOCK_ID, CLOCK_BOOTTIME);
 	}
-	pb_uint(b, PKT_SEQ_ID, SEQ_ID);
+	pb_uint(b, PKT_SEQ_ID, cur);
 	pb_uint(b, PKT_FLAGS, SEQ_NEEDS_STATE);
+}
+
+/* Is iid (from 1) of table t defined on the sequence written?  Now it is. */
+static int
+defined(int t, uint64_t iid)
+{
+	struct seq *sq = &seqs[cur];
+	size_t w = (size_t)(iid / 64), old = sq->words[t];
+	uint64_t bit = 1ULL << (iid % 64);
+
+	if (w >= sq->words[t]) {
+		sq->defined[t] = lt_grow(sq->defined[t], &sq->words[t], w + 1,
+		    sizeof(*sq->defined[t]));
+		memset(sq->defined[t] + old, 0, (sq->words[t] - old) *
+		    sizeof(*sq->defined[t]));
+	}
+	if (sq->defined[t][w] & bit)
+		return 1;
+	sq->defined[t][w] |= bit;
+	return 0;
+}
+
+static void
+define(int t, uint64_t iid, const char *p, size_t n)
+{
+	size_t o;
+
+	o = pb_open(&pending, field[t]);
+	pb_uint(&pending, IN_IID, iid);
+	pb_bytes(&pending, IN_NAME, p, n);
+	pb_close(&pending, o);
 }
 
 /*
@@ -164,11 +242,14 @@ pt_iid(int t, int slot, const char *p, size_t n)
 	struct memo *m = &tb->memo[slot];
 	struct key k;
 	uint32_t *v;
-	size_t o;
+	uint64_t iid;
 	int isnew;
 
-	if (m->gen == gen && m->n == n && memcmp(m->s, p, n) == 0)
+	if (m->gen == gen && m->n == n && memcmp(m->s, p, n) == 0) {
+		if (!defined(t, m->iid))
+			define(t, m->iid, p, n);
 		return m->iid;
+	}
 	k.t = tb;
 	k.p = p;
 	k.n = n;
@@ -185,18 +266,17 @@ pt_iid(int t, int slot, const char *p, size_t n)
 		lt_buf_add(&keys, p, n);
 		*v = (uint32_t)tb->n++;
 		total++;
-		o = pb_open(&pending, field[t]);
-		pb_uint(&pending, IN_IID, *v + 1);
-		pb_bytes(&pending, IN_NAME, p, n);
-		pb_close(&pending, o);
 	}
+	iid = *v + 1;
+	if (!defined(t, iid))
+		define(t, iid, p, n);
 	if (n <= sizeof(m->s)) {
 		m->gen = gen;
 		m->n = n;
 		memcpy(m->s, p, n);
-		m->iid = *v + 1;
+		m->iid = iid;
 	}
-	return *v + 1;
+	return iid;
 }
 
 /* Has the table grown past its limit? */
@@ -215,7 +295,7 @@ pt_intern_put(void)
 		return;
 	pkt.n = 0;
 	o = pb_open(&pkt, TRACE_PACKET);
-	pb_uint(&pkt, PKT_SEQ_ID, SEQ_ID);
+	pb_uint(&pkt, PKT_SEQ_ID, cur);
 	pb_uint(&pkt, PKT_FLAGS, SEQ_NEEDS_STATE);
 	d = pb_open(&pkt, PKT_INTERNED);
 	lt_buf_add(&pkt, pending.p, pending.n);
@@ -242,13 +322,15 @@ clear(void)
 	gen++;
 }
 
-/* Forget every string; the caller holds no packet that uses them. */
+/*
+ * Forget every string; the caller holds no packet that uses them.  Each
+ * sequence starts again when next used.
+ */
 void
 pt_intern_reset(void)
 {
 	clear();
 	resets++;
-	cleared();
 }
 
 long long
@@ -260,6 +342,15 @@ pt_intern_resets(void)
 void
 pt_intern_free(void)
 {
+	size_t i;
+	int t;
+
+	for (i = 0; i < capseqs; i++)
+		for (t = 0; t < PT_NTAB; t++)
+			free(seqs[i].defined[t]);
+	free(seqs);
+	seqs = NULL;
+	capseqs = 0;
 	clear();
 	lt_buf_free(&keys);
 	lt_buf_free(&pending);

@@ -94,7 +94,7 @@ enum {
 };
 #define SEQ_CLEARED	1
 #define SEQ_NEEDS_STATE	2
-#define SEQ_ID		1	/* our one packet sequence */
+#define SEQ_COMMON	1	/* the sequence of counters; threads: 2 on */
 #define CLOCK_BOOTTIME	6
 #define CLOCK_OURS	64	/* the first clock id of a sequence's own */
 #define FLOW_IN		1
@@ -113,7 +113,9 @@ enum {
 #define PT_MEMOS	16	/* memo slots per table (see pt_iid) */
 
 void	pt_intern_init(size_t);
-void	pt_seq_start(int64_t);
+void	pt_seq_base(int64_t);
+void	pt_seq_use(uint32_t, uint64_t);
+uint64_t pt_seq_track(void);
 void	pt_ts(struct ltbuf *, int64_t);
 uint64_t pt_iid(int, int, const char *, size_t);
 uint64_t pt_hash(const char *, size_t);
@@ -126,6 +128,7 @@ long long pt_intern_resets(void);
 /* tracks.c: processes and threads, by pid and tid as Perfetto reads them. */
 struct ptthread {
 	uint64_t	 uuid;
+	uint32_t	 seq;		/* its packet sequence */
 	uint32_t	 pid;		/* numbers written; see tracks.c */
 	uint32_t	 tid;
 	uint32_t	 proc;		/* index of its process */
@@ -190,6 +193,7 @@ void	pt_put(const char *, size_t);
 void	pt_hold(int64_t, uint32_t, int, int64_t, const char *, size_t);
 void	pt_order(struct ptitem *, size_t);
 void	pt_rehold(int64_t, const struct ptitem *, const char *);
+void	pt_take(int64_t, uint32_t, struct ltbuf *, struct ltbuf *);
 void	pt_flush(void);
 void	pt_out_close(void);
 

@@ -11,10 +11,9 @@
  * (a root) may still get such a parent, so the packets of its start
  * (the begins, and what the window gives of their time and track) stay
  * here; when a slice that starts earlier encloses it, no parent can
- * start with it any more, and they go back to the window (window.c),
- * which writes them in order with whatever of their time still comes;
- * a slice that starts with it joins it, and they go together, the
- * longest first.
+ * start with it any more, and they are written, with what the window
+ * (window.c) holds of their time and track; a slice that starts with it
+ * joins it, and they go together, the longest first.
  *
  * Roots of a track are disjoint and come in order of start, a stack.
  * Memory is bounded: a track keeps its oldest roots and its newest (an
@@ -30,6 +29,8 @@
 
 #define HALFMAX	512		/* oldest and newest roots kept, each */
 #define HALFMIN	4
+#define GONE	64		/* starts of roots written, kept */
+#define GONESLOT(t)	(lt_mix((uint64_t)(t)) & (GONE - 1))
 
 struct root {
 	int64_t		 start, end;
@@ -45,6 +46,7 @@ struct stack {
 	size_t		 half;		/* capacity of bot and ring, each */
 	int		 dropped;	/* roots between them written */
 	int64_t		 dmin, dmax;	/* their starts */
+	int64_t		 gone[GONE];	/* starts of roots written, by hash */
 };
 
 static struct stack	**stacks;	/* by track uuid */
@@ -56,7 +58,7 @@ static struct stack *
 stackof(uint32_t track, int create)
 {
 	struct stack *st;
-	size_t old = capstacks;
+	size_t old = capstacks, i;
 
 	if (track >= capstacks) {
 		if (!create)
@@ -68,6 +70,8 @@ stackof(uint32_t track, int create)
 	if ((st = stacks[track]) != NULL || !create)
 		return st;
 	st = lt_calloc(1, sizeof(*st));
+	for (i = 0; i < GONE; i++)
+		st->gone[i] = INT64_MIN;	/* no time is: ts >= 0 */
 	ntracks++;
 	st->half = budget / (2 * ntracks);
 	if (st->half > HALFMAX)
@@ -98,10 +102,14 @@ at(struct stack *st, size_t i)
 }
 
 /*
- * Let the packets of a root go: back to the window, which orders them
- * with the packets of their time that may still come.  The root leaves
- * the stack first (detach), so that what the window gives back to roots
- * meanwhile does not land in it.
+ * Let the packets of a root go, with those of its time and track the
+ * window still holds: written in their order.  A packet of that time
+ * and track may still come, in a stream in no order: an X slice that
+ * ends or starts there is then put on a track of its own (the starts
+ * let go last are kept, see pt_roots_cross); an instant or flow comes
+ * after the begins, where it belongs.  The root leaves the stack first
+ * (detach), so that what the window gives to roots meanwhile does not
+ * land in it.
  */
 static struct ltbuf	 sitems, sbytes;	/* the root let go */
 
@@ -120,14 +128,27 @@ detach(struct root *r)
 }
 
 static void
-release(int64_t start)
+release(uint32_t track, struct stack *st, int64_t start)
 {
-	struct ptitem *it = (struct ptitem *)(void *)sitems.p;
-	size_t i, n = sitems.n / sizeof(*it);
+	struct ptitem *it;
+	size_t i, n;
 
+	if (st == NULL) {	/* back to the window: see pt_roots_hold */
+		it = (struct ptitem *)(void *)sitems.p;
+		n = sitems.n / sizeof(*it);
+		for (i = 0; i < n; i++)
+			pt_rehold(start, &it[i], sbytes.p + it[i].off);
+		sitems.n = sbytes.n = 0;
+		return;
+	}
+	pt_take(start, track, &sitems, &sbytes);
+	it = (struct ptitem *)(void *)sitems.p;
+	n = sitems.n / sizeof(*it);
+	pt_order(it, n);
 	for (i = 0; i < n; i++)
-		pt_rehold(start, &it[i], sbytes.p + it[i].off);
+		pt_put(sbytes.p + it[i].off, it[i].len);
 	sitems.n = sbytes.n = 0;
+	st->gone[GONESLOT(start)] = start;
 }
 
 static void
@@ -140,7 +161,7 @@ pop(struct stack *st)
 }
 
 static struct root *
-push(struct stack *st, int64_t start, int64_t end)
+push(uint32_t track, struct stack *st, int64_t start, int64_t end)
 {
 	struct root *r;
 	int64_t old;
@@ -159,7 +180,7 @@ push(struct stack *st, int64_t start, int64_t end)
 			if (!st->dropped || old > st->dmax)
 				st->dmax = old;
 			st->dropped = 1;
-			release(old);
+			release(track, st, old);
 		}
 		r = &st->ring[(st->head + st->nring++) % st->half];
 	}
@@ -202,11 +223,19 @@ pt_roots_hold(uint32_t track, int64_t start, int64_t end,
 			keep(r, it, p);
 			return;
 		}
+		/*
+		 * Enclosed: nothing of its start can come any more in a
+		 * stream in order of end.  A root after its end, or that
+		 * it crosses, comes of a stream in another order, where
+		 * its own end may fall on that start: the window orders
+		 * them.
+		 */
 		detach(r);
 		pop(st);
 		if (st->nring == 0)
 			st->dropped = 0;	/* enclosed, as r was */
-		release(r->start);
+		release(track, r->end <= end && r->start < end ? st : NULL,
+		    r->start);
 	}
 	/* It may start with a root written to keep within bounds. */
 	if (st->dropped && st->nring == 0 && start <= st->dmax) {
@@ -215,7 +244,7 @@ pt_roots_hold(uint32_t track, int64_t start, int64_t end,
 		if (start <= st->dmin)
 			st->dropped = 0;
 	}
-	keep(push(st, start, end), it, p);
+	keep(push(track, st, start, end), it, p);
 }
 
 /*
@@ -239,6 +268,9 @@ pt_roots_cross(uint32_t track, int64_t start, int64_t end)
 
 	if (st == NULL)
 		return 0;
+	if (st->gone[GONESLOT(start)] == start ||
+	    st->gone[GONESLOT(end)] == end)
+		return 1;		/* too late to be ordered there */
 	for (i = depth(st), n = 0; i > 0 && n < CROSSLOOK; i--) {
 		r = at(st, i - 1);
 		if (r->start > start) {
@@ -309,7 +341,7 @@ pt_roots_flush(void)
 			r = at(st, depth(st) - 1);
 			detach(r);
 			pop(st);
-			release(r->start);
+			release((uint32_t)t, st, r->start);
 		}
 		st->head = 0;
 		st->dropped = 0;

@@ -296,6 +296,7 @@ pt_thread(const struct ltfield *pid, const struct ltfield *tid,
 		th = &threads[nthreads];
 		memset(th, 0, sizeof(*th));
 		th->uuid = nextuuid++;
+		th->seq = SEQ_COMMON + 1 + (uint32_t)nthreads;
 		th->proc = k.proc;
 		th->pid = procs[k.proc].pid;
 		th->tid = k.tid;

@@ -231,6 +231,36 @@ release(int64_t ts, uint32_t track)
 	}
 }
 
+/*
+ * Take the packets of a track at ts out of the window, for roots.c,
+ * appended to items and bytes.
+ */
+void
+pt_take(int64_t ts, uint32_t track, struct ltbuf *it, struct ltbuf *bytes)
+{
+	struct ptitem x;
+	struct ent *e;
+	size_t g = slot(ts, track);
+	uint64_t s;
+
+	if (groups[g].head == NIL)
+		return;
+	ENT(groups[g].head)->first = 0;
+	for (s = groups[g].head; s != NIL; s = e->next) {
+		e = ENT(s);
+		memset(&x, 0, sizeof(x));
+		x.seq = e->order;
+		x.track = track;
+		x.kind = e->kind;
+		x.key = e->key;
+		x.off = bytes->n;
+		x.len = e->len;
+		lt_buf_add(bytes, buf + e->off, e->len);
+		lt_buf_add(it, &x, sizeof(x));
+	}
+	unslot(g);
+}
+
 /* The oldest entry leaves the window, and its group with it. */
 static void
 evict(void)
