@@ -45,7 +45,7 @@ main(int argc, char *argv[])
 	struct ltrd rd;
 	const char *errstr, *ofile = NULL;
 	long long window = DEFWINDOW, strings = DEFSTRINGS;
-	int c, k, fd = 1;
+	int c, k, fd = 1, status;
 
 	lt_setprog(argv[0]);
 	while ((c = getopt_long(argc, argv, "hi:o:w:", longopts, NULL)) !=
@@ -113,11 +113,12 @@ main(int argc, char *argv[])
 	    "cannot read left out");
 	report(pt_count.badcounter, "counter values that are not numbers "
 	    "left out");
+	status = pt_count.negative > 0 ? LT_EXIT_DATA : LT_EXIT_OK;
 	report(pt_roots_lost(), "slices may start with a slice already "
 	    "written, which Perfetto then nests outside them (raise -w)");
 	pt_event_free();
 	pt_roots_free();
 	pt_tracks_free();
 	pt_intern_free();
-	return pt_count.negative > 0 ? LT_EXIT_DATA : LT_EXIT_OK;
+	return status;
 }

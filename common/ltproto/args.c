@@ -333,4 +333,5 @@ pt_args_free(void)
 	lt_buf_free(&name);
 	lt_buf_free(&text);
 	lt_buf_free(&num);
+	memset(seen, 0, sizeof(seen));
 }

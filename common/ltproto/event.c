@@ -114,18 +114,19 @@ names(const struct ltrec *rec)
 }
 
 /* Does extra have a bind_id member?  Most have not: a quick look first. */
+static char		 lastx[48];	/* hasbind's last extra */
+static size_t		 lastxn = SIZE_MAX;
+static int		 lastxr;
+
 static int
 hasbind(const struct ltfield *x)
 {
-	static char last[48];
-	static size_t lastn = SIZE_MAX;
-	static int lastr;
 	const char *p = x->p, *end = x->p + x->n, *q;
 	int r = 0;
 
 	/* Records of a kind have the same extra: {"cname":"rail_load"}. */
-	if (x->n == lastn && memcmp(x->p, last, lastn) == 0)
-		return lastr;
+	if (x->n == lastxn && memcmp(x->p, lastx, lastxn) == 0)
+		return lastxr;
 	while ((q = memchr(p, 'b', (size_t)(end - p))) != NULL) {
 		if (end - q >= 9 && q > x->p && q[-1] == '"' &&
 		    memcmp(q, "bind_id\":", 9) == 0) {
@@ -134,10 +135,10 @@ hasbind(const struct ltfield *x)
 		}
 		p = q + 1;
 	}
-	if (x->n <= sizeof(last)) {
-		memcpy(last, x->p, x->n);
-		lastn = x->n;
-		lastr = r;
+	if (x->n <= sizeof(lastx)) {
+		memcpy(lastx, x->p, x->n);
+		lastxn = x->n;
+		lastxr = r;
 	}
 	return r;
 }
@@ -580,4 +581,7 @@ pt_event_free(void)
 	lt_buf_free(&skey);
 	lt_buf_free(&sval);
 	pt_args_free();
+	memset(&pt_count, 0, sizeof(pt_count));
+	t0set = based = 0;
+	lastxn = SIZE_MAX;
 }

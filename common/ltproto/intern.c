@@ -351,6 +351,9 @@ pt_intern_free(void)
 	free(seqs);
 	seqs = NULL;
 	capseqs = 0;
+	cur = 0;
+	resets = 0;
+	base = 0;
 	clear();
 	lt_buf_free(&keys);
 	lt_buf_free(&pending);

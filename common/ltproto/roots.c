@@ -380,6 +380,9 @@ pt_roots_free(void)
 		free(st);
 	}
 	free(stacks);
+	stacks = NULL;
+	nstacks = capstacks = ntracks = 0;
+	lost = 0;
 	lt_buf_free(&sitems);
 	lt_buf_free(&sbytes);
 }

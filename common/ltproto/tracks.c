@@ -51,6 +51,8 @@ static size_t		 nsyn, capsyn;
 static uint64_t		 nextuuid = 1;
 static int		 procranks, threadranks;
 static struct ltbuf	 pkt, str;
+static char		 lastp[24], lastt[24];	/* pt_thread's last columns */
+static size_t		 lastpn = SIZE_MAX, lasttn, last;
 
 #define SYN_TOP		((uint32_t)INT32_MAX)
 
@@ -267,8 +269,6 @@ struct ptthread *
 pt_thread(const struct ltfield *pid, const struct ltfield *tid,
     const struct ltfield *extra)
 {
-	static char lastp[24], lastt[24];
-	static size_t lastpn = SIZE_MAX, lasttn, last;
 	struct ptthread *th;
 	struct tkey k;
 	uint32_t *v, num = 0;
@@ -478,4 +478,13 @@ pt_tracks_free(void)
 	lt_map_free(&threadmap);
 	lt_map_free(&ctrmap);
 	lt_map_free(&synmap);
+	procs = NULL;
+	threads = NULL;
+	ctrs = NULL;
+	synoff = synlen = NULL;
+	nprocs = capprocs = nthreads = capthreads = nctrs = capctrs = 0;
+	nsyn = capsyn = 0;
+	nextuuid = 1;
+	procranks = threadranks = 0;
+	lastpn = SIZE_MAX;
 }

@@ -391,4 +391,12 @@ pt_out_close(void)
 	free(buf);
 	free(groups);
 	free(items);
+	ents = NULL;
+	buf = NULL;
+	groups = NULL;
+	items = NULL;
+	capitems = 0;
+	head = tail = 1;
+	wpos = 0;
+	arrivals = 0;
 }
