@@ -403,9 +403,11 @@ same() {
 # (the default chain) and without it, and on generated Kineto traces.
 @test "generated logs of every format: the same in Perfetto as the JSON" {
 	need_tp
+	# the chain of litracer(1): with ltstat's waits, flows and counters
 	for f in new old v1 mixed; do
 		"$TOP/tests/gen/genlog" -n 4000 -f "$f" -s 9 | ltparse | ltpair |
-		    ltlanefix -q >"$T/$f.lt"
+		    ltlanefix -q | ltstat -t >"$T/$f.lt"
+		grep -q '	C	' "$T/$f.lt"
 		same "$T/$f.lt" || { echo "format $f"; return 1; }
 	done
 }
