@@ -39,7 +39,8 @@ LTJSON = tools/ltjson.o $(CORE) $(JSONW) common/ltjson/strtab.o
 LTCHECK = tools/ltcheck.o $(CORE) $(JSONEV) $(JSONW) common/ltcheck/pfjson.o \
 	common/ltcheck/pfsim.o common/ltcheck/pfstack.o \
 	common/ltcheck/pfrec.o common/ltcheck/pfsum.o \
-	common/ltcheck/pffind.o common/ltcheck/pfnum.o common/ltcheck/pftp.o
+	common/ltcheck/pffind.o common/ltcheck/pfnum.o common/ltcheck/pftp.o \
+	common/pb.o
 LTSTAT = tools/ltstat.o $(CORE) $(IDTAB) common/ltstat/input.o \
 	common/ltstat/hist.o common/ltstat/ctr.o common/ltstat/run.o \
 	common/ltstat/emit.o common/ltstat/report.o

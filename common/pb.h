@@ -100,4 +100,22 @@ pb_close(struct ltbuf *b, size_t start)
 		pb_grow(b, start, len);
 }
 
+/*
+ * Reading: a varint, and a Perfetto trace (a Trace, a sequence of
+ * TracePackets) looked through packet by packet, for ltcheck.
+ */
+int	pb_getvarint(const unsigned char **, const unsigned char *, uint64_t *);
+
+struct pbtrace {
+	long long	 packets;
+	long long	 events;	/* TrackEvents */
+	long long	 descriptors;	/* TrackDescriptors */
+	long long	 interned;	/* packets with InternedData */
+	long long	 bytes;
+	const char	*err;		/* why it is not well-formed */
+};
+
+int	pb_istrace(struct ltin *);
+int	pb_trace(struct ltin *, struct pbtrace *);
+
 #endif

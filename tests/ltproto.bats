@@ -449,3 +449,20 @@ same() {
 	"$TOP/tests/gen/gentrace" -n 3000 -x 40 | ltparse | ltpair >"$T/x.lt"
 	same "$T/x.lt" nodepth
 }
+
+@test "ltcheck knows a .pftrace from JSON: packets counted, damage exit 1" {
+	lt1 "$T/s" "1	X	1	1	2	c	n	{\"a\":1}	{}" \
+	    "-	M	1	0	-		process_name	{\"name\":\"p\"}	{}"
+	ltproto -o "$T/t.pftrace" "$T/s"
+	run -0 ltcheck "$T/t.pftrace"
+	[[ "${lines[0]}" == "$T/t.pftrace: Perfetto protobuf trace, "*" bytes, "*" packets: 2 track events, 2 track descriptors, 1 with interned data" ]]
+	run -0 ltcheck -q "$T/t.pftrace"
+	[ -z "$output" ]
+	head -c 60 "$T/t.pftrace" >"$T/cut.pftrace"
+	run -1 --separate-stderr ltcheck -q "$T/cut.pftrace"
+	[[ "$stderr" == "ltcheck: $T/cut.pftrace: Perfetto protobuf trace, not well-formed after "* ]]
+	# JSON that starts with a newline is still JSON
+	printf '\n{"traceEvents":[]}\n' >"$T/nl.json"
+	run -0 ltcheck "$T/nl.json"
+	[[ "${lines[0]}" == "$T/nl.json: JSON object form"* ]]
+}
