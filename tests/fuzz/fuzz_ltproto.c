@@ -18,19 +18,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
-static int
-varint(const unsigned char **p, const unsigned char *end, uint64_t *v)
-{
-	int shift;
-
-	for (*v = 0, shift = 0; *p < end && shift < 64; shift += 7) {
-		*v |= (uint64_t)(**p & 0x7f) << shift;
-		if ((*(*p)++ & 0x80) == 0)
-			return 1;
-	}
-	return 0;
-}
-
 /* The messages ltproto writes, and what their fields hold. */
 enum {
 	M_BYTES, M_TRACE, M_PACKET, M_EVENT, M_ANNO, M_LEGACY, M_DESC,
@@ -86,18 +73,18 @@ check(const unsigned char *p, size_t n, int type, int depth)
 
 	assert(depth < 1200);
 	while (p < end) {
-		assert(varint(&p, end, &key));
+		assert(pb_getvarint(&p, end, &key));
 		assert(key >> 3 != 0);
 		switch (key & 7) {
 		case 0:
-			assert(varint(&p, end, &v));
+			assert(pb_getvarint(&p, end, &v));
 			break;
 		case 1:
 			assert(end - p >= 8);
 			p += 8;
 			break;
 		case 2:
-			assert(varint(&p, end, &v));
+			assert(pb_getvarint(&p, end, &v));
 			assert(v <= (uint64_t)(end - p));
 			if ((t = child(type, key >> 3)) != M_BYTES)
 				check(p, (size_t)v, t, depth + 1);
