@@ -103,8 +103,8 @@ main(int argc, char *argv[])
 	pt_tracks_finish();
 	pt_out_close();
 
-	report(pt_count.negative, "events before time 0 (or ending after "
-	    "the last ns of int64), which Perfetto drops, left out");
+	report(pt_count.negative, "events before time 0 (or ending past "
+	    "2^63-1 ns) left out, as Perfetto drops them");
 	report(pt_count.nots, "events without ts (or X without dur) left "
 	    "out, as Perfetto leaves them");
 	report(pt_count.unsupported, "events of phases Perfetto does not "
@@ -113,6 +113,8 @@ main(int argc, char *argv[])
 	    "cannot read left out");
 	report(pt_count.badcounter, "counter values that are not numbers "
 	    "left out");
+	report(pt_count.spilled, "slices that cross others (or came too "
+	    "late to be ordered) on tracks of their own (see ltlanefix)");
 	status = pt_count.negative > 0 ? LT_EXIT_DATA : LT_EXIT_OK;
 	report(pt_roots_lost(), "slices may start with a slice already "
 	    "written, which Perfetto then nests outside them (raise -w)");

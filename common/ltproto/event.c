@@ -496,7 +496,6 @@ pt_record(struct ltrd *rd, struct ltrec *rec)
 		an = lt_obj_split(rec->f[LT_ARGS].p, rec->f[LT_ARGS].n, ak, av,
 		    PT_SPLIT);
 	}
-	pt_count.events++;
 	ph = rec->f[LT_PH].p[0];
 	if (ph == 'M') {
 		meta(rec);

@@ -333,12 +333,6 @@ pt_intern_reset(void)
 	resets++;
 }
 
-long long
-pt_intern_resets(void)
-{
-	return resets;
-}
-
 void
 pt_intern_free(void)
 {

@@ -123,7 +123,6 @@ int	pt_intern_due(void);
 void	pt_intern_reset(void);
 void	pt_intern_put(void);
 void	pt_intern_free(void);
-long long pt_intern_resets(void);
 
 /* tracks.c: processes and threads, by pid and tid as Perfetto reads them. */
 struct ptthread {
@@ -141,7 +140,6 @@ struct ptthread {
 uint32_t pt_process(const struct ltfield *, const struct ltfield *);
 struct ptthread *pt_thread(const struct ltfield *, const struct ltfield *,
 	    const struct ltfield *);
-uint64_t pt_process_uuid(uint32_t);
 uint64_t pt_counter(uint32_t, const char *, size_t);
 uint64_t pt_spill(const struct ptthread *);
 void	pt_process_name(uint32_t, const char *, size_t);
@@ -183,7 +181,6 @@ struct ptitem {
 	uint8_t		 rank;
 	uint8_t		 sub;
 	uint64_t	 pos;
-	uint64_t	 ref;		/* the window's own */
 	size_t		 off;		/* bytes, in its holder's buffer */
 	uint32_t	 len;
 };
@@ -217,18 +214,15 @@ struct ltrd;
 struct ltrec;
 void	pt_record(struct ltrd *, struct ltrec *);
 void	pt_t0(const char *, size_t);
-void	pt_finish(void);
 void	pt_event_free(void);
 struct ptcount {
-	long long	 events;	/* records read */
-	long long	 written;	/* turned into packets */
 	long long	 unsupported;	/* phases Perfetto drops from JSON */
 	long long	 nots;		/* no ts, or no dur for X */
 	long long	 negative;	/* ts or ts + dur before 0 */
 	long long	 badid;		/* flows and async events with ids */
 					/*   Perfetto cannot read */
 	long long	 badcounter;	/* counter values not numbers */
-	long long	 spilled;	/* X slices that cross another */
+	long long	 spilled;	/* X slices on tracks of their own */
 };
 extern struct ptcount pt_count;
 

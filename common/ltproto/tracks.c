@@ -317,12 +317,6 @@ pt_thread(const struct ltfield *pid, const struct ltfield *tid,
 	return &threads[*v];
 }
 
-uint64_t
-pt_process_uuid(uint32_t proc)
-{
-	return procs[proc].uuid;
-}
-
 /* process_name and thread_name: a string pid or tid keeps its own. */
 void
 pt_process_name(uint32_t proc, const char *p, size_t n)

@@ -9,17 +9,18 @@
  * itself (the ends first, then X slices longest first, then the rest in
  * file order).  So that the .pftrace nests as the JSON does, packets of
  * slices, instants and flows are held here in a window of the last
- * events, in groups of one timestamp; a group is written, in that
- * order, when its first event leaves the window, the others of its time
- * coming along.  X begins are held by roots.c, which gives them the
- * packets of their time on their track when these leave the window.  A
- * window of W events orders any stream where events of one time are
- * fewer than W events apart; memory is that of the window, whatever the
- * length of the stream.
+ * events, in groups of one time and track; a group is written, in that
+ * order, when its first packet leaves the window, the others of its
+ * time coming along.  X begins are held by roots.c, which gets the
+ * groups of their time and track when these leave the window; an X end
+ * that finds no group of its time is written at once.  A window of W
+ * events orders any stream where events of one time are fewer than W
+ * events apart; memory is that of the window, whatever the length of
+ * the stream.
  *
- * The order within a group, for each thread track: E records, then X
- * ends, then X begins longest first, then the rest in file order (an X
- * slice of no duration is an instant, and among them).  On a track with no X begin there, the file
+ * The order within a group: E records, then X ends, then X begins
+ * longest first, then the rest in file order (an X slice of no duration
+ * is an instant, and among them).  In a group with no X begin, the file
  * order stands and X ends come just before its first slice or instant,
  * as Perfetto's JSON importer closes X slices only when another one
  * starts (a flow event at the very end of an X slice binds to it).
@@ -121,16 +122,6 @@ unslot(size_t i)
 }
 
 static int
-bytrack(const void *a, const void *b)
-{
-	const struct ptitem *x = a, *y = b;
-
-	if (x->track != y->track)
-		return x->track < y->track ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-static int
 byorder(const void *a, const void *b)
 {
 	const struct ptitem *x = a, *y = b;
@@ -183,20 +174,13 @@ place(struct ptitem *it, size_t n)
 	}
 }
 
-/* Sort the items of one time (of several tracks) into their order. */
+/* Sort the items of one time and track into their order. */
 void
 pt_order(struct ptitem *it, size_t n)
 {
-	size_t a, i;
-
 	if (n < 2)
 		return;
-	qsort(it, n, sizeof(*it), bytrack);
-	for (a = 0, i = 1; i <= n; i++)
-		if (i == n || it[i].track != it[a].track) {
-			place(it + a, i - a);
-			a = i;
-		}
+	place(it, n);
 	qsort(it, n, sizeof(*it), byorder);
 }
 
@@ -215,7 +199,6 @@ release(int64_t ts, uint32_t track)
 	for (s = groups[g].head; s != NIL; s = ENT(s)->next) {
 		items = lt_grow(items, &capitems, n + 1, sizeof(*items));
 		items[n].seq = ENT(s)->order;
-		items[n].ref = s;
 		items[n].track = track;
 		items[n].kind = ENT(s)->kind;
 		items[n].key = ENT(s)->key;
