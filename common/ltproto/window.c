@@ -331,6 +331,8 @@ pt_hold(int64_t ts, uint32_t track, int kind, int64_t dur, const char *p,
 {
 	struct ptitem x;
 
+	if (n > UINT32_MAX)
+		lt_die(LT_EXIT_DATA, "an event of %zu bytes: too large", n);
 	arrivals++;
 	if (kind == PT_KXBEGIN) {
 		memset(&x, 0, sizeof(x));
