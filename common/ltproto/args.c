@@ -20,7 +20,6 @@
 
 #include "ltproto.h"
 
-#define TOPSLOTS	PT_SPLIT	/* the last memo is for nested keys */
 #define MAXDOTS		64	/* dots of a name made dicts, at most */
 
 static struct ltbuf	 name, text, num;
@@ -33,7 +32,7 @@ static uint64_t		 seen[1 << 16];	/* hashes of string values met */
  * table.  A short one is written out: its iid would save nothing.
  */
 static void
-string(struct ltbuf *b, int slot, const char *s, size_t n)
+string(struct ltbuf *b, const char *s, size_t n)
 {
 	uint64_t h, *seenp;
 
@@ -41,8 +40,7 @@ string(struct ltbuf *b, int slot, const char *s, size_t n)
 		h = pt_hash(s, n) | 1;
 		seenp = &seen[h & ((sizeof(seen) / sizeof(seen[0])) - 1)];
 		if (*seenp == h) {
-			pb_uint(b, DA_STRING_IID, pt_iid(PT_VALUES, slot, s,
-			    n));
+			pb_uint(b, DA_STRING_IID, pt_iid(PT_VALUES, s, n));
 			return;
 		}
 		*seenp = h;
@@ -165,7 +163,7 @@ static int value(struct ltbuf *, const char **, const char *, int);
  */
 static int
 annotation(struct ltbuf *b, uint32_t f, const char *key, size_t keyn,
-    int slot, const char **p, const char *end, int depth)
+    const char **p, const char *end, int depth)
 {
 	size_t start = b->n, o;
 	const char *dot;
@@ -174,12 +172,11 @@ annotation(struct ltbuf *b, uint32_t f, const char *key, size_t keyn,
 	o = pb_open(b, f);
 	if (key != NULL) {
 		dot = depth < MAXDOTS ? memchr(key, '.', keyn) : NULL;
-		pb_uint(b, DA_NAME_IID, pt_iid(PT_ANNOS, slot, key,
+		pb_uint(b, DA_NAME_IID, pt_iid(PT_ANNOS, key,
 		    dot != NULL ? (size_t)(dot - key) : keyn));
 		if (dot != NULL)
 			ok = annotation(b, DA_DICT, dot + 1,
-			    (size_t)(key + keyn - dot - 1), TOPSLOTS, p, end,
-			    depth + 1);
+			    (size_t)(key + keyn - dot - 1), p, end, depth + 1);
 		else
 			ok = value(b, p, end, depth);
 	} else
@@ -198,7 +195,7 @@ items(struct ltbuf *b, const char **p, const char *end, int depth, int obj)
 {
 	const char *q = *p + 1, *k;
 	size_t kn;
-	int any = 0, i = 0;
+	int any = 0;
 
 	if (q < end && *q == (obj ? '}' : ']')) {
 		*p = q + 1;
@@ -213,12 +210,12 @@ items(struct ltbuf *b, const char **p, const char *end, int depth, int obj)
 			q = strend(q, end) + 1;
 			if (depth == 0)
 				any |= annotation(b, EV_ANNOTATION, k, kn,
-				    i < TOPSLOTS ? i++ : TOPSLOTS, &q, end, 1);
+				    &q, end, 1);
 			else
-				any |= annotation(b, DA_DICT, k, kn, TOPSLOTS,
-				    &q, end, depth + 1);
+				any |= annotation(b, DA_DICT, k, kn, &q, end,
+				    depth + 1);
 		} else
-			any |= annotation(b, DA_ARRAY, NULL, 0, 0, &q, end,
+			any |= annotation(b, DA_ARRAY, NULL, 0, &q, end,
 			    depth + 1);
 		if (q < end && *q == ',')
 			q++;
@@ -251,7 +248,7 @@ value(struct ltbuf *b, const char **p, const char *end, int depth)
 		}
 		*p = s;
 		s = pt_str(&text, q + 1, (size_t)(s - q - 2), &sn);
-		string(b, TOPSLOTS, s, sn);
+		string(b, s, sn);
 		return 1;
 	case '{':
 	case '[':
@@ -291,17 +288,41 @@ hasdot(const char *p, size_t n)
 }
 
 /*
+ * An annotation of an integer, named by iid, in one write: the key of
+ * the field, its length, which is less than 128, and the two fields.
+ */
+static void
+intanno(struct ltbuf *b, uint64_t iid, int64_t v)
+{
+	char *w, *len;
+
+	if (b->cap - b->n < 4 + 2 * PB_VARINT_MAX)
+		lt_buf_grow(b, 4 + 2 * PB_VARINT_MAX);
+	w = b->p + b->n;
+	*w++ = EV_ANNOTATION << 3 | PB_LEN;
+	len = w++;
+	*w++ = DA_NAME_IID << 3 | PB_VARINT;
+	w = pb_putvarint(w, iid);
+	*w++ = DA_INT << 3 | PB_VARINT;
+	w = pb_putvarint(w, (uint64_t)v);
+	*len = (char)(w - len - 1);
+	b->n = (size_t)(w - b->p);
+}
+
+/*
  * The members of args (an object) as debug annotations of the event
  * being written in b.  Objects of plain members, the usual args, come
- * cut in one pass (k, v: n of them); their names get a memo slot each.
+ * cut in one pass (k, v: n of them): their strings have no escape, their
+ * integers no sign but '-' and no leading 0, checked.
  */
 void
 pt_args(struct ltbuf *b, const struct ltfield *args, const struct ltfield *k,
     const struct ltfield *v, long n)
 {
-	const char *p = args->p;
+	const char *p = args->p, *q;
+	uint64_t iid, u;
 	long i;
-	size_t o;
+	size_t o, j;
 
 	if (args->n <= 2)
 		return;
@@ -313,16 +334,25 @@ pt_args(struct ltbuf *b, const struct ltfield *args, const struct ltfield *k,
 		if (hasdot(k[i].p + 1, k[i].n - 2)) {
 			p = v[i].p;
 			annotation(b, EV_ANNOTATION, k[i].p + 1, k[i].n - 2,
-			    (int)i, &p, v[i].p + v[i].n, 1);
+			    &p, v[i].p + v[i].n, 1);
+			continue;
+		}
+		iid = pt_iid(PT_ANNOS, k[i].p + 1, k[i].n - 2);
+		q = v[i].p;
+		if (q[0] != '"' && v[i].n < 19) {
+			/* at most 18 digits and a sign: no overflow */
+			for (j = q[0] == '-', u = 0; j < v[i].n; j++)
+				u = u * 10 + (uint64_t)(q[j] - '0');
+			intanno(b, iid, q[0] == '-' ? -(int64_t)u :
+			    (int64_t)u);
 			continue;
 		}
 		o = pb_open(b, EV_ANNOTATION);
-		pb_uint(b, DA_NAME_IID, pt_iid(PT_ANNOS, (int)i, k[i].p + 1,
-		    k[i].n - 2));
-		if (v[i].p[0] == '"')
-			string(b, (int)i, v[i].p + 1, v[i].n - 2);
+		pb_uint(b, DA_NAME_IID, iid);
+		if (q[0] == '"')
+			string(b, q + 1, v[i].n - 2);
 		else
-			number(b, v[i].p, v[i].n);
+			number(b, q, v[i].n);
 		pb_close(b, o);
 	}
 }

@@ -105,11 +105,11 @@ names(const struct ltrec *rec)
 
 	if (rec->f[LT_NAME].n > 0) {
 		s = pt_str(&sname, rec->f[LT_NAME].p, rec->f[LT_NAME].n, &n);
-		pb_uint(&pk, EV_NAME_IID, pt_iid(PT_NAMES, 0, s, n));
+		pb_uint(&pk, EV_NAME_IID, pt_iid(PT_NAMES, s, n));
 	}
 	if (rec->f[LT_CAT].n > 0) {
 		s = pt_str(&sname, rec->f[LT_CAT].p, rec->f[LT_CAT].n, &n);
-		pb_uint(&pk, EV_CATEGORY_IIDS, pt_iid(PT_CATS, 0, s, n));
+		pb_uint(&pk, EV_CATEGORY_IIDS, pt_iid(PT_CATS, s, n));
 	}
 }
 

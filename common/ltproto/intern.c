@@ -24,11 +24,22 @@
 
 #include "ltproto.h"
 
+/*
+ * A string asked for lately, in a cache of CACHE entries by a quick hash
+ * of its bytes: most are names of args that every record repeats.  It is
+ * known by its length and its first and last eight bytes (or four, or
+ * three), which are the whole of a string of 16 bytes or less, a longer
+ * one compared with its copy in the table.  seqs has a bit for each of
+ * the sequences 0 to 63 it is defined on, so that a thread's records
+ * look up neither table nor bits.
+ */
+#define CACHE		128
 struct memo {
+	uint64_t	 a, z;		/* its first and last bytes */
+	uint64_t	 seqs;
 	uint64_t	 gen;		/* reset count + 1 when valid */
-	uint64_t	 iid;
-	size_t		 n;
-	char		 s[40];
+	uint32_t	 n;
+	uint32_t	 iid;
 };
 
 struct table {
@@ -36,7 +47,7 @@ struct table {
 	size_t		*off;		/* index -> string in keys */
 	size_t		*len;
 	size_t		 n, cap;
-	struct memo	 memo[PT_MEMOS];
+	struct memo	 memo[CACHE];
 };
 
 /* A sequence: its generation of state, and the iids it has defined. */
@@ -230,24 +241,51 @@ define(int t, uint64_t iid, const char *p, size_t n)
 }
 
 /*
- * The iid of p[0..n) in table t, interned if new.  A caller that asks
- * for the same strings in the same order each record (the names of its
- * args, one after the other) gives each its own memo slot: a string
- * equal to the last one asked in that slot is answered without a hash.
+ * The first and last bytes of p[0..n), read whole (a copy of n bytes
+ * into a word would cost more than the rest).
  */
+static void
+ends(const char *p, size_t n, uint64_t *a, uint64_t *z)
+{
+	uint32_t a4, z4;
+
+	if (n >= 8) {
+		memcpy(a, p, 8);
+		memcpy(z, p + n - 8, 8);
+	} else if (n >= 4) {
+		memcpy(&a4, p, 4);
+		memcpy(&z4, p + n - 4, 4);
+		*a = a4;
+		*z = z4;
+	} else {
+		*a = n > 0 ? (unsigned char)p[0] | (unsigned char)p[n / 2] << 8 |
+		    (unsigned char)p[n - 1] << 16 : 0;
+		*z = 0;
+	}
+}
+
+/* The iid of p[0..n) in table t, interned if new. */
 uint64_t
-pt_iid(int t, int slot, const char *p, size_t n)
+pt_iid(int t, const char *p, size_t n)
 {
 	struct table *tb = &tab[t];
-	struct memo *m = &tb->memo[slot];
+	struct memo *m;
 	struct key k;
 	uint32_t *v;
-	uint64_t iid;
+	uint64_t iid, a, z;
 	int isnew;
 
-	if (m->gen == gen && m->n == n && memcmp(m->s, p, n) == 0) {
+	ends(p, n, &a, &z);
+	m = &tb->memo[((a ^ z * 0x9e3779b97f4a7c15ULL ^ n) *
+	    0xbf58476d1ce4e5b9ULL) >> 57];
+	if (m->gen == gen && m->n == n && m->a == a && m->z == z &&
+	    (n <= 16 || memcmp(keys.p + tb->off[m->iid - 1], p, n) == 0)) {
+		if (cur < 64 && (m->seqs >> cur & 1))
+			return m->iid;
 		if (!defined(t, m->iid))
 			define(t, m->iid, p, n);
+		if (cur < 64)
+			m->seqs |= 1ULL << cur;
 		return m->iid;
 	}
 	k.t = tb;
@@ -270,12 +308,12 @@ pt_iid(int t, int slot, const char *p, size_t n)
 	iid = *v + 1;
 	if (!defined(t, iid))
 		define(t, iid, p, n);
-	if (n <= sizeof(m->s)) {
-		m->gen = gen;
-		m->n = n;
-		memcpy(m->s, p, n);
-		m->iid = iid;
-	}
+	m->gen = gen;
+	m->n = (uint32_t)n;
+	m->a = a;
+	m->z = z;
+	m->iid = (uint32_t)iid;
+	m->seqs = cur < 64 ? 1ULL << cur : 0;
 	return iid;
 }
 

@@ -110,14 +110,13 @@ enum {
 	PT_VALUES,		/* debug annotation string values */
 	PT_NTAB
 };
-#define PT_MEMOS	16	/* memo slots per table (see pt_iid) */
 
 void	pt_intern_init(size_t);
 void	pt_seq_base(int64_t);
 void	pt_seq_use(uint32_t, uint64_t);
 uint64_t pt_seq_track(void);
 void	pt_ts(struct ltbuf *, int64_t);
-uint64_t pt_iid(int, int, const char *, size_t);
+uint64_t pt_iid(int, const char *, size_t);
 uint64_t pt_hash(const char *, size_t);
 int	pt_intern_due(void);
 void	pt_intern_reset(void);
@@ -154,7 +153,7 @@ void	pt_tracks_free(void);
  * them.  pt_args takes args cut by lt_obj_split (PT_SPLIT members at
  * most), or n < 0 for any other object.
  */
-#define PT_SPLIT	(PT_MEMOS - 1)
+#define PT_SPLIT	15
 void	pt_args(struct ltbuf *, const struct ltfield *, const struct ltfield *,
 	    const struct ltfield *, long);
 int	pt_id(const char *, size_t, uint64_t *);

@@ -27,7 +27,12 @@
 
 #include "ltproto.h"
 
-#define HALFMAX	512		/* oldest and newest roots kept, each */
+/*
+ * Oldest and newest roots kept, each: a parent starts with one of the
+ * oldest (an epoch) or of the last few (a batch), and a root held long
+ * is read back from far in memory.
+ */
+#define HALFMAX	64
 #define HALFMIN	4
 #define GONE	64		/* starts of roots written, kept */
 #define GONESLOT(t)	(lt_mix((uint64_t)(t)) & (GONE - 1))
@@ -43,7 +48,8 @@ struct stack {
 	size_t		 nbot;
 	struct root	*ring;		/* the newest, ring[head] the oldest */
 	size_t		 head, nring;
-	size_t		 half;		/* capacity of bot and ring, each */
+	size_t		 half;		/* capacity of bot and ring, each: */
+					/*   a power of 2, for a mask */
 	int		 dropped;	/* roots between them written */
 	int64_t		 dmin, dmax;	/* their starts */
 	int64_t		 gone[GONE];	/* starts of roots written, by hash */
@@ -73,11 +79,9 @@ stackof(uint32_t track, int create)
 	for (i = 0; i < GONE; i++)
 		st->gone[i] = INT64_MIN;	/* no time is: ts >= 0 */
 	ntracks++;
-	st->half = budget / (2 * ntracks);
-	if (st->half > HALFMAX)
-		st->half = HALFMAX;
-	if (st->half < HALFMIN)
-		st->half = HALFMIN;
+	for (st->half = HALFMAX; st->half > HALFMIN &&
+	    st->half > budget / (2 * ntracks); st->half /= 2)
+		;
 	st->bot = lt_calloc(st->half, sizeof(*st->bot));
 	st->ring = lt_calloc(st->half, sizeof(*st->ring));
 	stacks[track] = st;
@@ -98,7 +102,7 @@ at(struct stack *st, size_t i)
 {
 	if (i < st->nbot)
 		return &st->bot[i];
-	return &st->ring[(st->head + i - st->nbot) % st->half];
+	return &st->ring[(st->head + i - st->nbot) & (st->half - 1)];
 }
 
 /*
@@ -173,7 +177,7 @@ push(uint32_t track, struct stack *st, int64_t start, int64_t end)
 			r = &st->ring[st->head];
 			old = r->start;
 			detach(r);
-			st->head = (st->head + 1) % st->half;
+			st->head = (st->head + 1) & (st->half - 1);
 			st->nring--;
 			if (!st->dropped || old < st->dmin)
 				st->dmin = old;
@@ -182,7 +186,7 @@ push(uint32_t track, struct stack *st, int64_t start, int64_t end)
 			st->dropped = 1;
 			release(track, st, old);
 		}
-		r = &st->ring[(st->head + st->nring++) % st->half];
+		r = &st->ring[(st->head + st->nring++) & (st->half - 1)];
 	}
 	r->start = start;
 	r->end = end;

@@ -51,8 +51,17 @@ static size_t		 nsyn, capsyn;
 static uint64_t		 nextuuid = 1;
 static int		 procranks, threadranks;
 static struct ltbuf	 pkt, str;
-static char		 lastp[24], lastt[24];	/* pt_thread's last columns */
-static size_t		 lastpn = SIZE_MAX, lasttn, last;
+
+/*
+ * The threads of pid and tid columns met lately, by a hash of their
+ * text: a stream interleaves the records of its threads.
+ */
+#define TCACHE		64
+static struct tmemo {
+	char		 p[23], t[23];
+	uint8_t		 pn, tn;	/* 0: empty */
+	uint32_t	 th;
+}			 tcache[TCACHE];
 
 #define SYN_TOP		((uint32_t)INT32_MAX)
 
@@ -270,15 +279,21 @@ pt_thread(const struct ltfield *pid, const struct ltfield *tid,
     const struct ltfield *extra)
 {
 	struct ptthread *th;
+	struct tmemo *m;
 	struct tkey k;
 	uint32_t *v, num = 0;
 	int kind, isnew;
 
-	/* Records of one thread come in runs. */
-	if (pid->n == lastpn && tid->n == lasttn && !LT_ISNONE(*pid) &&
-	    !LT_ISNONE(*tid) && memcmp(pid->p, lastp, pid->n) == 0 &&
-	    memcmp(tid->p, lastt, tid->n) == 0)
-		return &threads[last];
+	m = NULL;
+	if (pid->n < sizeof(m->p) && tid->n < sizeof(m->t) &&
+	    !LT_ISNONE(*pid) && !LT_ISNONE(*tid)) {
+		m = &tcache[(lt_hash(pid->p, pid->n) ^ lt_hash(tid->p,
+		    tid->n) * 3) & (TCACHE - 1)];
+		if (m->pn == pid->n && m->tn == tid->n &&
+		    memcmp(pid->p, m->p, pid->n) == 0 &&
+		    memcmp(tid->p, m->t, tid->n) == 0)
+			return &threads[m->th];
+	}
 	k.proc = pidof(pid, extra);
 	kind = idcolumn(tid, extra, "tid", &num);
 	if (kind == ID_STR) {
@@ -306,14 +321,13 @@ pt_thread(const struct ltfield *pid, const struct ltfield *tid,
 		}
 		*v = (uint32_t)nthreads++;
 	}
-	if (pid->n <= sizeof(lastp) && tid->n <= sizeof(lastt)) {
-		memcpy(lastp, pid->p, pid->n);
-		memcpy(lastt, tid->p, tid->n);
-		lastpn = pid->n;
-		lasttn = tid->n;
-		last = *v;
-	} else
-		lastpn = SIZE_MAX;
+	if (m != NULL) {
+		memcpy(m->p, pid->p, pid->n);
+		memcpy(m->t, tid->p, tid->n);
+		m->pn = (uint8_t)pid->n;
+		m->tn = (uint8_t)tid->n;
+		m->th = *v;
+	}
 	return &threads[*v];
 }
 
@@ -480,5 +494,5 @@ pt_tracks_free(void)
 	nsyn = capsyn = 0;
 	nextuuid = 1;
 	procranks = threadranks = 0;
-	lastpn = SIZE_MAX;
+	memset(tcache, 0, sizeof(tcache));
 }
