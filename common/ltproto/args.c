@@ -19,6 +19,7 @@
 #include <stdlib.h>
 
 #include "ltproto.h"
+#include "scan.h"
 
 #define MAXDOTS		64	/* dots of a name made dicts, at most */
 
@@ -309,52 +310,181 @@ intanno(struct ltbuf *b, uint64_t iid, int64_t v)
 	b->n = (size_t)(w - b->p);
 }
 
-/*
- * The members of args (an object) as debug annotations of the event
- * being written in b.  Objects of plain members, the usual args, come
- * cut in one pass (k, v: n of them): their strings have no escape, their
- * integers no sign but '-' and no leading 0, checked.
- */
-void
-pt_args(struct ltbuf *b, const struct ltfield *args, const struct ltfield *k,
-    const struct ltfield *v, long n)
+/* The first byte at or after p that plain string contents cannot hold. */
+static const char *
+plainrun(const char *p, const char *end)
 {
-	const char *p = args->p, *q;
-	uint64_t iid, u;
-	long i;
-	size_t o, j;
+	unsigned m;
 
-	if (args->n <= 2)
-		return;
-	if (n < 0) {
-		items(b, &p, args->p + args->n, 0, 1);
-		return;
+	for (; end - p >= 16; p += 16)
+		if ((m = lt_scan16esc(p)) != 0)
+			return p + lt_scan_first(m);
+	while (p < end && (unsigned char)*p >= 0x20 &&
+	    (unsigned char)*p < 0x7f && *p != '"' && *p != '\\')
+		p++;
+	return p;
+}
+
+/*
+ * The names of the args of a kind of record, met lately: the records of
+ * a kind (named alike) mostly have the same args in the same order.  A
+ * shape keeps their iids and whether they have a dot, so that a record
+ * like the last one of its kind looks no name up: its keys are compared
+ * with the shape's as they are read.  seqs: the sequences (0 to 63) on
+ * which every iid of the shape is defined.
+ */
+#define SHAPES		16
+#define SHAPEKEYS	16
+#define SHAPETEXT	240
+static struct shape {
+	uint64_t	 gen;		/* 0: none */
+	uint64_t	 hint;
+	uint64_t	 seqs;
+	uint32_t	 n;
+	uint32_t	 iid[SHAPEKEYS];
+	uint8_t		 dot[SHAPEKEYS];
+	uint8_t		 end[SHAPEKEYS];	/* of each key in text */
+	char		 text[SHAPETEXT];
+}			 shapes[SHAPES];
+
+/*
+ * The iid of key i of a record, k[0..kn), and whether it has a dot (its
+ * iid is then 0: annotation() looks up the part before the dot): from
+ * shape sh while the record follows it (*same), else looked up and put
+ * in the shape in place of what it had from there on.  need: the iids
+ * are not known to be defined on the sequence written; looking them up
+ * defines them.
+ */
+static uint64_t
+keyiid(struct shape *sh, uint32_t i, const char *k, size_t kn, int *same,
+    int need, int *dot)
+{
+	size_t at = i > 0 && i <= sh->n ? sh->end[i - 1] : 0;
+	uint64_t iid;
+
+	if (*same && i < sh->n && sh->end[i] - at == kn &&
+	    memcmp(sh->text + at, k, kn) == 0) {
+		*dot = sh->dot[i];
+		if (need && !*dot)
+			pt_iid(PT_ANNOS, k, kn);
+		return sh->iid[i];
 	}
-	for (i = 0; i < n; i++) {
-		if (hasdot(k[i].p + 1, k[i].n - 2)) {
-			p = v[i].p;
-			annotation(b, EV_ANNOTATION, k[i].p + 1, k[i].n - 2,
-			    &p, v[i].p + v[i].n, 1);
-			continue;
+	*same = 0;
+	if (i < sh->n)
+		sh->n = i;
+	*dot = hasdot(k, kn);
+	iid = *dot ? 0 : pt_iid(PT_ANNOS, k, kn);
+	if (i == sh->n && i < SHAPEKEYS && kn <= SHAPETEXT - at) {
+		memcpy(sh->text + at, k, kn);
+		sh->end[i] = (uint8_t)(at + kn);
+		sh->dot[i] = (uint8_t)*dot;
+		sh->iid[i] = (uint32_t)iid;
+		sh->n++;
+	}
+	return iid;
+}
+
+/*
+ * The args p[0..n) as debug annotations of the event being written in
+ * b, when they are an object of plain members, as our tools write them:
+ * "key":"string" or "key":integer, printable ASCII without escapes, no
+ * blanks, which is valid canonical JSON.  They are checked as they are
+ * written, in one pass.  Returns 0, with nothing written, for any other
+ * text, which pt_args_json() then takes once checked.  hint tells the
+ * kind of record (the iid of its name).
+ */
+int
+pt_args(struct ltbuf *b, const char *p, size_t n, uint64_t hint)
+{
+	const char *end = p + n, *k, *q;
+	struct shape *sh = &shapes[hint & (SHAPES - 1)];
+	uint32_t i, cur = pt_seq_cur();
+	uint64_t iid, u, gen = pt_intern_gen();
+	size_t start = b->n, kn, o;
+	int same, need, dot;
+
+	if (n < 2 || p[0] != '{')
+		return 0;
+	if (n == 2)
+		return p[1] == '}';
+	same = sh->gen == gen && sh->hint == hint;
+	if (!same) {
+		sh->gen = gen;
+		sh->hint = hint;
+		sh->n = 0;
+		sh->seqs = 0;
+	}
+	need = cur >= 64 || !(sh->seqs >> cur & 1);
+	for (i = 0, p++;; i++, p++) {
+		if (*p != '"')
+			break;
+		k = p + 1;
+		q = plainrun(k, end);
+		if (end - q < 3 || q[0] != '"' || q[1] != ':')
+			break;
+		kn = (size_t)(q - k);
+		p = q += 2;
+		if (*q == '"') {
+			q = plainrun(q + 1, end);
+			if (q == end || *q++ != '"')
+				break;
+		} else {
+			if (*q == '-')
+				q++;
+			if (q == end || (unsigned)*q - '0' > 9)
+				break;
+			if (*q++ != '0')
+				while (q < end && (unsigned)*q - '0' <= 9)
+					q++;
 		}
-		iid = pt_iid(PT_ANNOS, k[i].p + 1, k[i].n - 2);
-		q = v[i].p;
-		if (q[0] != '"' && v[i].n < 19) {
+		if (q == end || (*q != ',' && *q != '}'))
+			break;
+		iid = keyiid(sh, i, k, kn, &same, need, &dot);
+		if (dot)
+			annotation(b, EV_ANNOTATION, k, kn, &p, q, 1);
+		else if (*p != '"' && q - p < 19) {
 			/* at most 18 digits and a sign: no overflow */
-			for (j = q[0] == '-', u = 0; j < v[i].n; j++)
-				u = u * 10 + (uint64_t)(q[j] - '0');
-			intanno(b, iid, q[0] == '-' ? -(int64_t)u :
-			    (int64_t)u);
-			continue;
+			for (u = 0, k = p + (*p == '-'); k < q; k++)
+				u = u * 10 + (uint64_t)(*k - '0');
+			intanno(b, iid, *p == '-' ? -(int64_t)u : (int64_t)u);
+		} else {
+			o = pb_open(b, EV_ANNOTATION);
+			pb_uint(b, DA_NAME_IID, iid);
+			if (*p == '"')
+				string(b, p + 1, (size_t)(q - p - 2));
+			else
+				number(b, p, (size_t)(q - p));
+			pb_close(b, o);
 		}
-		o = pb_open(b, EV_ANNOTATION);
-		pb_uint(b, DA_NAME_IID, iid);
-		if (q[0] == '"')
-			string(b, q + 1, v[i].n - 2);
-		else
-			number(b, q, v[i].n);
-		pb_close(b, o);
+		p = q;
+		if (*p == '}') {
+			if (p + 1 != end)
+				break;
+			/* fewer keys than the shape: it has this record's */
+			if (i + 1 < sh->n)
+				sh->n = i + 1;
+			if (!same)
+				sh->seqs = 0;
+			if (cur < 64)
+				sh->seqs |= 1ULL << cur;
+			return 1;
+		}
+		if (p + 1 == end)
+			break;
 	}
+	sh->gen = 0;
+	b->n = start;
+	return 0;
+}
+
+/* Any args, valid canonical JSON (checked), as annotations. */
+void
+pt_args_json(struct ltbuf *b, const struct ltfield *args)
+{
+	const char *p = args->p;
+
+	if (args->n > 2)
+		items(b, &p, args->p + args->n, 0, 1);
 }
 
 void
@@ -364,4 +494,5 @@ pt_args_free(void)
 	lt_buf_free(&text);
 	lt_buf_free(&num);
 	memset(seen, 0, sizeof(seen));
+	memset(shapes, 0, sizeof(shapes));
 }

@@ -26,8 +26,9 @@ static struct ltbuf	 pk;		/* the packet being written */
 static struct ltbuf	 fix[LT_NCOL];	/* columns made canonical */
 static struct ltbuf	 sname, skey, sval;
 static size_t		 po, eo;	/* open: the packet, its TrackEvent */
-static struct ltfield	 ak[PT_SPLIT], av[PT_SPLIT];	/* args, cut */
-static long		 an;		/* their number, or -1 */
+static struct ltrd	*rd;		/* of the record */
+static int		 late;		/* its args are not checked yet */
+static uint64_t		 nameiid;	/* the iid of its name, or 0 */
 
 /* The members of the extra column that events are read with. */
 struct extra {
@@ -72,6 +73,44 @@ readextra(const struct ltfield *x, struct extra *e)
 #define ISSTR(f, s)	((f).n == sizeof(s) + 1 && (f).p[0] == '"' && \
 			    memcmp((f).p + 1, (s), sizeof(s) - 1) == 0)
 
+/*
+ * Check the args column a (litracer-stream(5)): a itself, or made
+ * canonical if it was not.
+ */
+static struct ltfield
+argscheck(struct ltfield a)
+{
+	struct ltjson j;
+
+	late = 0;
+	if (lt_json_whole(a.p, a.n, NULL, &j) != LT_JSON_OK)
+		lt_rd_bad(rd, "column args: %s", j.err);
+	if (j.type != '{')
+		lt_rd_bad(rd, "column args: not a JSON object");
+	if (j.flags != 0) {
+		fix[LT_ARGS].n = 0;
+		lt_json_whole(a.p, a.n, &fix[LT_ARGS], &j);
+		a.p = fix[LT_ARGS].p;
+		a.n = fix[LT_ARGS].n;
+	}
+	return a;
+}
+
+/* The args of the record, as annotations of the event being written. */
+static void
+annotate(const struct ltrec *rec)
+{
+	struct ltfield a = rec->f[LT_ARGS];
+
+	if (pt_args(&pk, a.p, a.n, nameiid)) {
+		late = 0;
+		return;
+	}
+	if (late)
+		a = argscheck(a);
+	pt_args_json(&pk, &a);
+}
+
 static void
 begin(int64_t ts)
 {
@@ -96,16 +135,18 @@ end(void)
 	pb_close(&pk, po);
 }
 
-/* The name and category of the record, interned. */
+/* The name and category of the record, interned; nameiid: the name's iid. */
 static void
 names(const struct ltrec *rec)
 {
 	const char *s;
 	size_t n;
 
+	nameiid = 0;
 	if (rec->f[LT_NAME].n > 0) {
 		s = pt_str(&sname, rec->f[LT_NAME].p, rec->f[LT_NAME].n, &n);
-		pb_uint(&pk, EV_NAME_IID, pt_iid(PT_NAMES, s, n));
+		nameiid = pt_iid(PT_NAMES, s, n);
+		pb_uint(&pk, EV_NAME_IID, nameiid);
 	}
 	if (rec->f[LT_CAT].n > 0) {
 		s = pt_str(&sname, rec->f[LT_CAT].p, rec->f[LT_CAT].n, &n);
@@ -187,7 +228,7 @@ typed(const struct ltrec *rec, const struct ptthread *th, int64_t ts,
 	pb_uint(&pk, EV_TYPE, (uint64_t)type);
 	track(th->uuid);
 	names(rec);
-	pt_args(&pk, &rec->f[LT_ARGS], ak, av, an);
+	annotate(rec);
 	if (flow)
 		boundflow(rec);
 }
@@ -203,7 +244,7 @@ spilled(const struct ltrec *rec, const struct ptthread *th, int64_t ts,
 	pb_uint(&pk, EV_TYPE, TYPE_SLICE_BEGIN);
 	track(uuid);
 	names(rec);
-	pt_args(&pk, &rec->f[LT_ARGS], ak, av, an);
+	annotate(rec);
 	boundflow(rec);
 	hold(ts, uuid, PT_KPUSH, 0);
 	begin(ts + dur);
@@ -249,7 +290,7 @@ sliceend(const struct ltrec *rec, const struct ptthread *th, int64_t ts)
 	pb_uint(&pk, EV_TYPE, TYPE_SLICE_END);
 	track(th->uuid);
 	names(rec);		/* the E closes the B of its name */
-	pt_args(&pk, &rec->f[LT_ARGS], ak, av, an);
+	annotate(rec);
 	hold(ts, th->uuid, PT_KE, 0);
 }
 
@@ -264,7 +305,7 @@ legacy(const struct ltrec *rec, const struct ptthread *th, int64_t ts,
 	track(th->uuid);
 	names(rec);
 	if (args)
-		pt_args(&pk, &rec->f[LT_ARGS], ak, av, an);
+		annotate(rec);
 	o = pb_open(&pk, EV_LEGACY);
 	pb_uint(&pk, LEG_PHASE, (unsigned char)rec->f[LT_PH].p[0]);
 	return o;
@@ -438,7 +479,10 @@ meta(const struct ltrec *rec)
 	}
 }
 
-/* The columns of a record that was valid but not canonical, made so. */
+/*
+ * The columns of a record that was valid but not canonical, made so;
+ * args apart (argscheck).
+ */
 static void
 canonical(struct ltrec *rec)
 {
@@ -446,6 +490,8 @@ canonical(struct ltrec *rec)
 	int i;
 
 	for (i = LT_CAT; i < LT_NCOL; i++) {
+		if (i == LT_ARGS)
+			continue;
 		fix[i].n = 0;
 		if (i == LT_CAT || i == LT_NAME)
 			lt_json_str(rec->f[i].p, rec->f[i].n, &fix[i], &j);
@@ -457,15 +503,15 @@ canonical(struct ltrec *rec)
 }
 
 /*
- * Check a record (litracer-stream(5)).  Args, the longest column, are
- * checked by cutting them into members, which pt_args needs anyway.
+ * Check a record (litracer-stream(5)).  Args that become annotations,
+ * the longest column, are checked as they are written (pt_args), in
+ * the same pass, or at the end of the record when they are not written.
  * Returns 1 when columns had to be made canonical.
  */
 static int
-check(struct ltrd *rd, struct ltrec *rec, int64_t t[2], int has[2])
+check(struct ltrec *rec, int64_t t[2], int has[2])
 {
 	struct ltfield args = rec->f[LT_ARGS];
-	struct ltjson j;
 	const char *why;
 	int col, r;
 
@@ -475,27 +521,21 @@ check(struct ltrd *rd, struct ltrec *rec, int64_t t[2], int has[2])
 	rec->f[LT_ARGS] = args;
 	if (r < 0)
 		lt_rd_bad(rd, "column %s: %s", lt_colname[col], why);
-	if ((an = lt_obj_split(args.p, args.n, ak, av, PT_SPLIT)) >= 0)
-		return r;
-	if (lt_json_whole(args.p, args.n, NULL, &j) != LT_JSON_OK)
-		lt_rd_bad(rd, "column args: %s", j.err);
-	if (j.type != '{')
-		lt_rd_bad(rd, "column args: not a JSON object");
-	return j.flags != 0 ? 1 : r;
+	late = strchr("XBEiIRben", rec->f[LT_PH].p[0]) != NULL;
+	if (!late && !lt_obj_plain(args.p, args.n))
+		rec->f[LT_ARGS] = argscheck(args);
+	return r;
 }
 
-void
-pt_record(struct ltrd *rd, struct ltrec *rec)
+static void
+record(struct ltrec *rec)
 {
 	const struct ptthread *th;
 	int64_t t[2];
 	int has[2], ph;
 
-	if (check(rd, rec, t, has) > 0) {
+	if (check(rec, t, has) > 0)
 		canonical(rec);
-		an = lt_obj_split(rec->f[LT_ARGS].p, rec->f[LT_ARGS].n, ak, av,
-		    PT_SPLIT);
-	}
 	ph = rec->f[LT_PH].p[0];
 	if (ph == 'M') {
 		meta(rec);
@@ -554,6 +594,16 @@ pt_record(struct ltrd *rd, struct ltrec *rec)
 	default:
 		async(rec, th, t[0]);
 	}
+}
+
+/* One record: its packets, its args checked even when none is written. */
+void
+pt_record(struct ltrd *r, struct ltrec *rec)
+{
+	rd = r;
+	record(rec);
+	if (late)
+		argscheck(rec->f[LT_ARGS]);
 }
 
 /* #t0: where the stream's times start, our clock's base. */

@@ -188,6 +188,22 @@ pt_seq_use(uint32_t id, uint64_t track)
 	cleared(id, sq);
 }
 
+/*
+ * The sequence written, and the generation of the interned strings:
+ * what was found defined on that sequence in that generation still is.
+ */
+uint32_t
+pt_seq_cur(void)
+{
+	return cur;
+}
+
+uint64_t
+pt_intern_gen(void)
+{
+	return gen;
+}
+
 /* The default track of the sequence written, 0 for none. */
 uint64_t
 pt_seq_track(void)

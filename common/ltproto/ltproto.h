@@ -115,6 +115,8 @@ void	pt_intern_init(size_t);
 void	pt_seq_base(int64_t);
 void	pt_seq_use(uint32_t, uint64_t);
 uint64_t pt_seq_track(void);
+uint32_t pt_seq_cur(void);
+uint64_t pt_intern_gen(void);
 void	pt_ts(struct ltbuf *, int64_t);
 uint64_t pt_iid(int, const char *, size_t);
 uint64_t pt_hash(const char *, size_t);
@@ -148,14 +150,9 @@ void	pt_thread_rank(struct ptthread *, int32_t);
 void	pt_tracks_finish(void);
 void	pt_tracks_free(void);
 
-/*
- * args.c: JSON values as debug annotations, and ids as Perfetto reads
- * them.  pt_args takes args cut by lt_obj_split (PT_SPLIT members at
- * most), or n < 0 for any other object.
- */
-#define PT_SPLIT	15
-void	pt_args(struct ltbuf *, const struct ltfield *, const struct ltfield *,
-	    const struct ltfield *, long);
+/* args.c: JSON values as debug annotations, and ids as Perfetto reads them. */
+int	pt_args(struct ltbuf *, const char *, size_t, uint64_t);
+void	pt_args_json(struct ltbuf *, const struct ltfield *);
 int	pt_id(const char *, size_t, uint64_t *);
 int	pt_number(const char *, size_t, double *);
 const char *pt_str(struct ltbuf *, const char *, size_t, size_t *);
