@@ -348,30 +348,35 @@ static struct shape {
 }			 shapes[SHAPES];
 
 /*
- * The iid of key i of a record, k[0..kn), and whether it has a dot (its
- * iid is then 0: annotation() looks up the part before the dot): from
- * shape sh while the record follows it (*same), else looked up and put
- * in the shape in place of what it had from there on.  need: the iids
- * are not known to be defined on the sequence written; looking them up
- * defines them.
+ * Is the key of the member at k the key i of shape sh, which is plain,
+ * followed by '":'?  Returns where it ends, or NULL.
+ */
+static const char *
+shapekey(const struct shape *sh, uint32_t i, const char *k, const char *end)
+{
+	size_t at = i > 0 ? sh->end[i - 1] : 0, kn = sh->end[i] - at;
+
+	if ((size_t)(end - k) < kn + 3 || memcmp(sh->text + at, k, kn) != 0 ||
+	    k[kn] != '"' || k[kn + 1] != ':')
+		return NULL;
+	return k + kn;
+}
+
+/*
+ * The iid of key i of a record, k[0..kn), not that of the shape, and
+ * whether it has a dot (its iid is then 0: annotation() looks up the
+ * part before the dot): looked up, and put in the shape in place of
+ * what it had from there on.
  */
 static uint64_t
-keyiid(struct shape *sh, uint32_t i, const char *k, size_t kn, int *same,
-    int need, int *dot)
+keymiss(struct shape *sh, uint32_t i, const char *k, size_t kn, int *dot)
 {
-	size_t at = i > 0 && i <= sh->n ? sh->end[i - 1] : 0;
+	size_t at;
 	uint64_t iid;
 
-	if (*same && i < sh->n && sh->end[i] - at == kn &&
-	    memcmp(sh->text + at, k, kn) == 0) {
-		*dot = sh->dot[i];
-		if (need && !*dot)
-			pt_iid(PT_ANNOS, k, kn);
-		return sh->iid[i];
-	}
-	*same = 0;
 	if (i < sh->n)
 		sh->n = i;
+	at = i > 0 && i <= sh->n ? sh->end[i - 1] : 0;
 	*dot = hasdot(k, kn);
 	iid = *dot ? 0 : pt_iid(PT_ANNOS, k, kn);
 	if (i == sh->n && i < SHAPEKEYS && kn <= SHAPETEXT - at) {
@@ -389,9 +394,10 @@ keyiid(struct shape *sh, uint32_t i, const char *k, size_t kn, int *same,
  * b, when they are an object of plain members, as our tools write them:
  * "key":"string" or "key":integer, printable ASCII without escapes, no
  * blanks, which is valid canonical JSON.  They are checked as they are
- * written, in one pass.  Returns 0, with nothing written, for any other
- * text, which pt_args_json() then takes once checked.  hint tells the
- * kind of record (the iid of its name).
+ * written, in one pass; a key equal to the shape's is plain already.
+ * Returns 0, with nothing written, for any other text, which
+ * pt_args_json() then takes once checked.  hint tells the kind of
+ * record (the iid of its name).
  */
 int
 pt_args(struct ltbuf *b, const char *p, size_t n, uint64_t hint)
@@ -401,6 +407,7 @@ pt_args(struct ltbuf *b, const char *p, size_t n, uint64_t hint)
 	uint32_t i, cur = pt_seq_cur();
 	uint64_t iid, u, gen = pt_intern_gen();
 	size_t start = b->n, kn, o;
+	unsigned d;
 	int same, need, dot;
 
 	if (n < 2 || p[0] != '{')
@@ -419,11 +426,22 @@ pt_args(struct ltbuf *b, const char *p, size_t n, uint64_t hint)
 		if (*p != '"')
 			break;
 		k = p + 1;
-		q = plainrun(k, end);
-		if (end - q < 3 || q[0] != '"' || q[1] != ':')
-			break;
-		kn = (size_t)(q - k);
+		if (same && i < sh->n && (q = shapekey(sh, i, k, end)) != NULL) {
+			kn = (size_t)(q - k);
+			dot = sh->dot[i];
+			iid = sh->iid[i];
+			if (need && !dot)
+				pt_iid(PT_ANNOS, k, kn);
+		} else {
+			q = plainrun(k, end);
+			if (end - q < 3 || q[0] != '"' || q[1] != ':')
+				break;
+			kn = (size_t)(q - k);
+			same = 0;
+			iid = keymiss(sh, i, k, kn, &dot);
+		}
 		p = q += 2;
+		u = 0;
 		if (*q == '"') {
 			q = plainrun(q + 1, end);
 			if (q == end || *q++ != '"')
@@ -431,23 +449,22 @@ pt_args(struct ltbuf *b, const char *p, size_t n, uint64_t hint)
 		} else {
 			if (*q == '-')
 				q++;
-			if (q == end || (unsigned)*q - '0' > 9)
+			if (q == end || (d = (unsigned)*q - '0') > 9)
 				break;
-			if (*q++ != '0')
-				while (q < end && (unsigned)*q - '0' <= 9)
+			q++;
+			if ((u = d) != 0)
+				while (q < end && (d = (unsigned)*q - '0') <= 9) {
+					u = u * 10 + d;
 					q++;
+				}
 		}
 		if (q == end || (*q != ',' && *q != '}'))
 			break;
-		iid = keyiid(sh, i, k, kn, &same, need, &dot);
 		if (dot)
 			annotation(b, EV_ANNOTATION, k, kn, &p, q, 1);
-		else if (*p != '"' && q - p < 19) {
-			/* at most 18 digits and a sign: no overflow */
-			for (u = 0, k = p + (*p == '-'); k < q; k++)
-				u = u * 10 + (uint64_t)(*k - '0');
+		else if (*p != '"' && q - p < 19)	/* no overflow */
 			intanno(b, iid, *p == '-' ? -(int64_t)u : (int64_t)u);
-		} else {
+		else {
 			o = pb_open(b, EV_ANNOTATION);
 			pb_uint(b, DA_NAME_IID, iid);
 			if (*p == '"')
