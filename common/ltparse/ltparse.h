@@ -2,9 +2,12 @@
 /*
  * ltparse.h: what ltparse alone uses.  A LitData log line tokenised in
  * place (logline.c), the names of older releases made stable and
- * categories inferred (legacy.c), a Chrome trace event as an lt1 record
- * (jsonrec.c), and the timestamp offset of a trace ltjson wrote
- * (jsontail.c).  ltparse(1) describes the formats.
+ * categories inferred (legacy.c), a log event as an lt1 record
+ * (logrec.c), a Chrome trace event as an lt1 record (jsonrec.c), the
+ * timestamp offset of a trace ltjson wrote (jsontail.c), the reading of
+ * a JSON input (jsonin.c), the processes and threads of the inputs
+ * (procs.c), and the output with its counters (sink.c).  ltparse(1)
+ * describes the formats.
  */
 #ifndef LT_LTPARSE_H
 #define LT_LTPARSE_H
@@ -95,6 +98,86 @@ enum {
 
 void	lt_lognorm(const struct ltlog *, struct ltnorm *);
 
+/* sink.c: the stream ltparse writes, and what it counts. */
+enum {
+	LT_C_LINES,
+	LT_C_EVENTS,
+	LT_C_SKIP,		/* + kind - 1: skipped log lines by kind */
+	LT_C_SKIPJSON = LT_C_SKIP + LT_NKIND - 1,
+	LT_C_GEN,		/* + LT_GEN_*: records by generation */
+	LT_C_JSON = LT_C_GEN + LT_NGEN,
+	LT_C_RENAMED,
+	LT_C_INFERRED,
+	LT_C_SALVAGED,
+	LT_C_META,
+	LT_C_REPLACED,
+	LT_C_REPAIRED,
+	LT_C_DUPKEYS,
+	LT_C_TOP,
+	LT_NCOUNT
+};
+
+struct ltsink {
+	struct ltout	 out;
+	struct ltbuf	 rec;		/* the record being made */
+	long long	 n[LT_NCOUNT];
+	int		 verbose;	/* -v: every skipped line on stderr */
+	int		 quiet;		/* rebuilding state: nothing written */
+	int		 t0done;	/* #t0 is behind us */
+};
+
+void	lt_sink_t0(struct ltsink *, const char *, size_t, int);
+void	lt_sink_meta(struct ltsink *, uint64_t, uint32_t, const char *,
+	    const char *, long long);
+void	lt_sink_stats(struct ltsink *, long long, long long);
+
+/* logrec.c: a log event as an lt1 record, made in a buffer. */
+size_t	lt_logrec(struct ltbuf *, const struct ltlog *, const struct ltnorm *,
+	    const char *, size_t, size_t, long long *);
+
+/* procs.c: the processes and threads of the inputs. */
+struct ltpin {
+	const char	*path;
+	uint32_t	 block;		/* pid block; 0 keeps the OS pids */
+	char		 label[32];	/* "node N", "input I", or "" */
+	off_t		 size;		/* in part mode */
+};
+
+struct ltthread {
+	uint64_t	 os;		/* the OS thread id from the log */
+	uint32_t	 proc;		/* index of its process */
+	uint32_t	 tid;		/* small, unique within the process */
+	uint32_t	 next;		/* next thread of the process, or 0 */
+	unsigned	 roles;		/* LT_ROLE_* of its events */
+	unsigned char	 idn;
+	char		 id[40];	/* "\tpid\ttid\t-\t", made once */
+};
+
+struct ltproc {
+	uint64_t	 key;		/* block << 32 | OS pid */
+	uint64_t	 pid;		/* as written */
+	const struct ltpin *in;
+	int64_t		 rank;		/* -1: unknown */
+	int64_t		 worker;	/* -1: unknown */
+	int		 main;		/* wrote dataloader or batch spans */
+	int		 json;		/* of a JSON input */
+	int		 named;		/* JSON: the trace names it */
+	uint32_t	 nthreads;
+	uint32_t	 first;		/* first thread, or 0 */
+	uint32_t	 last;
+};
+
+struct ltthread	*lt_thread(const struct ltpin *, uint64_t, uint64_t);
+int	lt_hasthread(const struct ltpin *, uint64_t, uint64_t);
+struct ltproc	*lt_threadproc(const struct ltthread *);
+void	lt_learn(struct ltproc *, const struct ltlog *, const struct ltnorm *);
+uint64_t lt_jsonpid(void *, uint64_t);
+void	lt_jsonnamed(void);
+void	lt_names(struct ltsink *);
+long long lt_nlogprocs(void);
+long long lt_nthreads(void);
+void	lt_procs_free(void);
+
 /* jsonrec.c: a Chrome trace event as an lt1 record. */
 struct ltjrec {
 	int64_t		 offset;	/* ns added to every ts */
@@ -124,5 +207,10 @@ int	lt_jtail(const char *, size_t, int64_t *, size_t *);
 size_t	lt_jdirty(const char *, size_t);
 void	lt_jdirty_feed(struct ltjdirty *, const char *, size_t);
 int64_t	lt_jr_prescan(struct ltin *);
+
+/* jsonin.c: a JSON input, recognised and converted. */
+int	lt_isjson(struct ltin *);
+int	lt_isreg(const char *);
+void	lt_jsonin(const struct ltpin *, struct ltin *, int, struct ltsink *);
 
 #endif
