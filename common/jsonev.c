@@ -213,6 +213,155 @@ unterminated:
 	return LT_JEV_EOF;
 }
 
+/* Not a result yet: the state changed, look again. */
+#define AGAIN	(LT_JEV_ERROR + 1)
+
+/* The first byte of the trace: '{' or '['. */
+static int
+begin(struct ltjr *jr)
+{
+	struct ltin *in = jr->in;
+	int c;
+
+	if (lt_in_fill(in, 3) >= 3 &&
+	    memcmp(in->buf + in->pos, "\xef\xbb\xbf", 3) == 0) {
+		jr->bom = 1;
+		in->pos += 3;
+	}
+	c = peek(jr);
+	if (c != '{' && c != '[')
+		return fail(jr, c < 0 ? "empty input" :
+		    "not a JSON trace: expected '{' or '['", 0);
+	jr->form = c;
+	jr->first = 1;
+	in->pos++;
+	jr->state = c == '{' ? ST_MEMBERS : ST_EVENTS;
+	return AGAIN;
+}
+
+/* After the key of a top-level member: its value, or traceEvents. */
+static int
+member(struct ltjr *jr, struct ltjev *ev)
+{
+	struct ltin *in = jr->in;
+	struct ltjson j;
+	int r;
+
+	if (jr->key.n == 13 && memcmp(jr->key.p, "\"traceEvents\"", 13) == 0) {
+		if (jr->seen_events)
+			return fail(jr, "traceEvents appears twice", 0);
+		jr->seen_events = 1;
+		if (peek(jr) != '[')
+			return fail(jr, "traceEvents is not an array", 0);
+		in->pos++;
+		jr->state = ST_EVENTS;
+		jr->first = 1;
+		return AGAIN;
+	}
+	peek(jr);
+	jr->canon.n = 0;
+	if ((r = scan(jr, &jr->canon, &j, SCAN)) != LT_JSON_OK)
+		return fail(jr, r == LT_JSON_MORE ? "the trace ends inside a "
+		    "top-level member" : j.err, j.errat);
+	ev->kind = LT_JEV_TOP;
+	ev->key = jr->key.p + 1;
+	ev->keyn = jr->key.n - 2;
+	ev->p = jr->canon.p;
+	ev->n = jr->canon.n;
+	ev->type = j.type;
+	ev->flags = j.flags;
+	ev->line = jr->line;
+	ev->off = (long long)(in->off + (off_t)in->pos);
+	take(jr, &j);
+	return LT_JEV_TOP;
+}
+
+/* Inside the top-level object: the next member, or its end. */
+static int
+members(struct ltjr *jr, struct ltjev *ev)
+{
+	static const char incomplete[] = "the trace ends before its "
+	    "closing '}' (incomplete file)";
+	struct ltin *in = jr->in;
+	struct ltjson j;
+	int c, r;
+
+	c = peek(jr);
+	if (c == '}') {
+		in->pos++;
+		jr->state = ST_END;
+		return AGAIN;
+	}
+	if (!jr->first) {
+		if (c != ',')
+			return fail(jr, c < 0 ? incomplete :
+			    "expected ',' or '}' after a top-level member", 0);
+		in->pos++;
+		c = peek(jr);
+	}
+	if (c != '"')
+		return fail(jr, c < 0 ? incomplete : "expected a string key",
+		    0);
+	jr->key.n = 0;
+	if ((r = scan(jr, &jr->key, &j, SCAN)) != LT_JSON_OK)
+		return fail(jr, r == LT_JSON_MORE ? "the trace ends inside a "
+		    "key" : j.err, j.errat);
+	take(jr, &j);
+	if (peek(jr) != ':')
+		return fail(jr, "expected ':' after a key", 0);
+	in->pos++;
+	jr->first = 0;
+	return member(jr, ev);
+}
+
+/* The end of traceEvents: back to the top-level object, or the end. */
+static int
+close_events(struct ltjr *jr)
+{
+	jr->in->pos++;
+	jr->state = jr->form == '[' ? ST_END : ST_MEMBERS;
+	jr->first = 0;
+	return AGAIN;
+}
+
+/* The input ends inside traceEvents: allowed for a bare array. */
+static int
+events_cut(struct ltjr *jr)
+{
+	if (jr->form != '[')
+		return fail(jr, "the trace ends inside traceEvents "
+		    "(incomplete file)", 0);
+	jr->unterminated = 1;
+	jr->state = ST_DONE;
+	return LT_JEV_EOF;
+}
+
+/* Inside traceEvents: the next event, or the end of the array. */
+static int
+events(struct ltjr *jr, struct ltjev *ev)
+{
+	int c = peek(jr);
+
+	if (c == ']')
+		return close_events(jr);
+	if (!jr->first) {
+		if (c < 0)
+			return events_cut(jr);
+		if (c != ',')
+			return fail(jr, "expected ',' or ']' after an event",
+			    0);
+		jr->in->pos++;
+		if ((c = peek(jr)) == ']') {
+			jr->trailing_comma++;
+			return close_events(jr);
+		}
+	}
+	if (c < 0)
+		return events_cut(jr);
+	jr->first = 0;
+	return event(jr, ev);
+}
+
 /*
  * The next event or top-level member of the trace in ev.  Returns
  * LT_JEV_EVENT, LT_JEV_TOP, LT_JEV_EOF, or LT_JEV_ERROR with jr->err,
@@ -222,151 +371,32 @@ unterminated:
 int
 lt_jr_next(struct ltjr *jr, struct ltjev *ev)
 {
-	struct ltin *in = jr->in;
-	struct ltjson j;
-	int c, r;
+	int r;
 
 	memset(ev, 0, sizeof(*ev));
-	for (;;) {
+	do {
 		switch (jr->state) {
 		case ST_START:
-			if (lt_in_fill(in, 3) >= 3 &&
-			    memcmp(in->buf + in->pos, "\xef\xbb\xbf", 3) == 0) {
-				jr->bom = 1;
-				in->pos += 3;
-			}
-			c = peek(jr);
-			if (c != '{' && c != '[')
-				return fail(jr, c < 0 ? "empty input" :
-				    "not a JSON trace: expected '{' or '['", 0);
-			jr->form = c;
-			jr->first = 1;
-			in->pos++;
-			jr->state = c == '{' ? ST_MEMBERS : ST_EVENTS;
+			r = begin(jr);
 			break;
 		case ST_MEMBERS:
-			c = peek(jr);
-			if (c == '}') {
-				in->pos++;
-				jr->state = ST_END;
-				break;
-			}
-			if (!jr->first) {
-				if (c != ',')
-					return fail(jr, c < 0 ? "the trace "
-					    "ends before its closing '}' "
-					    "(incomplete file)" :
-					    "expected ',' or '}' after a "
-					    "top-level member", 0);
-				in->pos++;
-				c = peek(jr);
-			}
-			if (c != '"')
-				return fail(jr, c < 0 ? "the trace ends before "
-				    "its closing '}' (incomplete file)" :
-				    "expected a string key", 0);
-			jr->key.n = 0;
-			if ((r = scan(jr, &jr->key, &j, SCAN)) != LT_JSON_OK)
-				return fail(jr, r == LT_JSON_MORE ? "the trace "
-				    "ends inside a key" : j.err, j.errat);
-			take(jr, &j);
-			if (peek(jr) != ':')
-				return fail(jr, "expected ':' after a key", 0);
-			in->pos++;
-			jr->first = 0;
-			if (jr->key.n == 13 &&
-			    memcmp(jr->key.p, "\"traceEvents\"", 13) == 0) {
-				if (jr->seen_events)
-					return fail(jr, "traceEvents appears "
-					    "twice", 0);
-				jr->seen_events = 1;
-				if ((c = peek(jr)) != '[')
-					return fail(jr, "traceEvents is not "
-					    "an array", 0);
-				in->pos++;
-				jr->state = ST_EVENTS;
-				jr->first = 1;
-				break;
-			}
-			peek(jr);
-			jr->canon.n = 0;
-			if ((r = scan(jr, &jr->canon, &j, SCAN)) !=
-			    LT_JSON_OK)
-				return fail(jr, r == LT_JSON_MORE ? "the trace "
-				    "ends inside a top-level member" : j.err,
-				    j.errat);
-			ev->kind = LT_JEV_TOP;
-			ev->key = jr->key.p + 1;
-			ev->keyn = jr->key.n - 2;
-			ev->p = jr->canon.p;
-			ev->n = jr->canon.n;
-			ev->type = j.type;
-			ev->flags = j.flags;
-			ev->line = jr->line;
-			ev->off = (long long)(in->off + (off_t)in->pos);
-			take(jr, &j);
-			jr->first = 0;
-			return LT_JEV_TOP;
+			r = members(jr, ev);
+			break;
 		case ST_EVENTS:
-			c = peek(jr);
-			if (c == ']' && jr->first) {
-				in->pos++;
-				jr->state = jr->form == '[' ? ST_END :
-				    ST_MEMBERS;
-				jr->first = 0;
-				break;
-			}
-			if (!jr->first) {
-				if (c == ']') {
-					in->pos++;
-					jr->state = jr->form == '[' ? ST_END :
-					    ST_MEMBERS;
-					jr->first = 0;
-					break;
-				}
-				if (c < 0 && jr->form == '[') {
-					jr->unterminated = 1;
-					jr->state = ST_DONE;
-					return LT_JEV_EOF;
-				}
-				if (c != ',')
-					return fail(jr, c < 0 ? "the trace "
-					    "ends inside traceEvents "
-					    "(incomplete file)" :
-					    "expected ',' or ']' after an "
-					    "event", 0);
-				in->pos++;
-				c = peek(jr);
-				if (c == ']') {
-					jr->trailing_comma++;
-					continue;
-				}
-				if (c < 0 && jr->form == '[') {
-					jr->unterminated = 1;
-					jr->state = ST_DONE;
-					return LT_JEV_EOF;
-				}
-			}
-			if (c < 0 && jr->form == '[') {
-				jr->unterminated = 1;
-				jr->state = ST_DONE;
-				return LT_JEV_EOF;
-			}
-			if (c < 0)
-				return fail(jr, "the trace ends inside "
-				    "traceEvents (incomplete file)", 0);
-			jr->first = 0;
-			return event(jr, ev);
+			r = events(jr, ev);
+			break;
 		case ST_END:
-			if ((c = peek(jr)) >= 0)
+			if (peek(jr) >= 0)
 				return fail(jr, "text after the end of the "
 				    "trace", 0);
 			jr->state = ST_DONE;
+			r = AGAIN;
 			break;
 		default:
-			return LT_JEV_EOF;
+			r = LT_JEV_EOF;
 		}
-	}
+	} while (r == AGAIN);
+	return r;
 }
 
 /*

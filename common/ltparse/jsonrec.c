@@ -233,7 +233,8 @@ putid(struct ltbuf *b, const struct ltjev *ev, const jsmntok_t *t,
  * The args of an M process_name event of a process moved to a block
  * (jr->label set) get the label and the pid as written, so that the
  * name still says where the process ran: {"name":"python3 (node 2, pid
- * 4021)"}.  Other args are copied.
+ * 4021)"}.  Other args are copied.  col holds the value token of each
+ * column, or -1 when it is not in its column.
  */
 static void
 putargs(struct ltbuf *b, const struct ltjev *ev, const int *col,
@@ -278,89 +279,94 @@ nextkey(const jsmntok_t *t, int i)
 #define NMEM	32	/* members remembered from the first walk */
 
 /*
- * Append the record of ev, with its '\n', to b.  Returns 0, or -1 when
- * the event has no lt1 form (jr->why says why; nothing is appended).
+ * An event's members, as the first walk finds them: the value token of
+ * each column's last member (or -1), whether it goes to extra instead,
+ * and the key tokens and columns of the first NMEM members.
  */
-int
-lt_jrec(const struct ltjev *ev, struct ltbuf *b, struct ltjrec *jr)
+struct members {
+	int		 col[M_N];
+	unsigned char	 extra[M_N];	/* its column cannot hold it */
+	int64_t		 ns[M_N];	/* ts and dur */
+	size_t		 keep[M_N];
+	int		 key[NMEM];
+	signed char	 mk[NMEM];	/* M_*, or -1 */
+};
+
+static void
+walk(const struct ltjev *ev, struct members *mb, struct ltjrec *jr)
 {
 	const jsmntok_t *t = ev->tok;
-	const char *p;
-	size_t n;
-	int col[M_N], key[NMEM], i, k, m, first;
-	signed char mk[NMEM];
-	int64_t ns[M_N];
-	size_t keep[M_N];
+	int i, k, m;
 
-	if (ev->ntok < 1 || t[0].type != JSMN_OBJECT) {
-		jr->why = "an event that is not an object";
-		return -1;
+	for (m = 0; m < M_N; m++) {
+		mb->col[m] = -1;
+		mb->extra[m] = 0;
 	}
-	for (m = 0; m < M_N; m++)
-		col[m] = -1;
 	for (i = 1, k = 0; k < t[0].size; k++, i = nextkey(t, i)) {
 		m = which(ev->p, &t[i]);
 		if (k < NMEM) {
-			key[k] = i;
-			mk[k] = (signed char)m;
+			mb->key[k] = i;
+			mb->mk[k] = (signed char)m;
 		}
 		if (m >= 0) {
-			if (col[m] >= 0)
+			if (mb->col[m] >= 0)
 				jr->dupkeys++;
-			col[m] = i + 1;
+			mb->col[m] = i + 1;
 		}
 	}
-	if (col[M_PH] < 0 || !fits(ev, jr, M_PH, &t[col[M_PH]], NULL, NULL)) {
-		jr->why = t[0].size == 0 ? "an empty event" :
-		    col[M_PH] < 0 ? "an event without ph" :
-		    "an event whose ph is not one character";
-		return -1;
-	}
-	for (m = 0; m < M_N; m++)
-		if (col[m] >= 0 && !fits(ev, jr, m, &t[col[m]], &ns[m],
-		    &keep[m]))
-			col[m] = -col[m] - 2;	/* to extra */
+}
 
+/* The eight columns before extra, each followed by its tab. */
+static void
+columns(struct ltbuf *b, const struct ltjev *ev, const struct members *mb,
+    struct ltjrec *jr)
+{
+	const jsmntok_t *t = ev->tok;
+	int used[M_N], i, m;
+
+	for (m = 0; m < M_N; m++)
+		used[m] = mb->extra[m] ? -1 : mb->col[m];
 	for (m = 0; m < M_N; m++) {
-		if (m > 0)
-			lt_buf_addc(b, '\t');
-		if (col[m] < 0) {
+		if ((i = used[m]) < 0) {
 			if (m == M_ARGS)
 				lt_buf_add(b, "{}", 2);
 			else if (m != M_CAT && m != M_NAME)
 				lt_buf_addc(b, '-');
-			continue;
-		}
-		i = col[m];
-		switch (m) {
-		case M_TS:
-		case M_DUR:
-			putus(b, ev->p, &t[i], ns[m], keep[m]);
-			break;
-		case M_PID:
-		case M_TID:
+		} else if (m == M_TS || m == M_DUR)
+			putus(b, ev->p, &t[i], mb->ns[m], mb->keep[m]);
+		else if (m == M_PID || m == M_TID)
 			putid(b, ev, &t[i], jr, m == M_PID);
-			break;
-		case M_ARGS:
-			putargs(b, ev, col, jr);
-			break;
-		default:	/* ph, cat, name: contents; args: the object */
+		else if (m == M_ARGS)
+			putargs(b, ev, used, jr);
+		else		/* ph, cat, name: contents */
 			lt_buf_add(b, ev->p + t[i].start,
 			    (size_t)(t[i].end - t[i].start));
-		}
+		lt_buf_addc(b, '\t');
 	}
+}
 
-	lt_buf_add(b, "\t{", 2);
-	first = 1;
+/*
+ * The extra column: every member, in order, but those in their column
+ * and the standard ones repeated later.
+ */
+static void
+extra(struct ltbuf *b, const struct ltjev *ev, const struct members *mb)
+{
+	const jsmntok_t *t = ev->tok;
+	const char *p;
+	size_t n;
+	int i, k, m, first = 1;
+
+	lt_buf_addc(b, '{');
 	for (i = 1, k = 0; k < t[0].size; k++) {
 		if (k < NMEM) {
-			i = key[k];
-			m = mk[k];
+			i = mb->key[k];
+			m = mb->mk[k];
 		} else {
 			i = nextkey(t, i);
 			m = which(ev->p, &t[i]);
 		}
-		if (m >= 0 && (col[m] >= 0 || -col[m] - 2 != i + 1))
+		if (m >= 0 && (!mb->extra[m] || mb->col[m] != i + 1))
 			continue;	/* in its column, or repeated */
 		if (!first)
 			lt_buf_addc(b, ',');
@@ -372,5 +378,36 @@ lt_jrec(const struct ltjev *ev, struct ltbuf *b, struct ltjrec *jr)
 		lt_buf_add(b, p, n);
 	}
 	lt_buf_add(b, "}\n", 2);
+}
+
+/*
+ * Append the record of ev, with its '\n', to b.  Returns 0, or -1 when
+ * the event has no lt1 form (jr->why says why; nothing is appended).
+ */
+int
+lt_jrec(const struct ltjev *ev, struct ltbuf *b, struct ltjrec *jr)
+{
+	const jsmntok_t *t = ev->tok;
+	struct members mb;
+	int m, ph;
+
+	if (ev->ntok < 1 || t[0].type != JSMN_OBJECT) {
+		jr->why = "an event that is not an object";
+		return -1;
+	}
+	walk(ev, &mb, jr);
+	ph = mb.col[M_PH];
+	if (ph < 0 || !fits(ev, jr, M_PH, &t[ph], NULL, NULL)) {
+		jr->why = t[0].size == 0 ? "an empty event" :
+		    ph < 0 ? "an event without ph" :
+		    "an event whose ph is not one character";
+		return -1;
+	}
+	for (m = 0; m < M_N; m++)
+		if (mb.col[m] >= 0 && !fits(ev, jr, m, &t[mb.col[m]],
+		    &mb.ns[m], &mb.keep[m]))
+			mb.extra[m] = 1;
+	columns(b, ev, &mb, jr);
+	extra(b, ev, &mb);
 	return 0;
 }

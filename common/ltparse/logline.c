@@ -102,17 +102,6 @@ addkv(struct ltlog *lg, const char *k, size_t kn, const char *v, size_t vn)
 	lg->nkv++;
 }
 
-/* Set a column field once; a second occurrence means merged records. */
-static int
-setonce(struct ltfield *f, const char *v, size_t n)
-{
-	if (f->p != NULL)
-		return -1;
-	f->p = (char *)v;
-	f->n = n;
-	return 0;
-}
-
 /*
  * Timestamps: Unix seconds before 0.2.68, microseconds since (spec 4:
  * a value below 1e11 is seconds), scaled to ns exactly.  The usual
@@ -239,151 +228,149 @@ crashtext(struct ltlog *lg)
 	return 1;
 }
 
-int
-lt_logline(char *line, size_t n, struct ltlog *lg)
+/*
+ * The prefix of a record, "ts:T;PID:P; TID:T;" ("ts:T; logger_name:L;
+ * level:V; PID:P; TID:T;" in v1), whose tokens c hands out from tok.
+ * Returns where the tokens after it start, or NULL with lg torn.
+ */
+static const char *
+prefix(struct cut *c, const char *tok, struct ltlog *lg)
 {
-	const char *p, *end, *tok, *semi, *colon, *k, *ke, *v, *ve, *q;
-	const char *nul, *start;
-	struct ltkv *last = NULL;
-	struct cut cut;
-	int have_ts = 0, have_pid = 0, have_tid = 0, bare = 0;
+	const char *q, *k, *ke, *v, *ve;
+	int have_ts = 0, have_pid = 0;
+	size_t n;
 
-	lg->nkv = 0;
-	lg->gen = LT_GEN_NEW;
-	lg->salvaged = 0;
-	lg->crash = 0;
-	lg->why = NULL;
-	memset(&lg->name, 0, sizeof(lg->name));
-	lg->ph = lg->cat = lg->cname = lg->name;
-	if (n > 0 && line[n - 1] == '\r')
-		n--;
-	p = line;
-	end = line + n;
-
-	/*
-	 * A hole of NUL bytes (a kill, a power loss) ends what was being
-	 * written; a record after it, on the same line, is intact.
-	 */
-	if ((nul = memchr(p, '\0', n)) != NULL) {
-		while ((nul = memchr(p, '\0', (size_t)(end - p))) != NULL)
-			p = nul + 1;
-		if (!HASPFX(p, (size_t)(end - p), "ts:"))
-			return torn(lg, "NUL bytes");
-		lg->salvaged = 1;
+	for (; tok < c->end; tok = q + 1) {
+		q = cutnext(c, 1);
+		k = tok;
+		ke = q;
+		TRIM(k, ke);
+		if (q == c->end || *q == ';') {
+			if (k == ke)
+				continue;	/* ";;" */
+			torn(lg, "bad record prefix");
+			return NULL;
+		}
+		v = q + 1;
+		ve = q = cutnext(c, 0);
+		TRIM(v, ve);
+		n = (size_t)(ke - k);
+		if (KEYIS(k, n, "ts")) {
+			if (have_ts++ || parsets(v, (size_t)(ve - v), lg) < 0)
+				break;
+		} else if (!have_ts) {
+			break;
+		} else if (KEYIS(k, n, "PID")) {
+			if (have_pid++ || lt_uint_parse(v, (size_t)(ve - v),
+			    &lg->pid) != LT_NUM_OK || lg->pid > UINT32_MAX) {
+				torn(lg, "bad PID");
+				return NULL;
+			}
+		} else if (KEYIS(k, n, "TID")) {
+			if (!have_pid || lt_uint_parse(v, (size_t)(ve - v),
+			    &lg->tid) != LT_NUM_OK) {
+				torn(lg, "bad TID");
+				return NULL;
+			}
+			return q + 1;
+		} else if (!have_pid && (KEYIS(k, n, "logger_name") ||
+		    KEYIS(k, n, "level"))) {
+			/* v1 puts logger_name and level before PID. */
+			lg->gen = LT_GEN_V1;
+			addkv(lg, k, n, v, (size_t)(ve - v));
+		} else {
+			torn(lg, "bad record prefix");
+			return NULL;
+		}
 	}
-	/* A byte order mark starts a file; appended files keep theirs. */
-	if (HASPFX(p, (size_t)(end - p), "\xef\xbb\xbf"))
-		p += 3;
-	start = p;
-	TRIM(p, end);
-	if (p == end)
-		return lg->kind = LT_SKIP_BLANK;
-	if (!HASPFX(p, (size_t)(end - p), "ts:"))
-		return notrecord(start, p, end, lg);
-	cut.w = p;
-	cut.end = end;
-	cut.esc = 0;
-	cutload(&cut);
-	for (tok = p; tok < end; tok = semi + 1) {
-		/* The token's first ':', then its ';'. */
-		q = cutnext(&cut, 1);
-		if (q == end || *q == ';') {
-			semi = q;
-			k = tok;
-			ke = semi;
-			TRIM(k, ke);
+	torn(lg, tok < c->end ? "bad ts" : "record prefix cut short");
+	return NULL;
+}
+
+/* The column keys: ph, cat, name and cname go to their fields. */
+static struct ltfield *
+column(struct ltlog *lg, const char *k, size_t n)
+{
+	switch (n) {
+	case 2:
+		return k[0] == 'p' && k[1] == 'h' ? &lg->ph : NULL;
+	case 3:
+		return KEYIS(k, n, "cat") ? &lg->cat : NULL;
+	case 4:
+		return KEYIS(k, n, "name") ? &lg->name : NULL;
+	case 5:
+		return KEYIS(k, n, "cname") ? &lg->cname : NULL;
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * The tokens of a record after its prefix, from tok: "key: value;" to
+ * the columns or to kv.  Returns 0, 1 when there was text without a
+ * key, or -1 with lg torn.
+ */
+static int
+body(struct cut *c, const char *tok, struct ltlog *lg)
+{
+	static const char *const twice[] = {
+		NULL, NULL, "two ph keys", "two cat keys", "two name keys",
+		"two cname keys"
+	};
+	const char *q, *k, *ke, *v, *ve;
+	struct ltkv *last = NULL;
+	struct ltfield *f;
+	int bare = 0;
+	size_t n;
+
+	for (; tok < c->end; tok = q + 1) {
+		q = cutnext(c, 1);
+		k = tok;
+		ke = q;
+		TRIM(k, ke);
+		if (q == c->end || *q == ';') {
 			if (k == ke)
 				continue;	/* ";;" or the final ';' */
-			if (!have_tid)
-				return torn(lg, "bad record prefix");
 			if (last == NULL) {
 				bare = 1;	/* message text */
 				continue;
 			}
 			/* Before 0.2.68 a ';' in a value was not replaced. */
-			ve = semi;
+			ve = q;
 			v = last->v;
 			TRIM(v, ve);
 			last->vn = (size_t)(ve - v);
 			continue;
 		}
-		colon = q;
-		semi = cutnext(&cut, 0);
-		k = tok;
-		ke = colon;
-		v = colon + 1;
-		ve = semi;
-		TRIM(k, ke);
+		v = q + 1;
+		ve = q = cutnext(c, 0);
 		TRIM(v, ve);
-		last = NULL;
 		n = (size_t)(ke - k);
-		if (!have_tid) {
-			if (KEYIS(k, n, "ts")) {
-				if (have_ts++ || parsets(v, (size_t)(ve - v),
-				    lg) < 0)
-					return torn(lg, "bad ts");
-			} else if (!have_ts) {
-				return torn(lg, "bad ts");
-			} else if (KEYIS(k, n, "PID")) {
-				if (have_pid++ || lt_uint_parse(v,
-				    (size_t)(ve - v), &lg->pid) != LT_NUM_OK ||
-				    lg->pid > UINT32_MAX)
-					return torn(lg, "bad PID");
-			} else if (KEYIS(k, n, "TID")) {
-				if (!have_pid || lt_uint_parse(v,
-				    (size_t)(ve - v), &lg->tid) != LT_NUM_OK)
-					return torn(lg, "bad TID");
-				have_tid = 1;
-			} else if (!have_pid && (KEYIS(k, n, "logger_name") ||
-			    KEYIS(k, n, "level"))) {
-				/* v1 puts logger_name and level before PID. */
-				lg->gen = LT_GEN_V1;
-				addkv(lg, k, n, v, (size_t)(ve - v));
-			} else
-				return torn(lg, "bad record prefix");
+		last = NULL;
+		if ((f = column(lg, k, n)) != NULL) {
+			if (f->p != NULL) {
+				torn(lg, twice[n]);
+				return -1;
+			}
+			f->p = (char *)v;
+			f->n = (size_t)(ve - v);
 			continue;
 		}
-		switch (n) {
-		case 2:
-			if (k[0] == 'p' && k[1] == 'h') {
-				if (setonce(&lg->ph, v, (size_t)(ve - v)) < 0)
-					return torn(lg, "two ph keys");
-				continue;
-			}
-			if (k[0] == 't' && k[1] == 's')
-				return torn(lg, "two records on one line");
-			break;
-		case 3:
-			if (KEYIS(k, n, "cat")) {
-				if (setonce(&lg->cat, v, (size_t)(ve - v)) < 0)
-					return torn(lg, "two cat keys");
-				continue;
-			}
-			if (KEYIS(k, n, "PID") || KEYIS(k, n, "TID"))
-				return torn(lg, "two records on one line");
-			break;
-		case 4:
-			if (KEYIS(k, n, "name")) {
-				if (setonce(&lg->name, v, (size_t)(ve - v)) < 0)
-					return torn(lg, "two name keys");
-				continue;
-			}
-			break;
-		case 5:
-			if (KEYIS(k, n, "cname")) {
-				if (setonce(&lg->cname, v, (size_t)(ve - v)) <
-				    0)
-					return torn(lg, "two cname keys");
-				continue;
-			}
-			break;
+		if (n <= 3 && (KEYIS(k, n, "ts") || KEYIS(k, n, "PID") ||
+		    KEYIS(k, n, "TID"))) {
+			torn(lg, "two records on one line");
+			return -1;
 		}
 		addkv(lg, k, n, v, (size_t)(ve - v));
 		last = &lg->kv[lg->nkv - 1];
 	}
-	lg->plain = cut.esc == 0;
-	if (!have_tid)
-		return torn(lg, "record prefix cut short");
+	return bare;
+}
+
+/* What a whole record is, once its tokens are read. */
+static int
+verdict(struct ltlog *lg, const char *end, int bare)
+{
 	if (lg->ph.p == NULL) {
 		if (!crashtext(lg))
 			return lg->kind = LT_SKIP_TEXT;
@@ -401,6 +388,74 @@ lt_logline(char *line, size_t n, struct ltlog *lg)
 	if (end[-1] != ';')
 		return torn(lg, "event cut short");
 	return lg->kind = LT_LOG_EVENT;
+}
+
+static void
+reset(struct ltlog *lg)
+{
+	lg->nkv = 0;
+	lg->gen = LT_GEN_NEW;
+	lg->salvaged = 0;
+	lg->crash = 0;
+	lg->why = NULL;
+	memset(&lg->name, 0, sizeof(lg->name));
+	lg->ph = lg->cat = lg->cname = lg->name;
+}
+
+/*
+ * Where the record of line[0..n) starts.  A hole of NUL bytes (a kill,
+ * a power loss) ends what was being written; a record after it, on the
+ * same line, is intact.  Returns NULL with lg torn when none is there.
+ */
+static const char *
+start(const char *line, size_t n, struct ltlog *lg)
+{
+	const char *p = line, *end = line + n, *nul;
+
+	if (memchr(p, '\0', n) == NULL)
+		return p;
+	while ((nul = memchr(p, '\0', (size_t)(end - p))) != NULL)
+		p = nul + 1;
+	if (!HASPFX(p, (size_t)(end - p), "ts:")) {
+		torn(lg, "NUL bytes");
+		return NULL;
+	}
+	lg->salvaged = 1;
+	return p;
+}
+
+/* Classify the line line[0..n), its '\n' cut, and tokenise a record. */
+int
+lt_logline(char *line, size_t n, struct ltlog *lg)
+{
+	const char *p, *end, *tok, *first;
+	struct cut cut;
+	int bare;
+
+	reset(lg);
+	if (n > 0 && line[n - 1] == '\r')
+		n--;
+	end = line + n;
+	if ((p = start(line, n, lg)) == NULL)
+		return lg->kind;
+	/* A byte order mark starts a file; appended files keep theirs. */
+	if (HASPFX(p, (size_t)(end - p), "\xef\xbb\xbf"))
+		p += 3;
+	first = p;
+	TRIM(p, end);
+	if (p == end)
+		return lg->kind = LT_SKIP_BLANK;
+	if (!HASPFX(p, (size_t)(end - p), "ts:"))
+		return notrecord(first, p, end, lg);
+	cut.w = p;
+	cut.end = end;
+	cut.esc = 0;
+	cutload(&cut);
+	if ((tok = prefix(&cut, p, lg)) == NULL ||
+	    (bare = body(&cut, tok, lg)) < 0)
+		return lg->kind;
+	lg->plain = cut.esc == 0;
+	return verdict(lg, end, bare);
 }
 
 /* Release what lt_logline() allocated. */
