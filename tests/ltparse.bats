@@ -20,13 +20,17 @@ balanced() {
 	    END { exit bad }' "$1"
 }
 
-@test "ltparse -h prints the usage and options, exit 0" {
+@test "ltparse -h prints the usage and every option with its long form, exit 0" {
 	run -0 --separate-stderr ltparse -h
 	[ "${lines[0]}" = "usage: ltparse [-v] [-n node] [-P k/N] [file ...]" ]
-	[[ "$output" == *"-P k/N"* ]]
+	for o in "-n, --node node" "-P, --part k/N" "-v, --verbose" "-h, --help"; do
+		[[ "$output" == *"  $o "* ]] || { echo "no $o"; return 1; }
+	done
 	[ -z "$stderr" ]
 	run -0 ltparse --help
 	[ "${lines[0]}" = "usage: ltparse [-v] [-n node] [-P k/N] [file ...]" ]
+	need mandoc
+	[ "usage: $(synopsis ltparse)" = "${lines[0]}" ]
 }
 
 @test "ltparse: the current format (0.2.68+), golden" {
