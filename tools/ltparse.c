@@ -100,6 +100,55 @@ static const char *const kinds[LT_NKIND] = {
 };
 
 /*
+ * The next line of input in, classified in lg, in *line[0..*n).
+ * Returns its kind, or -1 at the end of the input or of the part (only
+ * lines that start before in->limit are read).
+ */
+static int
+readline(struct ltin *in, struct ltlog *lg, char **line, size_t *n)
+{
+	size_t have;
+	int k;
+
+	if (in->limit >= 0 && in->off + (off_t)in->pos >= in->limit)
+		return -1;
+	for (;;) {
+		if ((have = in->end - in->pos) == 0 &&
+		    (have = lt_in_fill(in, 1)) == 0)
+			return -1;
+		k = lt_logread(in->buf + in->pos, have, in->eof, lg, n);
+		if (k != LT_LOG_MORE)
+			break;
+		lt_in_fill(in, have + 1);
+	}
+	*line = in->buf + in->pos;
+	in->lineoff = in->off + (off_t)in->pos;
+	in->pos += *n + (*n < in->end - in->pos);	/* and its '\n' */
+	in->line++;
+	return k;
+}
+
+/*
+ * The next line of a log before the range of a part other than the
+ * last, which needs only the threads made there, in order: a record
+ * of a known thread is passed over (LT_SKIP_BLANK, uncounted) without
+ * being cut into tokens.
+ */
+static int
+passline(const struct ltpin *ip, struct ltin *in, struct ltlog *lg,
+    char **line, size_t *n)
+{
+	ssize_t r;
+
+	if ((r = lt_in_line(in, line)) < 0)
+		return -1;
+	*n = (size_t)r;
+	if (knownrecord(ip, *line, *n))
+		return LT_NKIND;
+	return lt_logline(*line, *n, lg);
+}
+
+/*
  * The lines of a log that start before hi (-1: all); those that start
  * before lo only rebuild the state a whole run has there.
  */
@@ -109,25 +158,28 @@ parselog(const struct ltpin *ip, struct ltin *in, off_t lo, off_t hi)
 	struct ltsink *s = &sink;
 	struct ltlog lg;
 	char *line;
-	ssize_t n;
+	size_t n;
 	int k, intb = 0;
 
 	memset(&lg, 0, sizeof(lg));
 	in->limit = hi;
-	while ((n = lt_in_line(in, &line)) >= 0) {
-		s->quiet = in->lineoff < lo;
-		s->n[LT_C_LINES]++;
+	for (;;) {
+		s->quiet = in->off + (off_t)in->pos < lo;
 		/*
-		 * Before its range, a part other than the last needs only
-		 * the threads made there, in order: the last part writes
-		 * the names and counters, and reads every line for them.
+		 * The last part writes the names and counters, and reads
+		 * every line for them.
 		 */
-		if (s->quiet && part < nparts && knownrecord(ip, line,
-		    (size_t)n)) {
+		if (s->quiet && part < nparts)
+			k = passline(ip, in, &lg, &line, &n);
+		else
+			k = readline(in, &lg, &line, &n);
+		if (k < 0)
+			break;
+		s->n[LT_C_LINES]++;
+		if (k == LT_NKIND) {
 			intb = 0;
 			continue;
 		}
-		k = lt_logline(line, (size_t)n, &lg);
 		/* The exception line that ends a traceback is not indented. */
 		if (k == LT_SKIP_NOISE && intb)
 			k = LT_SKIP_TRACEBACK;
@@ -135,7 +187,7 @@ parselog(const struct ltpin *ip, struct ltin *in, off_t lo, off_t hi)
 		if (k == LT_LOG_EVENT || k == LT_SKIP_TEXT)
 			s->n[LT_C_GEN + lg.gen]++;
 		if (k == LT_LOG_EVENT) {
-			event(ip, &lg, (size_t)n);
+			event(ip, &lg, n);
 			continue;
 		}
 		s->n[LT_C_SKIP + k - 1]++;

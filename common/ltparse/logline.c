@@ -33,25 +33,44 @@
  * A cursor over the ';' and ':' of a record, sixteen bytes at a time:
  * the bytes from w on, those of them not handed out yet in the mask m.
  * On the way it notes in esc whether a byte needs escaping in JSON.
+ * When open, the end of the line is not known yet: end is the end of
+ * the bytes there are, and the first '\n' becomes the end.
  */
 struct cut {
 	const char	*w;
 	const char	*end;
 	unsigned	 m;
 	unsigned	 esc;
+	int		 open;
 };
 
 static inline void
 cutload(struct cut *c)
 {
+	unsigned e, nl, before;
 	const char *t;
 
 	if (c->end - c->w >= 16) {
 		c->m = lt_scan16(c->w, ';', ':');
-		c->esc |= lt_scan16esc(c->w);
+		e = lt_scan16esc(c->w);
+		/* A '\n' is below 0x20: looked for only then. */
+		if (e != 0 && c->open && (nl = lt_scan16(c->w, '\n',
+		    '\n')) != 0) {
+			before = (1U << lt_scan_first(nl)) - 1;
+			c->m &= before;
+			e &= before;
+			c->end = c->w + lt_scan_first(nl);
+			c->open = 0;
+		}
+		c->esc |= e;
 		return;
 	}
 	for (c->m = 0, t = c->w; t < c->end; t++) {
+		if (*t == '\n' && c->open) {
+			c->end = t;
+			c->open = 0;
+			break;
+		}
 		if (*t == ';' || *t == ':')
 			c->m |= 1U << (t - c->w);
 		if ((unsigned char)*t < 0x20 || (unsigned char)*t >= 0x7f ||
@@ -229,6 +248,28 @@ crashtext(struct ltlog *lg)
 }
 
 /*
+ * A PID or TID, at most max.  The lines of one thread often come in a
+ * run: the last text read and its value are kept, so as not to read the
+ * same digits again.
+ */
+static int
+idval(struct ltidc *c, const char *v, size_t n, uint64_t max, uint64_t *id)
+{
+	if (n != 0 && n == c->n && memcmp(v, c->text, n) == 0) {
+		*id = c->id;
+		return 0;
+	}
+	if (lt_uint_parse(v, n, id) != LT_NUM_OK || *id > max)
+		return -1;
+	if (n <= sizeof(c->text)) {
+		memcpy(c->text, v, n);
+		c->n = (unsigned char)n;
+		c->id = *id;
+	}
+	return 0;
+}
+
+/*
  * The prefix of a record, "ts:T;PID:P; TID:T;" ("ts:T; logger_name:L;
  * level:V; PID:P; TID:T;" in v1), whose tokens c hands out from tok.
  * Returns where the tokens after it start, or NULL with lg torn.
@@ -261,14 +302,14 @@ prefix(struct cut *c, const char *tok, struct ltlog *lg)
 		} else if (!have_ts) {
 			break;
 		} else if (KEYIS(k, n, "PID")) {
-			if (have_pid++ || lt_uint_parse(v, (size_t)(ve - v),
-			    &lg->pid) != LT_NUM_OK || lg->pid > UINT32_MAX) {
+			if (have_pid++ || idval(&lg->pidc, v, (size_t)(ve - v),
+			    UINT32_MAX, &lg->pid) < 0) {
 				torn(lg, "bad PID");
 				return NULL;
 			}
 		} else if (KEYIS(k, n, "TID")) {
-			if (!have_pid || lt_uint_parse(v, (size_t)(ve - v),
-			    &lg->tid) != LT_NUM_OK) {
+			if (!have_pid || idval(&lg->tidc, v, (size_t)(ve - v),
+			    UINT64_MAX, &lg->tid) < 0) {
 				torn(lg, "bad TID");
 				return NULL;
 			}
@@ -450,12 +491,54 @@ lt_logline(char *line, size_t n, struct ltlog *lg)
 	cut.w = p;
 	cut.end = end;
 	cut.esc = 0;
+	cut.open = 0;
 	cutload(&cut);
 	if ((tok = prefix(&cut, p, lg)) == NULL ||
 	    (bare = body(&cut, tok, lg)) < 0)
 		return lg->kind;
 	lg->plain = cut.esc == 0;
 	return verdict(lg, end, bare);
+}
+
+/*
+ * The next line of a log, at the start of p[0..n), the bytes read so
+ * far (eof: no more will come).  Returns its kind, as lt_logline does,
+ * with *len its length, its '\n' not counted; or LT_LOG_MORE when the
+ * line does not end in p[0..n) and more may come.  A record of
+ * printable ASCII that does not end in a blank, what logs are made of,
+ * is cut in one pass that finds its end too; any other line is first
+ * found, then given to lt_logline().
+ */
+int
+lt_logread(char *p, size_t n, int eof, struct ltlog *lg, size_t *len)
+{
+	const char *tok, *nl;
+	struct cut cut;
+	int bare = -1;
+
+	if (n >= 3 && memcmp(p, "ts:", 3) == 0) {
+		reset(lg);
+		cut.w = p;
+		cut.end = p + n;
+		cut.esc = 0;
+		cut.open = 1;
+		cutload(&cut);
+		if ((tok = prefix(&cut, p, lg)) != NULL)
+			bare = body(&cut, tok, lg);
+		if (!cut.open) {
+			*len = (size_t)(cut.end - p);
+			/* lt_logline() cuts blanks at the end of a line. */
+			if (bare >= 0 && cut.esc == 0 && cut.end[-1] != ' ') {
+				lg->plain = 1;
+				return verdict(lg, cut.end, bare);
+			}
+			return lt_logline(p, *len, lg);
+		}
+	}
+	if ((nl = memchr(p, '\n', n)) == NULL && !eof)
+		return LT_LOG_MORE;
+	*len = nl != NULL ? (size_t)(nl - p) : n;
+	return lt_logline(p, *len, lg);
 }
 
 /* Release what lt_logline() allocated. */

@@ -24,7 +24,8 @@ enum {
 	LT_SKIP_NOISE,		/* not a record: stray output */
 	LT_SKIP_TRACEBACK,	/* a line of a Python traceback */
 	LT_SKIP_TORN,		/* a damaged record */
-	LT_NKIND
+	LT_NKIND,
+	LT_LOG_MORE = LT_NKIND	/* lt_logread: the line goes on */
 };
 
 /* The formatter that wrote a record (litdata-log.md section 1). */
@@ -42,6 +43,13 @@ struct ltkv {
 	size_t		 vn;
 };
 
+/* The last PID or TID text read, and its value. */
+struct ltidc {
+	char		 text[20];
+	unsigned char	 n;		/* 0: none */
+	uint64_t	 id;
+};
+
 struct ltlog {
 	int		 kind;
 	const char	*why;		/* for LT_SKIP_TORN */
@@ -57,9 +65,11 @@ struct ltlog {
 	struct ltkv	*kv;		/* other keys, in order */
 	size_t		 nkv;
 	size_t		 kvcap;
+	struct ltidc	 pidc, tidc;
 };
 
 int	lt_logline(char *, size_t, struct ltlog *);
+int	lt_logread(char *, size_t, int, struct ltlog *, size_t *);
 void	lt_logline_free(struct ltlog *);
 
 /*

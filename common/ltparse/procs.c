@@ -25,6 +25,7 @@ static struct ltproc	*procs;
 static size_t		 nprocs, capprocs;
 static struct ltmap	 tbyid, pbykey, pbypid;
 static size_t		 lastjson;	/* the process of the last JSON pid */
+static uint32_t		 lastthread;	/* the thread lt_thread() gave last */
 
 struct tkey {
 	uint32_t	 proc;
@@ -114,12 +115,17 @@ lt_thread(const struct ltpin *in, uint64_t pid, uint64_t os)
 	uint32_t *v;
 	int created;
 
+	/* The lines of a thread often come in a run. */
+	if (lastthread != 0 && (th = &threads[lastthread])->os == os &&
+	    procs[th->proc].in == in &&
+	    procs[th->proc].key == ((uint64_t)in->block << 32 | pid))
+		return th;
 	pr = getproc(in, pid);
 	k.proc = (uint32_t)(pr - procs);
 	k.os = os;
 	v = lt_map_get(&tbyid, thash(k.proc, os), eqthread, &k, &created);
 	if (!created)
-		return &threads[*v];
+		return &threads[lastthread = *v];
 	if (nthreads >= UINT32_MAX - 1)
 		lt_die(LT_EXIT_SYS, "too many threads");
 	threads = lt_grow(threads, &capthreads, nthreads + 1,
@@ -141,7 +147,7 @@ lt_thread(const struct ltpin *in, uint64_t pid, uint64_t os)
 	else
 		pr->first = (uint32_t)nthreads;
 	pr->last = (uint32_t)nthreads;
-	*v = (uint32_t)nthreads++;
+	lastthread = *v = (uint32_t)nthreads++;
 	return th;
 }
 
