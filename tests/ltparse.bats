@@ -22,13 +22,13 @@ balanced() {
 
 @test "ltparse -h prints the usage and every option with its long form, exit 0" {
 	run -0 --separate-stderr ltparse -h
-	[ "${lines[0]}" = "usage: ltparse [-v] [-n node] [-P k/N] [file ...]" ]
-	for o in "-n, --node node" "-P, --part k/N" "-v, --verbose" "-h, --help"; do
+	[ "${lines[0]}" = "usage: ltparse [-v] [-n node] [-P k/N [-S dir]] [file ...]" ]
+	for o in "-n, --node node" "-P, --part k/N" "-S, --share dir" "-v, --verbose" "-h, --help"; do
 		[[ "$output" == *"  $o "* ]] || { echo "no $o"; return 1; }
 	done
 	[ -z "$stderr" ]
 	run -0 ltparse --help
-	[ "${lines[0]}" = "usage: ltparse [-v] [-n node] [-P k/N] [file ...]" ]
+	[ "${lines[0]}" = "usage: ltparse [-v] [-n node] [-P k/N [-S dir]] [file ...]" ]
 	need mandoc
 	[ "usage: $(synopsis ltparse)" = "${lines[0]}" ]
 }
@@ -194,7 +194,7 @@ balanced() {
 	run -2 --separate-stderr sh -c 'ltparse "$1" > /dev/full' sh "$D/new.log"
 	[ "$stderr" = "ltparse: write error: <stdout>: No space left on device" ]
 	run -2 --separate-stderr ltparse -x
-	[ "${stderr_lines[1]}" = "usage: ltparse [-v] [-n node] [-P k/N] [file ...]" ]
+	[ "${stderr_lines[1]}" = "usage: ltparse [-v] [-n node] [-P k/N [-S dir]] [file ...]" ]
 	[ -z "$output" ]
 }
 
@@ -337,6 +337,82 @@ balanced() {
 	run -0 ltparse "$D/old.log" "$D/new.log"
 	[ "$(printf '%s\n' "$output" | grep -c '^#t0')" -eq 1 ]
 	[ "${lines[1]}" = "#t0	$(sed -n 2p "$D/old.out" | cut -f 2)" ]
+}
+
+# shareparts N DIR FILE...: the N parts of FILE... with -S DIR, run at
+# the same time, concatenated on stdout; their stderr in DIR/err.
+shareparts() {
+	local n=$1 d=$2 k pids=
+	shift 2
+	for k in $(seq "$n"); do
+		ltparse -v -P "$k/$n" -S "$d" "$@" >"$d/out.$k" 2>"$d/err.$k" &
+		pids="$pids $!"
+	done
+	# shellcheck disable=SC2086
+	wait $pids
+	for k in $(seq "$n"); do cat "$d/out.$k"; done
+	for k in $(seq "$n"); do cat "$d/err.$k"; done >"$d/err"
+}
+
+@test "ltparse -P -S: parts sharing their state concatenate to the whole stream" {
+	need genlog
+	T=$BATS_TEST_TMPDIR
+	for f in new old v1 mixed; do
+		genlog -f "$f" -n 20000 -c -b -s 7 >"$T/$f.log"
+	done
+	cat "$D/damage.log" "$D/old.log" "$D/v1.log" >"$T/a.log"
+	for set in new old v1 mixed "a.log $D/new.log $D/damage.log"; do
+		files=
+		for f in $set; do
+			case $f in /*) files="$files $f" ;; *.log) files="$files $T/$f" ;; *) files="$files $T/$f.log" ;; esac
+		done
+		# shellcheck disable=SC2086
+		ltparse -v $files >"$T/whole" 2>"$T/whole.err"
+		for n in 2 4 7; do
+			mkdir "$T/d"
+			# shellcheck disable=SC2086
+			shareparts "$n" "$T/d" $files >"$T/cat"
+			cmp "$T/whole" "$T/cat" || { echo "$set: -P k/$n -S differs"; return 1; }
+			cmp "$T/whole.err" "$T/d/err" || { echo "$set: -v -P k/$n -S differs"; return 1; }
+			# the last part removes what the parts shared
+			[ -z "$(ls "$T/d" | grep '^ltparse\.')" ]
+			rm -rf "$T/d"
+		done
+	done
+}
+
+@test "ltparse -P -S: a part never reads the bytes before its range" {
+	need genlog
+	T=$BATS_TEST_TMPDIR
+	genlog -n 20000 -c -s 3 >"$T/g.log"
+	ltparse "$T/g.log" >"$T/whole"
+	mkdir "$T/d"
+	# part 1 does not wait for part 2: it runs first, alone
+	ltparse -P 1/2 -S "$T/d" "$T/g.log" >"$T/p1"
+	# then the first half of the file is made garbage, its size kept
+	head -c 1000000 /dev/zero | tr '\0' x | dd of="$T/g.log" conv=notrunc 2>/dev/null
+	ltparse -P 2/2 -S "$T/d" "$T/g.log" >"$T/p2"
+	cat "$T/p1" "$T/p2" | cmp "$T/whole" -
+	# without -S, part 2 reads the garbage and gets other names
+	ltparse -P 2/2 "$T/g.log" >"$T/p2b"
+	run ! cmp -s "$T/p2" "$T/p2b"
+}
+
+@test "ltparse -P -S: a part that dies is reported by those that wait for it" {
+	need genlog
+	T=$BATS_TEST_TMPDIR
+	genlog -n 20000 >"$T/g.log"
+	mkdir "$T/d"
+	# part 1 dies writing its records, once its first look is shared
+	run -2 --separate-stderr sh -c 'ltparse -P 1/2 -S "$1" "$2" >/dev/full' sh "$T/d" "$T/g.log"
+	[ -f "$T/d/ltparse.1.scan" ]
+	run -2 --separate-stderr ltparse -P 2/2 -S "$T/d" "$T/g.log"
+	[ "$stderr" = "ltparse: part 1 of 2 ended without writing $T/d/ltparse.1.end" ]
+	[[ "$output" != *"#stat"* ]]
+	run -2 --separate-stderr ltparse -S "$T/d" "$T/g.log"
+	[ "$stderr" = "ltparse: -S $T/d: only with -P" ]
+	run -2 --separate-stderr ltparse -P 1/2 -S "$T/nosuch" "$T/g.log"
+	[ "$stderr" = "ltparse: $T/nosuch/ltparse.1.live.tmp: No such file or directory" ]
 }
 
 @test "ltparse -P: bad part specifications" {

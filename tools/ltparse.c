@@ -22,183 +22,14 @@
 
 #include "ltparse.h"
 
-#define SYNOPSIS	"ltparse [-v] [-n node] [-P k/N] [file ...]"
+#define SYNOPSIS	"ltparse [-v] [-n node] [-P k/N [-S dir]] [file ...]"
 
 #define NBLOCKS		1024
 #define MAXPARTS	1000000
 
 static struct ltsink	 sink;
 static int		 part, nparts;	/* -P k/N, 0 without */
-
-/*
- * Is line p[0..n) a record "ts:...;PID:P; TID:T;..." of a known thread?
- * Only such a record may be passed over by a part before its range: an
- * event of it makes no thread, and no line of it ends a traceback.  Any
- * other form is left to lt_logline().
- */
-static int
-knownrecord(const struct ltpin *in, const char *p, size_t n)
-{
-	const char *end = p + n, *v, *e;
-	uint64_t pid, tid;
-
-	if (n < 3 || memcmp(p, "ts:", 3) != 0 || memchr(p, '\0', n) != NULL ||
-	    (v = memchr(p, ';', n)) == NULL || end - v < 5 ||
-	    memcmp(v + 1, "PID:", 4) != 0)
-		return 0;
-	for (e = v += 5; e < end && (unsigned)*e - '0' <= 9; e++)
-		;
-	if (e == end || *e != ';' || lt_uint_parse(v, (size_t)(e - v),
-	    &pid) != LT_NUM_OK || pid > UINT32_MAX)
-		return 0;
-	for (v = e + 1; v < end && (*v == ' ' || *v == '\t'); v++)
-		;
-	if (end - v < 4 || memcmp(v, "TID:", 4) != 0)
-		return 0;
-	for (e = v += 4; e < end && (unsigned)*e - '0' <= 9; e++)
-		;
-	if ((e < end && *e != ';') || lt_uint_parse(v, (size_t)(e - v),
-	    &tid) != LT_NUM_OK)
-		return 0;
-	return lt_hasthread(in, pid, tid);
-}
-
-/* The event lg of a line of n bytes of input in. */
-static void
-event(const struct ltpin *in, const struct ltlog *lg, size_t n)
-{
-	struct ltsink *s = &sink;
-	struct ltthread *th;
-	struct ltnorm nm;
-	const char *tab;
-
-	lt_lognorm(lg, &nm);
-	th = lt_thread(in, lg->pid, lg->tid);
-	th->roles |= (unsigned)nm.role;
-	lt_learn(lt_threadproc(th), lg, &nm);
-	s->n[LT_C_EVENTS]++;
-	s->n[LT_C_RENAMED] += nm.renamed;
-	s->n[LT_C_INFERRED] += nm.inferred;
-	s->n[LT_C_SALVAGED] += lg->salvaged;
-	/* Before our part only the count of replacements is wanted. */
-	if (s->quiet && lg->plain) {
-		s->t0done = 1;
-		return;
-	}
-	lt_logrec(&s->rec, lg, &nm, th->id, th->idn, n,
-	    &s->n[LT_C_REPLACED]);
-	if (!s->t0done) {
-		tab = memchr(s->rec.p, '\t', s->rec.n);
-		lt_sink_t0(s, s->rec.p, (size_t)(tab - s->rec.p), lg->ph.p[0]);
-	}
-	if (!s->quiet)
-		lt_out_write(&s->out, s->rec.p, s->rec.n);
-}
-
-static const char *const kinds[LT_NKIND] = {
-	"event", "blank", "text", "noise", "traceback", "torn"
-};
-
-/*
- * The next line of input in, classified in lg, in *line[0..*n).
- * Returns its kind, or -1 at the end of the input or of the part (only
- * lines that start before in->limit are read).
- */
-static int
-readline(struct ltin *in, struct ltlog *lg, char **line, size_t *n)
-{
-	size_t have;
-	int k;
-
-	if (in->limit >= 0 && in->off + (off_t)in->pos >= in->limit)
-		return -1;
-	for (;;) {
-		if ((have = in->end - in->pos) == 0 &&
-		    (have = lt_in_fill(in, 1)) == 0)
-			return -1;
-		k = lt_logread(in->buf + in->pos, have, in->eof, lg, n);
-		if (k != LT_LOG_MORE)
-			break;
-		lt_in_fill(in, have + 1);
-	}
-	*line = in->buf + in->pos;
-	in->lineoff = in->off + (off_t)in->pos;
-	in->pos += *n + (*n < in->end - in->pos);	/* and its '\n' */
-	in->line++;
-	return k;
-}
-
-/*
- * The next line of a log before the range of a part other than the
- * last, which needs only the threads made there, in order: a record
- * of a known thread is passed over (LT_SKIP_BLANK, uncounted) without
- * being cut into tokens.
- */
-static int
-passline(const struct ltpin *ip, struct ltin *in, struct ltlog *lg,
-    char **line, size_t *n)
-{
-	ssize_t r;
-
-	if ((r = lt_in_line(in, line)) < 0)
-		return -1;
-	*n = (size_t)r;
-	if (knownrecord(ip, *line, *n))
-		return LT_NKIND;
-	return lt_logline(*line, *n, lg);
-}
-
-/*
- * The lines of a log that start before hi (-1: all); those that start
- * before lo only rebuild the state a whole run has there.
- */
-static void
-parselog(const struct ltpin *ip, struct ltin *in, off_t lo, off_t hi)
-{
-	struct ltsink *s = &sink;
-	struct ltlog lg;
-	char *line;
-	size_t n;
-	int k, intb = 0;
-
-	memset(&lg, 0, sizeof(lg));
-	in->limit = hi;
-	for (;;) {
-		s->quiet = in->off + (off_t)in->pos < lo;
-		/*
-		 * The last part writes the names and counters, and reads
-		 * every line for them.
-		 */
-		if (s->quiet && part < nparts)
-			k = passline(ip, in, &lg, &line, &n);
-		else
-			k = readline(in, &lg, &line, &n);
-		if (k < 0)
-			break;
-		s->n[LT_C_LINES]++;
-		if (k == LT_NKIND) {
-			intb = 0;
-			continue;
-		}
-		/* The exception line that ends a traceback is not indented. */
-		if (k == LT_SKIP_NOISE && intb)
-			k = LT_SKIP_TRACEBACK;
-		intb = k == LT_SKIP_TRACEBACK;
-		if (k == LT_LOG_EVENT || k == LT_SKIP_TEXT)
-			s->n[LT_C_GEN + lg.gen]++;
-		if (k == LT_LOG_EVENT) {
-			event(ip, &lg, n);
-			continue;
-		}
-		s->n[LT_C_SKIP + k - 1]++;
-		if (s->verbose && !s->quiet && k != LT_SKIP_BLANK)
-			lt_warnpos(in->name, in->line, "skipped %s line%s%s",
-			    kinds[k], lg.why != NULL ? ": " : "",
-			    lg.why != NULL ? lg.why : "");
-	}
-	s->quiet = 0;
-	lt_logline_free(&lg);
-}
+static const char	*sharedir;	/* -S */
 
 /* -P k/N */
 static void
@@ -253,37 +84,23 @@ static void
 run(struct ltpin *ins, int nin)
 {
 	struct ltin in;
-	off_t total = 0, lo = 0, hi = -1, base = 0, l, h;
 	int i, form;
 
-	if (nparts > 0) {
-		if (!cuttable(ins, nin)) {
-			if (part > 1)
-				return;
-			part = nparts = 0;
-		} else {
-			for (i = 0; i < nin; i++)
-				total += ins[i].size;
-			lo = (off_t)((uint64_t)total / nparts * (part - 1) +
-			    (uint64_t)total % nparts * (part - 1) / nparts);
-			hi = part == nparts ? -1 : (off_t)((uint64_t)total /
-			    nparts * part + (uint64_t)total % nparts * part /
-			    nparts);
-		}
-	}
-	if (part <= 1)
+	if (nparts > 0 && cuttable(ins, nin))
+		lt_parts(ins, nin, part, nparts, sharedir, &sink);
+	else if (part > 1)
+		return;		/* part 1 converts it all */
+	else {
+		part = nparts = 0;
 		lt_put_header(&sink.out);
-	for (i = 0; i < nin; i++, base += ins[i - 1].size) {
-		l = lo - base > 0 ? lo - base : 0;
-		h = hi < 0 || hi - base >= ins[i].size ? -1 : hi - base;
-		if (hi >= 0 && hi - base <= 0)
-			break;		/* the rest is for later parts */
-		lt_in_open(&in, ins[i].path);
-		if ((form = lt_isjson(&in)) != 0)
-			lt_jsonin(&ins[i], &in, form, &sink);
-		else
-			parselog(&ins[i], &in, l, h);
-		lt_in_close(&in);
+		for (i = 0; i < nin; i++) {
+			lt_in_open(&in, ins[i].path);
+			if ((form = lt_isjson(&in)) != 0)
+				lt_jsonin(&ins[i], &in, form, &sink);
+			else
+				lt_login(&ins[i], &in, 0, &sink);
+			lt_in_close(&in);
+		}
 	}
 	if (part != nparts)
 		return;
@@ -314,6 +131,7 @@ inputs(int argc, char **argv, long long node)
 	ins = lt_calloc((size_t)argc, sizeof(*ins));
 	for (i = 0; i < argc; i++) {
 		ins[i].path = argv[i];
+		ins[i].index = (uint32_t)i;
 		if (node >= 0) {
 			ins[i].block = (uint32_t)(node + i + 1);
 			snprintf(ins[i].label, sizeof(ins[i].label),
@@ -334,6 +152,7 @@ main(int argc, char *argv[])
 		{ "help", no_argument, NULL, 'h' },
 		{ "node", required_argument, NULL, 'n' },
 		{ "part", required_argument, NULL, 'P' },
+		{ "share", required_argument, NULL, 'S' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -344,7 +163,7 @@ main(int argc, char *argv[])
 	int c;
 
 	lt_setprog(argv[0]);
-	while ((c = getopt_long(argc, argv, "hn:P:v", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hn:P:S:v", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			lt_help(SYNOPSIS,
@@ -353,6 +172,9 @@ main(int argc, char *argv[])
 			    "                   (0 to 1022)\n"
 			    "  -P, --part k/N   write part k of N, for "
 			    "parallel runs\n"
+			    "  -S, --share dir  the parts share their state in "
+			    "dir, none reads\n"
+			    "                   the bytes before its range\n"
 			    "  -v, --verbose    report every skipped line on "
 			    "stderr\n"
 			    "  -h, --help       show this help\n");
@@ -366,6 +188,9 @@ main(int argc, char *argv[])
 		case 'P':
 			partopt(optarg);
 			break;
+		case 'S':
+			sharedir = optarg;
+			break;
 		case 'v':
 			sink.verbose = 1;
 			break;
@@ -375,6 +200,8 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
+	if (sharedir != NULL && nparts == 0)
+		lt_die(LT_EXIT_SYS, "-S %s: only with -P", sharedir);
 	if (argc == 0) {
 		argc = 1;
 		argv = stdin_only;

@@ -255,7 +255,7 @@ crashtext(struct ltlog *lg)
 static int
 idval(struct ltidc *c, const char *v, size_t n, uint64_t max, uint64_t *id)
 {
-	if (n != 0 && n == c->n && memcmp(v, c->text, n) == 0) {
+	if (n != 0 && n == c->n && lt_same(v, c->text, n)) {
 		*id = c->id;
 		return 0;
 	}

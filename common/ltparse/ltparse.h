@@ -5,12 +5,15 @@
  * categories inferred (legacy.c), a log event as an lt1 record
  * (logrec.c), a Chrome trace event as an lt1 record (jsonrec.c), the
  * timestamp offset of a trace ltjson wrote (jsontail.c), the reading of
- * a JSON input (jsonin.c), the processes and threads of the inputs
- * (procs.c), and the output with its counters (sink.c).  ltparse(1)
- * describes the formats.
+ * a log input (login.c) and a JSON input (jsonin.c), the parts of -P
+ * (parts.c), the processes and threads of the inputs (procs.c), and
+ * the output with its counters (sink.c).  ltparse(1) describes the
+ * formats.
  */
 #ifndef LT_LTPARSE_H
 #define LT_LTPARSE_H
+
+#include <stdio.h>
 
 #include "lt.h"
 
@@ -42,6 +45,41 @@ struct ltkv {
 	const char	*v;
 	size_t		 vn;
 };
+
+/*
+ * Are the n bytes at a and at b the same?  For the short texts of ids:
+ * a few loads, which may overlap, no call.
+ */
+static inline int
+lt_same(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y;
+	uint32_t c, d;
+	size_t i;
+
+	if (n >= 8) {
+		for (i = 0; i + 8 < n; i += 8) {
+			memcpy(&x, a + i, 8);
+			memcpy(&y, b + i, 8);
+			if (x != y)
+				return 0;
+		}
+		memcpy(&x, a + n - 8, 8);
+		memcpy(&y, b + n - 8, 8);
+		return x == y;
+	}
+	if (n >= 4) {
+		memcpy(&c, a, 4);
+		memcpy(&d, b, 4);
+		if (c != d)
+			return 0;
+		memcpy(&c, a + n - 4, 4);
+		memcpy(&d, b + n - 4, 4);
+		return c == d;
+	}
+	return n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] &&
+	    a[n - 1] == b[n - 1]);
+}
 
 /* The last PID or TID text read, and its value. */
 struct ltidc {
@@ -148,6 +186,7 @@ size_t	lt_logrec(struct ltbuf *, const struct ltlog *, const struct ltnorm *,
 /* procs.c: the processes and threads of the inputs. */
 struct ltpin {
 	const char	*path;
+	uint32_t	 index;		/* 0, 1, ... in the order given */
 	uint32_t	 block;		/* pid block; 0 keeps the OS pids */
 	char		 label[32];	/* "node N", "input I", or "" */
 	off_t		 size;		/* in part mode */
@@ -163,12 +202,26 @@ struct ltthread {
 	char		 id[40];	/* "\tpid\ttid\t-\t", made once */
 };
 
+enum {
+	LT_START_NONE,		/* neither known */
+	LT_START_RANK,		/* the rank known, LT_INHERIT stands for it */
+	LT_START_WORKER,	/* the worker known, the same */
+	LT_NSTART
+};
+#define LT_INHERIT	(-2)
+
 struct ltproc {
 	uint64_t	 key;		/* block << 32 | OS pid */
 	uint64_t	 pid;		/* as written */
 	const struct ltpin *in;
-	int64_t		 rank;		/* -1: unknown */
-	int64_t		 worker;	/* -1: unknown */
+	/*
+	 * The rank and the worker (-1: unknown) that its events give,
+	 * from each state they may start in (LT_START_*); in the first,
+	 * once all are read, the process's.
+	 */
+	int64_t		 rank[LT_NSTART];
+	int64_t		 worker[LT_NSTART];
+	int64_t		 arank, aworker; /* lt_procs_load: of parts before */
 	int		 main;		/* wrote dataloader or batch spans */
 	int		 json;		/* of a JSON input */
 	int		 named;		/* JSON: the trace names it */
@@ -184,9 +237,44 @@ void	lt_learn(struct ltproc *, const struct ltlog *, const struct ltnorm *);
 uint64_t lt_jsonpid(void *, uint64_t);
 void	lt_jsonnamed(void);
 void	lt_names(struct ltsink *);
+void	lt_procs_save(FILE *);
+int	lt_procs_load(FILE *, const struct ltpin *, uint32_t);
+void	lt_procs_merged(void);
 long long lt_nlogprocs(void);
 long long lt_nthreads(void);
 void	lt_procs_free(void);
+
+/* login.c: a log input, line by line. */
+struct ltsid {			/* a thread of a log, as written */
+	uint32_t	 input;
+	uint64_t	 pid;
+	uint64_t	 os;
+};
+
+#define LT_SCANCACHE	8
+
+struct ltscan {			/* the threads a range's events make */
+	struct ltsid	*id;	/* in order of their first event */
+	size_t		 nid, capid;
+	struct ltmap	 seen;
+	/*
+	 * The text of threads seen, last found: "PID:P; TID:T;" as it
+	 * follows the ts of a record.
+	 */
+	char		 last[LT_SCANCACHE][48];
+	unsigned char	 lastn[LT_SCANCACHE];
+	int		 hit, next;
+};
+
+void	lt_login(const struct ltpin *, struct ltin *, off_t, struct ltsink *);
+void	lt_logscan(const struct ltpin *, struct ltin *, struct ltscan *);
+size_t	lt_logscanmem(const struct ltpin *, char *, size_t, size_t, int,
+	    struct ltscan *, long *);
+void	lt_scan_free(struct ltscan *);
+
+/* parts.c: part k of N of the inputs (-P), the state kept in dir. */
+void	lt_parts(struct ltpin *, int, int, int, const char *,
+	    struct ltsink *);
 
 /* jsonrec.c: a Chrome trace event as an lt1 record. */
 struct ltjrec {

@@ -94,7 +94,12 @@ getproc(const struct ltpin *in, uint64_t os)
 	pr->key = key;
 	pr->pid = outpid(in, os);
 	pr->in = in;
-	pr->rank = pr->worker = -1;
+	pr->rank[LT_START_NONE] = pr->worker[LT_START_NONE] = -1;
+	pr->rank[LT_START_RANK] = LT_INHERIT;
+	pr->worker[LT_START_RANK] = -1;
+	pr->rank[LT_START_WORKER] = -1;
+	pr->worker[LT_START_WORKER] = LT_INHERIT;
+	pr->arank = pr->aworker = -1;
 	*v = (uint32_t)nprocs;
 	if (in->block != 0) {
 		v = lt_map_get(&pbypid, lt_mix(pr->pid), eqpid, &pr->pid,
@@ -179,37 +184,182 @@ is(const char *p, size_t n, const char *s)
 	return strlen(s) == n && memcmp(p, s, n) == 0;
 }
 
-/* The rank and worker of a process, from the env keys of its events. */
+/* A rank or worker key: its value goes to *rank or *worker. */
 static void
-learnkv(struct ltproc *pr, const char *k, size_t kn, const char *v,
-    size_t vn)
+learnkv(const char *k, size_t kn, const char *v, size_t vn, int64_t *rank,
+    int64_t *worker)
 {
 	int64_t x;
 
 	if (lt_int_parse(v, vn, &x) != LT_NUM_OK || x < 0)
 		return;
 	if (is(k, kn, "dist_global_rank"))
-		pr->rank = x;
+		*rank = x;
 	else if (is(k, kn, "worker_rank"))
-		pr->worker = x;
+		*worker = x;
 }
 
+/*
+ * The rank and worker of a process, from the env keys of its events:
+ * each event sets them until both are known.  So that the parts of -P
+ * can put together what each saw, this is followed from each state a
+ * part may start in (lt_procs_load).
+ */
 void
 lt_learn(struct ltproc *pr, const struct ltlog *lg, const struct ltnorm *nm)
 {
-	int i;
+	int64_t rank = -1, worker = -1;
+	int i, done = 1;
 	size_t j;
 
 	if (nm->role & LT_ROLE_LOADER)
 		pr->main = 1;
-	if (pr->rank >= 0 && pr->worker >= 0)
+	for (i = 0; i < LT_NSTART; i++)
+		done &= pr->rank[i] != -1 && pr->worker[i] != -1;
+	if (done)
 		return;
 	for (i = 0; i < nm->narg; i++)
-		learnkv(pr, nm->arg[i].k, strlen(nm->arg[i].k), nm->arg[i].v,
-		    nm->arg[i].vn);
+		learnkv(nm->arg[i].k, strlen(nm->arg[i].k), nm->arg[i].v,
+		    nm->arg[i].vn, &rank, &worker);
 	for (j = 0; j < lg->nkv && !nm->crash; j++)
-		learnkv(pr, lg->kv[j].k, lg->kv[j].kn, lg->kv[j].v,
-		    lg->kv[j].vn);
+		learnkv(lg->kv[j].k, lg->kv[j].kn, lg->kv[j].v, lg->kv[j].vn,
+		    &rank, &worker);
+	for (i = 0; i < LT_NSTART; i++) {
+		if (pr->rank[i] != -1 && pr->worker[i] != -1)
+			continue;
+		if (rank >= 0)
+			pr->rank[i] = rank;
+		if (worker >= 0)
+			pr->worker[i] = worker;
+	}
+}
+
+/*
+ * Apply what a part's events give (rank[], worker[]) to what the parts
+ * before it gave (*r, *w).
+ */
+static void
+apply(int64_t *r, int64_t *w, const int64_t *rank, const int64_t *worker)
+{
+	int64_t r0 = *r, w0 = *w;
+
+	if (r0 >= 0 && w0 >= 0)
+		return;
+	if (r0 < 0 && w0 < 0) {
+		*r = rank[LT_START_NONE];
+		*w = worker[LT_START_NONE];
+	} else if (r0 >= 0) {
+		*r = rank[LT_START_RANK] == LT_INHERIT ? r0 :
+		    rank[LT_START_RANK];
+		*w = worker[LT_START_RANK];
+	} else {
+		*r = rank[LT_START_WORKER];
+		*w = worker[LT_START_WORKER] == LT_INHERIT ? w0 :
+		    worker[LT_START_WORKER];
+	}
+}
+
+/*
+ * What the events of a part said of the processes and threads, for the
+ * last part (parts.c): "proc INPUT PID MAIN RANK WORKER..." for every
+ * process they made known, "thread INPUT PID OS ROLES" for every thread
+ * with a role.
+ */
+void
+lt_procs_save(FILE *f)
+{
+	const struct ltproc *pr;
+	const struct ltthread *th;
+	size_t i;
+	int k;
+
+	for (i = 0; i < nprocs; i++) {
+		pr = &procs[i];
+		fprintf(f, "proc %u %llu %d", (unsigned)pr->in->index,
+		    (unsigned long long)(pr->key & UINT32_MAX), pr->main);
+		for (k = 0; k < LT_NSTART; k++)
+			fprintf(f, " %lld %lld", (long long)pr->rank[k],
+			    (long long)pr->worker[k]);
+		fputc('\n', f);
+	}
+	for (i = 1; i < nthreads; i++) {
+		th = &threads[i];
+		if (th->roles == 0)
+			continue;
+		pr = &procs[th->proc];
+		fprintf(f, "thread %u %llu %llu %u\n", (unsigned)pr->in->index,
+		    (unsigned long long)(pr->key & UINT32_MAX),
+		    (unsigned long long)th->os, th->roles);
+	}
+}
+
+/* The known process (in, os), or NULL. */
+static struct ltproc *
+findproc(const struct ltpin *in, uint64_t os)
+{
+	uint64_t key = (uint64_t)in->block << 32 | os;
+	uint32_t *v;
+
+	v = lt_map_get(&pbykey, lt_mix(key), eqkey, &key, NULL);
+	return v != NULL ? &procs[*v] : NULL;
+}
+
+/*
+ * Add what lt_procs_save() wrote in f, for a part before ours, to the
+ * processes and threads, which the parts' first looks made known.
+ * Returns 0, or -1 when f says something else.
+ */
+int
+lt_procs_load(FILE *f, const struct ltpin *ins, uint32_t nin)
+{
+	long long r[LT_NSTART], w[LT_NSTART];
+	unsigned long long pid, os;
+	int64_t rank[LT_NSTART], worker[LT_NSTART];
+	struct ltproc *pr;
+	unsigned in, roles;
+	char word[8];
+	int main, k;
+
+	while (fscanf(f, "%7s", word) == 1) {
+		if (strcmp(word, "end") == 0)
+			return 0;
+		if (strcmp(word, "proc") == 0) {
+			if (fscanf(f, "%u %llu %d %lld %lld %lld %lld %lld "
+			    "%lld", &in, &pid, &main, &r[0], &w[0], &r[1],
+			    &w[1], &r[2], &w[2]) != 9 || in >= nin ||
+			    (pr = findproc(&ins[in], pid)) == NULL)
+				return -1;
+			for (k = 0; k < LT_NSTART; k++) {
+				rank[k] = r[k];
+				worker[k] = w[k];
+			}
+			pr->main |= main;
+			apply(&pr->arank, &pr->aworker, rank, worker);
+		} else if (strcmp(word, "thread") == 0) {
+			if (fscanf(f, "%u %llu %llu %u", &in, &pid, &os,
+			    &roles) != 4 || in >= nin ||
+			    !lt_hasthread(&ins[in], pid, os))
+				return -1;
+			lt_thread(&ins[in], pid, os)->roles |= roles;
+		} else
+			return -1;
+	}
+	return -1;
+}
+
+/* After lt_procs_load() of every part before ours, add ours. */
+void
+lt_procs_merged(void)
+{
+	struct ltproc *pr;
+	size_t i;
+
+	for (i = 0; i < nprocs; i++) {
+		pr = &procs[i];
+		apply(&pr->arank, &pr->aworker, pr->rank, pr->worker);
+		pr->rank[LT_START_NONE] = pr->arank;
+		pr->worker[LT_START_NONE] = pr->aworker;
+	}
 }
 
 /* The pid written for a JSON pid os of input arg (a struct ltpin). */
@@ -234,18 +384,20 @@ lt_jsonnamed(void)
 static long long
 label(const struct ltproc *pr, const char *where, char *buf, size_t n)
 {
-	if (pr->rank < 0)
+	long long rank = pr->rank[LT_START_NONE];
+	long long worker = pr->worker[LT_START_NONE];
+
+	if (rank < 0)
 		snprintf(buf, n, "%s", where);
-	else if (pr->main || pr->worker < 0)
-		snprintf(buf, n, "rank %lld (%s)", (long long)pr->rank, where);
+	else if (pr->main || worker < 0)
+		snprintf(buf, n, "rank %lld (%s)", rank, where);
 	else
-		snprintf(buf, n, "rank %lld worker %lld (%s)",
-		    (long long)pr->rank, (long long)pr->worker, where);
-	if (pr->rank < 0)
+		snprintf(buf, n, "rank %lld worker %lld (%s)", rank, worker,
+		    where);
+	if (rank < 0)
 		return 1000000000;
-	return (long long)(pr->rank > 999999 ? 999999 : pr->rank) * 1000 +
-	    (pr->main || pr->worker < 0 ? 0 : 1 + (pr->worker > 998 ? 998 :
-	    pr->worker));
+	return (rank > 999999 ? 999999 : rank) * 1000 + (pr->main ||
+	    worker < 0 ? 0 : 1 + (worker > 998 ? 998 : worker));
 }
 
 /* Name every thread of pr "ROLE ID" and sort them by tid. */
