@@ -93,16 +93,36 @@ peek(struct ltjr *jr)
 	}
 }
 
-enum { SCAN, LAZY };
+enum {
+	SCAN,		/* checked, canonicalised into out if not NULL */
+	LAZY = 1,	/* the canonical form to out only when not the text */
+	WHOLE = 2,	/* the text is the value's: it does not stop inside */
+	TOKENS = 4	/* or-ed: cut into jr->tok as well */
+};
+
+/* One scan of how of p[0..n); the number of tokens in *ntok. */
+static int
+scan1(struct ltjr *jr, const char *p, size_t n, struct ltbuf *out,
+    struct ltjson *j, int how, int *ntok)
+{
+	*ntok = 0;
+	if (how & TOKENS)
+		return lt_json_tokens(p, n, out, (how & LAZY ? LT_JTOK_LAZY :
+		    0) | (how & WHOLE ? LT_JTOK_WHOLE : 0), j, &jr->tok,
+		    &jr->ntokcap, ntok);
+	if (how & LAZY)
+		return lt_json_lazy(p, n, out, j);
+	return lt_json_value(p, n, out, j);
+}
 
 /*
- * Scan one value at the current position, reading more input as needed;
- * LAZY: the canonical form goes to out only when it is not the text.
+ * Scan one value at the current position, reading more input as needed.
  * Returns LT_JSON_OK with j filled, LT_JSON_BAD, or LT_JSON_MORE when the
  * input ends inside the value.
  */
 static int
-scan(struct ltjr *jr, struct ltbuf *out, struct ltjson *j, int how)
+scan(struct ltjr *jr, struct ltbuf *out, struct ltjson *j, int how,
+    int *ntok)
 {
 	struct ltin *in = jr->in;
 	size_t have, mark = out != NULL ? out->n : 0;
@@ -110,10 +130,7 @@ scan(struct ltjr *jr, struct ltbuf *out, struct ltjson *j, int how)
 
 	for (;;) {
 		have = in->end - in->pos;
-		if (how == LAZY)
-			r = lt_json_lazy(in->buf + in->pos, have, out, j);
-		else
-			r = lt_json_value(in->buf + in->pos, have, out, j);
+		r = scan1(jr, in->buf + in->pos, have, out, j, how, ntok);
 		if (r != LT_JSON_MORE)
 			return r;
 		if (out != NULL)
@@ -148,17 +165,26 @@ tokens(struct ltjr *jr, const char *p, size_t n)
 	}
 }
 
+/*
+ * The text of an event and its tokens, one scan of it in most cases.
+ * Canonical mode tokenises the canonical text, which the scan makes as
+ * it goes; the lazy mode (ltcheck) the text as written, unless its
+ * strings are not written canonically; mode 0 the text as written, or a
+ * canonical copy when it holds a NUL.  In those cases the event is
+ * scanned once more, its canonical copy cut into tokens.
+ */
 static int
 event(struct ltjr *jr, struct ltjev *ev)
 {
 	struct ltjson j;
 	const char *p;
 	size_t n;
-	int r;
+	int r, ntok, how;
 
 	jr->canon.n = 0;
-	r = jr->canonical == 1 ? scan(jr, &jr->canon, &j, LAZY) :
-	    scan(jr, NULL, &j, SCAN);
+	how = jr->canonical == 1 ? LAZY | TOKENS : jr->canonical ==
+	    LT_JR_CHECK ? SCAN : SCAN | TOKENS;
+	r = scan(jr, jr->canonical == 1 ? &jr->canon : NULL, &j, how, &ntok);
 	if (r == LT_JSON_MORE) {
 		if (jr->form == '[' && jr->in->pos == jr->in->end)
 			goto unterminated;
@@ -175,14 +201,11 @@ event(struct ltjr *jr, struct ltjev *ev)
 	ev->off = (long long)(jr->in->off + (off_t)jr->in->pos);
 	ev->raw = jr->in->buf + jr->in->pos;
 	ev->rawn = j.end;
-	/*
-	 * jsmn stops at a NUL: tokenise a canonical copy then; so does the
-	 * lazy mode for events whose strings are not written canonically.
-	 */
 	if ((jr->canonical == 0 && (j.flags & LT_JS_NUL)) ||
 	    (jr->canonical == LT_JR_LAZY && (j.flags & (LT_JS_ESCAPE |
 	    LT_JS_REPAIRED | LT_JS_SURROGATE)))) {
-		lt_json_value(ev->raw, ev->rawn, &jr->canon, &j);
+		scan1(jr, ev->raw, ev->rawn, &jr->canon, &j, WHOLE | TOKENS,
+		    &ntok);
 		p = jr->canon.p;
 		n = jr->canon.n;
 	} else if (jr->canonical == 1 && j.flags != 0) {
@@ -192,17 +215,19 @@ event(struct ltjr *jr, struct ltjev *ev)
 		p = ev->raw;
 		n = ev->rawn;
 	}
-	/* Only checking (ltparse's first reading of a trace): no tokens. */
-	if (jr->canonical == LT_JR_CHECK)
-		r = 0;
-	else if ((r = tokens(jr, p, n)) < 1)
+	/*
+	 * As jsmn said of them: a bare number or literal is no event (it
+	 * needs a delimiter after it), nor more than 2^31 bytes.
+	 */
+	if (jr->canonical != LT_JR_CHECK && (n > INT32_MAX || (j.type != '{' &&
+	    j.type != '[' && j.type != '"')))
 		return fail(jr, j.type != '{' ? "an event is not an object" :
 		    "event too large", 0);
 	ev->canon = p != ev->raw;
 	ev->p = p;
 	ev->n = n;
 	ev->tok = jr->tok;
-	ev->ntok = r;
+	ev->ntok = ntok;
 	take(jr, &j);
 	jr->nevents++;
 	return LT_JEV_EVENT;
@@ -245,7 +270,7 @@ member(struct ltjr *jr, struct ltjev *ev)
 {
 	struct ltin *in = jr->in;
 	struct ltjson j;
-	int r;
+	int r, ntok;
 
 	if (jr->key.n == 13 && memcmp(jr->key.p, "\"traceEvents\"", 13) == 0) {
 		if (jr->seen_events)
@@ -260,7 +285,7 @@ member(struct ltjr *jr, struct ltjev *ev)
 	}
 	peek(jr);
 	jr->canon.n = 0;
-	if ((r = scan(jr, &jr->canon, &j, SCAN)) != LT_JSON_OK)
+	if ((r = scan(jr, &jr->canon, &j, SCAN, &ntok)) != LT_JSON_OK)
 		return fail(jr, r == LT_JSON_MORE ? "the trace ends inside a "
 		    "top-level member" : j.err, j.errat);
 	ev->kind = LT_JEV_TOP;
@@ -284,7 +309,7 @@ members(struct ltjr *jr, struct ltjev *ev)
 	    "closing '}' (incomplete file)";
 	struct ltin *in = jr->in;
 	struct ltjson j;
-	int c, r;
+	int c, r, ntok;
 
 	c = peek(jr);
 	if (c == '}') {
@@ -303,7 +328,7 @@ members(struct ltjr *jr, struct ltjev *ev)
 		return fail(jr, c < 0 ? incomplete : "expected a string key",
 		    0);
 	jr->key.n = 0;
-	if ((r = scan(jr, &jr->key, &j, SCAN)) != LT_JSON_OK)
+	if ((r = scan(jr, &jr->key, &j, SCAN, &ntok)) != LT_JSON_OK)
 		return fail(jr, r == LT_JSON_MORE ? "the trace ends inside a "
 		    "key" : j.err, j.errat);
 	take(jr, &j);

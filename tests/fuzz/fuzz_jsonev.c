@@ -6,15 +6,45 @@
  * ltparse reads it, with and without a pid block), raw mode and
  * check-only mode; every record made must be valid lt1
  * (lt_rec_check), and an error must come with its message and line.
- * In canonical mode the text of every event is canonical JSON.
+ * In canonical mode the text of every event is canonical JSON.  The
+ * tokens the strict scanner makes as it reads an event are those jsmn
+ * makes of its text, token for token.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#define JSMN_STATIC
+#define JSMN_STRICT
+#define JSMN_PARENT_LINKS
+#include <jsmn.h>
+
 #include "jsonev.h"
 #include "ltparse.h"
 #include "fuzzfile.h"
+
+/* The tokens of ev are jsmn's. */
+static void
+asjsmn(const struct ltjev *ev)
+{
+	static jsmntok_t tok[65536];
+	jsmn_parser ps;
+	int i, n;
+
+	jsmn_init(&ps);
+	n = jsmn_parse(&ps, ev->p, ev->n, tok, 65536);
+	if (n == JSMN_ERROR_NOMEM)
+		return;
+	if (n != ev->ntok)
+		abort();
+	for (i = 0; i < n; i++)
+		if (tok[i].type != ev->tok[i].type ||
+		    tok[i].start != ev->tok[i].start ||
+		    tok[i].end != ev->tok[i].end ||
+		    tok[i].size != ev->tok[i].size ||
+		    tok[i].parent != ev->tok[i].parent)
+			abort();
+}
 
 
 static void
@@ -86,6 +116,8 @@ readall(int canon, int block)
 				abort();
 			break;
 		}
+		if (k == LT_JEV_EVENT && canon != LT_JR_CHECK)
+			asjsmn(&ev);
 		/* lt_jrec() takes canonical events, as ltparse reads them. */
 		if (k == LT_JEV_TOP || canon != 1)
 			continue;
