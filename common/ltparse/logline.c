@@ -51,8 +51,7 @@ cutload(struct cut *c)
 	const char *t;
 
 	if (c->end - c->w >= 16) {
-		c->m = lt_scan16(c->w, ';', ':');
-		e = lt_scan16esc(c->w);
+		c->m = lt_scan16both(c->w, ';', ':', &e);
 		/* A '\n' is below 0x20: looked for only then. */
 		if (e != 0 && c->open && (nl = lt_scan16(c->w, '\n',
 		    '\n')) != 0) {
