@@ -117,6 +117,22 @@ balanced() {
 	run -1 grep -c $'^1795940303867600\t' "$D/damage.out"
 }
 
+@test "ltparse: an event of a phase LitData never writes is skipped, counted, and named by -v" {
+	T=$BATS_TEST_TMPDIR
+	p='ts:1795940303867556.250;PID:13966; TID:139640468265856;'
+	for ph in B E I i b X s n C M; do
+		printf '%s name: x;ph: %s;chunk: 1;\n' "$p" "$ph"
+	done >"$T/ph.log"
+	run -0 --separate-stderr ltparse -v "$T/ph.log"
+	printf '%s\n' "$output" >"$T/out"
+	balanced "$T/out"
+	[ "$(stat_of ltparse events "$T/out")" -eq 4 ]
+	[ "$(stat_of ltparse skipped_phase "$T/out")" -eq 6 ]
+	[ "$(records "$T/out" | awk -F '\t' '$2 != "M"' | cut -f 2 | tr -d '\n')" = BEIi ]
+	[ "${stderr_lines[0]}" = "ltparse: $T/ph.log:5: skipped phase line: ph \"b\", not a phase LitData writes" ]
+	[ "${#stderr_lines[@]}" -eq 6 ]
+}
+
 @test "ltparse -v names every skipped line and why" {
 	cd "$D"
 	run -0 --separate-stderr ltparse -v damage.log
@@ -205,7 +221,7 @@ balanced() {
 	printf '%s\n' "$output" > "$BATS_TEST_TMPDIR/out"
 	balanced "$BATS_TEST_TMPDIR/out"
 	run -0 --separate-stderr ltparse /dev/null
-	[ "$output" = "$(printf '#lt1\n#stat\tltparse\tlines=0\tevents=0\tskipped=0\tskipped_blank=0\tskipped_text=0\tskipped_noise=0\tskipped_traceback=0\tskipped_torn=0\tskipped_json=0\tlines_v1=0\tlines_old=0\tlines_new=0\tlines_json=0\trenamed=0\tcat_inferred=0\tsalvaged=0\tprocesses=0\tthreads=0\tmetadata=0\treplaced=0\trepaired=0\tdupkeys=0\ttop=0')" ]
+	[ "$output" = "$(printf '#lt1\n#stat\tltparse\tlines=0\tevents=0\tskipped=0\tskipped_blank=0\tskipped_text=0\tskipped_noise=0\tskipped_traceback=0\tskipped_torn=0\tskipped_phase=0\tskipped_json=0\tlines_v1=0\tlines_old=0\tlines_new=0\tlines_json=0\trenamed=0\tcat_inferred=0\tsalvaged=0\tprocesses=0\tthreads=0\tmetadata=0\treplaced=0\trepaired=0\tdupkeys=0\ttop=0')" ]
 	[ -z "$stderr" ]
 }
 

@@ -86,7 +86,7 @@ readline(struct ltin *in, struct ltlog *lg, size_t *n)
 }
 
 static const char *const kinds[LT_NKIND] = {
-	"event", "blank", "text", "noise", "traceback", "torn"
+	"event", "blank", "text", "noise", "traceback", "torn", "phase"
 };
 
 /*
@@ -99,6 +99,7 @@ lt_login(const struct ltpin *ip, struct ltin *in, off_t quiet,
     struct ltsink *s)
 {
 	struct ltlog lg;
+	char q[64];
 	size_t n;
 	int k, intb = 0;
 
@@ -119,8 +120,14 @@ lt_login(const struct ltpin *ip, struct ltin *in, off_t quiet,
 		else
 			s->n[LT_C_SKIP + k - 1]++;
 		consume(in, n);
-		if (k != LT_LOG_EVENT && s->verbose && !s->quiet &&
-		    k != LT_SKIP_BLANK)
+		if (k == LT_LOG_EVENT || !s->verbose || s->quiet ||
+		    k == LT_SKIP_BLANK)
+			continue;
+		if (k == LT_SKIP_PHASE)
+			lt_warnpos(in->name, in->line, "skipped phase line: "
+			    "ph %s, not a phase LitData writes",
+			    lt_quote(q, sizeof(q), lg.ph.p, lg.ph.n));
+		else
 			lt_warnpos(in->name, in->line, "skipped %s line%s%s",
 			    kinds[k], lg.why != NULL ? ": " : "",
 			    lg.why != NULL ? lg.why : "");

@@ -427,6 +427,13 @@ verdict(struct ltlog *lg, const char *end, int bare)
 	/* Every event record ends in ';': one that does not was cut. */
 	if (end[-1] != ';')
 		return torn(lg, "event cut short");
+	/*
+	 * LitData writes B, E and I (i is the same instant): another phase
+	 * is damage, and would cost an error in the trace (a b or an s
+	 * needs an id, an X a dur).
+	 */
+	if (strchr("BEIi", lg->ph.p[0]) == NULL)
+		return lg->kind = LT_SKIP_PHASE;
 	return lg->kind = LT_LOG_EVENT;
 }
 

@@ -27,6 +27,7 @@ enum {
 	LT_SKIP_NOISE,		/* not a record: stray output */
 	LT_SKIP_TRACEBACK,	/* a line of a Python traceback */
 	LT_SKIP_TORN,		/* a damaged record */
+	LT_SKIP_PHASE,		/* an event of a phase LitData never writes */
 	LT_NKIND,
 	LT_LOG_MORE = LT_NKIND	/* lt_logread: the line goes on */
 };
@@ -178,6 +179,7 @@ void	lt_sink_t0(struct ltsink *, const char *, size_t, int);
 void	lt_sink_meta(struct ltsink *, uint64_t, uint32_t, const char *,
 	    const char *, long long);
 void	lt_sink_stats(struct ltsink *, long long, long long);
+const char *lt_quote(char *, size_t, const char *, size_t);
 
 /* logrec.c: a log event as an lt1 record, made in a buffer. */
 size_t	lt_logrec(struct ltbuf *, const struct ltlog *, const struct ltnorm *,

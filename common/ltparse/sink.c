@@ -2,8 +2,11 @@
 /*
  * sink.c: what ltparse writes besides its records, for the log and the
  * JSON paths alike: the #t0 directive once, the M records that name
- * processes and threads, and the #stat line of its counters.
+ * processes and threads, the #stat line of its counters, and input
+ * bytes quoted in its messages.
  */
+#include <stdio.h>
+
 #include "lt.h"
 #include "ltparse.h"
 
@@ -63,7 +66,7 @@ lt_sink_stats(struct ltsink *s, long long procs, long long threads)
 {
 	static const char *const skipped[LT_NKIND - 1] = {
 		"skipped_blank", "skipped_text", "skipped_noise",
-		"skipped_traceback", "skipped_torn"
+		"skipped_traceback", "skipped_torn", "skipped_phase"
 	};
 	static const char *const gen[LT_NGEN] = {
 		"lines_v1", "lines_old", "lines_new"
@@ -97,4 +100,36 @@ lt_sink_stats(struct ltsink *s, long long procs, long long threads)
 	STAT("top", s->n[LT_C_TOP]);
 #undef STAT
 	lt_put_stat(&s->out, "ltparse", st, n);
+}
+
+/*
+ * p[0..n) quoted for a message in buf[0..size): between double quotes,
+ * a control character, a byte above 0x7e, '"' and '\' as \xHH, so
+ * that nothing the input holds can act on a terminal or look like
+ * something else; cut with "..." when too long.  Returns buf.
+ */
+const char *
+lt_quote(char *buf, size_t size, const char *p, size_t n)
+{
+	size_t i, w = 0;
+	unsigned c;
+
+	if (size < 8)
+		return "\"...\"";
+	buf[w++] = '"';
+	for (i = 0; i < n; i++) {
+		c = (unsigned char)p[i];
+		if (w + 4 + 5 > size) {
+			memcpy(buf + w, "...", 3);
+			w += 3;
+			break;
+		}
+		if (c < 0x20 || c > 0x7e || c == '"' || c == '\\')
+			w += (size_t)snprintf(buf + w, size - w, "\\x%02x", c);
+		else
+			buf[w++] = (char)c;
+	}
+	buf[w++] = '"';
+	buf[w] = '\0';
+	return buf;
 }
