@@ -104,7 +104,10 @@ run(struct ltpin *ins, int nin)
 	}
 	if (part != nparts)
 		return;
-	lt_names(&sink);
+	for (i = 0; i < nin; i++) {
+		lt_names(&sink, &ins[i]);
+		lt_jsonnames(&sink, &ins[i]);
+	}
 	lt_sink_stats(&sink, lt_nlogprocs(), lt_nthreads());
 	if (sink.n[LT_C_EVENTS] == 0 &&
 	    sink.n[LT_C_LINES] > sink.n[LT_C_JSON])
@@ -212,6 +215,7 @@ main(int argc, char *argv[])
 	lt_out_close(&sink.out);
 	free(ins);
 	lt_procs_free();
+	lt_jsonids_free();
 	lt_buf_free(&sink.rec);
 	return LT_EXIT_OK;
 }

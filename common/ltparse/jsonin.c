@@ -312,17 +312,13 @@ element(struct ltsink *s, struct ltin *in, const struct ltjev *ev,
 	s->n[LT_C_JSON]++;
 	s->rec.n = 0;
 	if (lt_jrec(ev, &s->rec, jc) < 0) {
-		s->n[LT_C_SKIPJSON]++;
+		s->n[jc->negdur ? LT_C_SKIPDUR : LT_C_SKIPJSON]++;
 		if (s->verbose)
 			lt_warnpos(in->name, ev->line, "skipped %s", jc->why);
 		return;
 	}
 	if (ev->flags & LT_JS_REPAIRED)
 		s->n[LT_C_REPAIRED]++;
-	if (jc->named) {
-		lt_jsonnamed();
-		jc->named = 0;
-	}
 	if (!s->t0done) {
 		tab = memchr(s->rec.p, '\t', s->rec.n);
 		lt_sink_t0(s, s->rec.p, (size_t)(tab - s->rec.p), tab[1]);
@@ -344,11 +340,7 @@ lt_jsonin(const struct ltpin *ip, struct ltin *in, int form,
 	memset(&jc, 0, sizeof(jc));
 	if (form == '{')
 		jc.offset = offset(ip, in);
-	if (ip->block != 0) {
-		jc.pid = lt_jsonpid;
-		jc.arg = (void *)ip;
-		jc.label = ip->label;
-	}
+	jc.in = ip;
 	lt_jr_init(&jr, in, 1);
 	while ((k = lt_jr_next(&jr, &ev)) != LT_JEV_EOF) {
 		if (k == LT_JEV_ERROR)

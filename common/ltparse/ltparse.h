@@ -153,6 +153,7 @@ enum {
 	LT_C_EVENTS,
 	LT_C_SKIP,		/* + kind - 1: skipped log lines by kind */
 	LT_C_SKIPJSON = LT_C_SKIP + LT_NKIND - 1,
+	LT_C_SKIPDUR,		/* JSON X events of negative dur */
 	LT_C_GEN,		/* + LT_GEN_*: records by generation */
 	LT_C_JSON = LT_C_GEN + LT_NGEN,
 	LT_C_RENAMED,
@@ -225,8 +226,6 @@ struct ltproc {
 	int64_t		 worker[LT_NSTART];
 	int64_t		 arank, aworker; /* lt_procs_load: of parts before */
 	int		 main;		/* wrote dataloader or batch spans */
-	int		 json;		/* of a JSON input */
-	int		 named;		/* JSON: the trace names it */
 	uint32_t	 nthreads;
 	uint32_t	 first;		/* first thread, or 0 */
 	uint32_t	 last;
@@ -236,9 +235,27 @@ struct ltthread	*lt_thread(const struct ltpin *, uint64_t, uint64_t);
 int	lt_hasthread(const struct ltpin *, uint64_t, uint64_t);
 struct ltproc	*lt_threadproc(const struct ltthread *);
 void	lt_learn(struct ltproc *, const struct ltlog *, const struct ltnorm *);
-uint64_t lt_jsonpid(void *, uint64_t);
-void	lt_jsonnamed(void);
-void	lt_names(struct ltsink *);
+/* A pid or tid of a JSON event as written. */
+enum {
+	LT_JID_NONE,		/* absent */
+	LT_JID_INT,		/* an integer, or a string spelling one: v */
+	LT_JID_TEXT		/* any other number or string: p[0..n) */
+};
+
+struct ltjid {
+	int		 kind;
+	int		 str;		/* a string: p is its contents */
+	int64_t		 v;
+	const char	*p;
+	size_t		 n;
+};
+
+/* jsonids.c: the pids and tids of JSON inputs, made valid. */
+const char *lt_jsonids(const struct ltpin *, const struct ltjid *, int,
+	    uint64_t *);
+void	lt_jsonnames(struct ltsink *, const struct ltpin *);
+void	lt_jsonids_free(void);
+void	lt_names(struct ltsink *, const struct ltpin *);
 void	lt_procs_save(FILE *);
 int	lt_procs_load(FILE *, const struct ltpin *, uint32_t);
 void	lt_procs_merged(void);
@@ -281,13 +298,10 @@ void	lt_parts(struct ltpin *, int, int, int, const char *,
 /* jsonrec.c: a Chrome trace event as an lt1 record. */
 struct ltjrec {
 	int64_t		 offset;	/* ns added to every ts */
-	uint64_t	(*pid)(void *, uint64_t); /* remaps pids, or NULL */
-	void		*arg;
-	const char	*label;		/* "node N": string pids get " (node N)",
-					   process names " (node N, pid P)" */
+	const struct ltpin *in;		/* the input, for procs.c */
 	const char	*why;		/* why an event has no lt1 form */
+	int		 negdur;	/* it is an X of negative dur */
 	long long	 dupkeys;	/* repeated members dropped */
-	int		 named;		/* the event named a moved process */
 };
 
 int	lt_jrec(const struct ltjev *, struct ltbuf *, struct ltjrec *);

@@ -9,6 +9,7 @@
  * (several inputs, or -n) are moved into it, so that inputs never share
  * a pid.  At the end come the M records naming every process and thread
  * (lt_names).  Memory grows with the threads, never with the lines.
+ * The ids of JSON inputs are jsonids.c's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +25,6 @@ static size_t		 nthreads = 1, capthreads;
 static struct ltproc	*procs;
 static size_t		 nprocs, capprocs;
 static struct ltmap	 tbyid, pbykey, pbypid;
-static size_t		 lastjson;	/* the process of the last JSON pid */
 static uint32_t		 lastthread;	/* the thread lt_thread() gave last */
 
 struct tkey {
@@ -362,24 +362,6 @@ lt_procs_merged(void)
 	}
 }
 
-/* The pid written for a JSON pid os of input arg (a struct ltpin). */
-uint64_t
-lt_jsonpid(void *arg, uint64_t os)
-{
-	struct ltproc *pr = getproc(arg, os);
-
-	pr->json = 1;
-	lastjson = (size_t)(pr - procs);
-	return pr->pid;
-}
-
-/* The trace names the process of the last JSON pid. */
-void
-lt_jsonnamed(void)
-{
-	procs[lastjson].named = 1;
-}
-
 /* The label of process pr: "rank R worker W (pid P)" and its like. */
 static long long
 label(const struct ltproc *pr, const char *where, char *buf, size_t n)
@@ -423,12 +405,13 @@ threadnames(struct ltsink *s, const struct ltproc *pr)
 }
 
 /*
- * Name every process ("rank R worker W (pid P)", with the node or input
- * when pids were moved to a block) and thread ("ROLE ID"), and sort
- * processes by rank, then main process first, then by worker.
+ * Name every process of input in ("rank R worker W (pid P)", with the
+ * node or input when pids were moved to a block) and thread ("ROLE
+ * ID"), and sort processes by rank, then main process first, then by
+ * worker.
  */
 void
-lt_names(struct ltsink *s)
+lt_names(struct ltsink *s, const struct ltpin *in)
 {
 	char buf[160], where[64];
 	struct ltproc *pr;
@@ -437,20 +420,15 @@ lt_names(struct ltsink *s)
 
 	for (i = 0; i < nprocs; i++) {
 		pr = &procs[i];
-		if (pr->json && pr->named)
+		if (pr->in != in)
 			continue;
-		if (pr->in->block != 0)
+		if (in->block != 0)
 			snprintf(where, sizeof(where), "%s, pid %llu",
-			    pr->in->label, (unsigned long long)(pr->key &
+			    in->label, (unsigned long long)(pr->key &
 			    UINT32_MAX));
 		else
 			snprintf(where, sizeof(where), "pid %llu",
 			    (unsigned long long)pr->pid);
-		/* A moved JSON pid the trace does not name: say where. */
-		if (pr->json) {
-			lt_sink_meta(s, pr->pid, 0, "process_name", where, 0);
-			continue;
-		}
 		sort = label(pr, where, buf, sizeof(buf));
 		lt_sink_meta(s, pr->pid, 0, "process_name", buf, 0);
 		lt_sink_meta(s, pr->pid, 0, "process_sort_index", NULL, sort);
@@ -462,12 +440,7 @@ lt_names(struct ltsink *s)
 long long
 lt_nlogprocs(void)
 {
-	long long n = 0;
-	size_t i;
-
-	for (i = 0; i < nprocs; i++)
-		n += !procs[i].json;
-	return n;
+	return (long long)nprocs;
 }
 
 long long

@@ -77,7 +77,7 @@ lt_sink_stats(struct ltsink *s, long long procs, long long threads)
 	int i;
 
 #define STAT(k, v)	(st[n].key = (k), st[n++].val = (v))
-	for (i = LT_C_SKIP; i <= LT_C_SKIPJSON; i++)
+	for (i = LT_C_SKIP; i <= LT_C_SKIPDUR; i++)
 		sum += s->n[i];
 	STAT("lines", s->n[LT_C_LINES]);
 	STAT("events", s->n[LT_C_EVENTS]);
@@ -85,6 +85,7 @@ lt_sink_stats(struct ltsink *s, long long procs, long long threads)
 	for (i = 0; i < LT_NKIND - 1; i++)
 		STAT(skipped[i], s->n[LT_C_SKIP + i]);
 	STAT("skipped_json", s->n[LT_C_SKIPJSON]);
+	STAT("skipped_dur", s->n[LT_C_SKIPDUR]);
 	for (i = 0; i < LT_NGEN; i++)
 		STAT(gen[i], s->n[LT_C_GEN + i]);
 	STAT("lines_json", s->n[LT_C_JSON]);

@@ -5,7 +5,8 @@
  * The input is read as a file, event by event, in canonical mode (as
  * ltparse reads it, with and without a pid block), raw mode and
  * check-only mode; every record made must be valid lt1
- * (lt_rec_check), and an error must come with its message and line.
+ * (lt_rec_check) with a pid and tid Perfetto takes as they are, and an
+ * error must come with its message and line.
  * In canonical mode the text of every event is canonical JSON.  The
  * tokens the strict scanner makes as it reads an event are those jsmn
  * makes of its text, token for token.
@@ -47,6 +48,18 @@ asjsmn(const struct ltjev *ev)
 }
 
 
+/* An id column: "-", or an integer in 0..2^32-1. */
+static void
+validid(const struct ltfield *f)
+{
+	uint64_t v;
+
+	if (f->n == 1 && f->p[0] == '-')
+		return;
+	if (lt_uint_parse(f->p, f->n, &v) != LT_NUM_OK || v > UINT32_MAX)
+		abort();
+}
+
 static void
 record(struct ltbuf *b)
 {
@@ -71,15 +84,10 @@ record(struct ltbuf *b)
 	rec.f[LT_EXTRA].n = (size_t)(end - p);
 	if (lt_rec_check(&rec, &why, &col) < 0)
 		abort();
+	validid(&rec.f[LT_PID]);
+	validid(&rec.f[LT_TID]);
 }
 
-/* A block's pid, as ltparse -n 0 gives it. */
-static uint64_t
-moved(void *arg, uint64_t pid)
-{
-	(void)arg;
-	return (1ULL << 22) + (pid & ((1ULL << 22) - 1));
-}
 
 /* In canonical mode an event's text needs no edit. */
 static void
@@ -103,12 +111,13 @@ readall(int canon, int block)
 	int k;
 
 	fuzz_open(&in);
+	static struct ltpin pin[2] = {
+		{ "in", 0, 0, "", 0 }, { "in", 1, 1, "node 0", 0 }
+	};
+
 	memset(&jc, 0, sizeof(jc));
 	jc.offset = 1000;
-	if (block) {
-		jc.pid = moved;
-		jc.label = "node 0";
-	}
+	jc.in = &pin[block];
 	lt_jr_init(&jr, &in, canon);
 	while ((k = lt_jr_next(&jr, &ev)) != LT_JEV_EOF) {
 		if (k == LT_JEV_ERROR) {
@@ -130,6 +139,7 @@ readall(int canon, int block)
 	}
 	lt_jr_free(&jr);
 	lt_in_close(&in);
+	lt_jsonids_free();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
