@@ -257,13 +257,16 @@ integral(const char *p, size_t n, int64_t *v)
 static void
 jid(const struct ltjev *ev, int t, struct ltjid *id)
 {
-	const jsmntok_t *tok = &ev->tok[t];
-	const char *p = ev->p + tok->start;
-	size_t n = (size_t)(tok->end - tok->start);
+	const jsmntok_t *tok;
+	const char *p;
+	size_t n;
 
 	memset(id, 0, sizeof(*id));
 	if (t < 0)
 		return;
+	tok = &ev->tok[t];
+	p = ev->p + tok->start;
+	n = (size_t)(tok->end - tok->start);
 	id->str = tok->type == JSMN_STRING;
 	id->p = p;
 	id->n = n;
