@@ -32,7 +32,7 @@ enum {
 	LT_LOG_MORE = LT_NKIND	/* lt_logread: the line goes on */
 };
 
-/* The formatter that wrote a record (litdata-log.md section 1). */
+/* The formatter that wrote a record (ltparse(1), section Logs). */
 enum {
 	LT_GEN_V1,		/* 0.2.45-0.2.56: logger_name, level, seconds */
 	LT_GEN_OLD,		/* 0.2.57-0.2.67: seconds */
