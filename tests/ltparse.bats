@@ -129,6 +129,7 @@ balanced() {
 	balanced "$T/out"
 	[ "$(stat_of ltparse events "$T/out")" -eq 4 ]
 	[ "$(stat_of ltparse skipped_phase "$T/out")" -eq 6 ]
+	[ "$(stat_of ltparse lines_new "$T/out")" -eq 10 ]
 	[ "$(records "$T/out" | awk -F '\t' '$2 != "M"' | cut -f 2 | tr -d '\n')" = BEIi ]
 	[ "${stderr_lines[0]}" = "ltparse: $T/ph.log:5: skipped phase line: ph \"b\", not a phase LitData writes" ]
 	[ "${#stderr_lines[@]}" -eq 6 ]

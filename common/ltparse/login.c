@@ -113,7 +113,8 @@ lt_login(const struct ltpin *ip, struct ltin *in, off_t quiet,
 		if (k == LT_SKIP_NOISE && intb)
 			k = LT_SKIP_TRACEBACK;
 		intb = k == LT_SKIP_TRACEBACK;
-		if (k == LT_LOG_EVENT || k == LT_SKIP_TEXT)
+		if (k == LT_LOG_EVENT || k == LT_SKIP_TEXT ||
+		    k == LT_SKIP_PHASE)
 			s->n[LT_C_GEN + lg.gen]++;
 		if (k == LT_LOG_EVENT)
 			event(ip, &lg, n, s);
