@@ -6,9 +6,9 @@
  * (logrec.c), a Chrome trace event as an lt1 record (jsonrec.c), the
  * timestamp offset of a trace ltjson wrote (jsontail.c), the reading of
  * a log input (login.c) and a JSON input (jsonin.c), the parts of -P
- * (parts.c), the processes and threads of the inputs (procs.c), and
- * the output with its counters (sink.c).  ltparse(1) describes the
- * formats.
+ * (parts.c), the processes and threads of the logs (procs.c) and the
+ * ids of JSON inputs (jsonids.c), and the output with its counters
+ * (sink.c).  ltparse(1) describes the formats.
  */
 #ifndef LT_LTPARSE_H
 #define LT_LTPARSE_H
@@ -235,26 +235,6 @@ struct ltthread	*lt_thread(const struct ltpin *, uint64_t, uint64_t);
 int	lt_hasthread(const struct ltpin *, uint64_t, uint64_t);
 struct ltproc	*lt_threadproc(const struct ltthread *);
 void	lt_learn(struct ltproc *, const struct ltlog *, const struct ltnorm *);
-/* A pid or tid of a JSON event as written. */
-enum {
-	LT_JID_NONE,		/* absent */
-	LT_JID_INT,		/* an integer, or a string spelling one: v */
-	LT_JID_TEXT		/* any other number or string: p[0..n) */
-};
-
-struct ltjid {
-	int		 kind;
-	int		 str;		/* a string: p is its contents */
-	int64_t		 v;
-	const char	*p;
-	size_t		 n;
-};
-
-/* jsonids.c: the pids and tids of JSON inputs, made valid. */
-const char *lt_jsonids(const struct ltpin *, const struct ltjid *, int,
-	    uint64_t *);
-void	lt_jsonnames(struct ltsink *, const struct ltpin *);
-void	lt_jsonids_free(void);
 void	lt_names(struct ltsink *, const struct ltpin *);
 void	lt_procs_save(FILE *);
 int	lt_procs_load(FILE *, const struct ltpin *, uint32_t);
@@ -262,6 +242,26 @@ void	lt_procs_merged(void);
 long long lt_nlogprocs(void);
 long long lt_nthreads(void);
 void	lt_procs_free(void);
+
+/* jsonids.c: the pids and tids of JSON inputs, made valid. */
+enum {
+	LT_JID_NONE,		/* absent */
+	LT_JID_INT,		/* an integer, or a string spelling one: v */
+	LT_JID_TEXT		/* any other number or string: p[0..n) */
+};
+
+struct ltjid {			/* a pid or tid as written */
+	int		 kind;
+	int		 str;		/* a string: p is its contents */
+	int64_t		 v;
+	const char	*p;
+	size_t		 n;
+};
+
+const char *lt_jsonids(const struct ltpin *, const struct ltjid *, int,
+	    uint64_t *);
+void	lt_jsonnames(struct ltsink *, const struct ltpin *);
+void	lt_jsonids_free(void);
 
 /* login.c: a log input, line by line. */
 struct ltsid {			/* a thread of a log, as written */
@@ -298,7 +298,7 @@ void	lt_parts(struct ltpin *, int, int, int, const char *,
 /* jsonrec.c: a Chrome trace event as an lt1 record. */
 struct ltjrec {
 	int64_t		 offset;	/* ns added to every ts */
-	const struct ltpin *in;		/* the input, for procs.c */
+	const struct ltpin *in;		/* the input, for jsonids.c */
 	const char	*why;		/* why an event has no lt1 form */
 	int		 negdur;	/* it is an X of negative dur */
 	long long	 dupkeys;	/* repeated members dropped */
