@@ -407,8 +407,11 @@ shareparts() {
 	mkdir "$T/d"
 	# part 1 does not wait for part 2: it runs first, alone
 	ltparse -P 1/2 -S "$T/d" "$T/g.log" >"$T/p1"
-	# then the first half of the file is made garbage, its size kept
+	# then the first half of the file is made garbage, its size kept, and
+	# its time of change (which the parts check)
+	touch -r "$T/g.log" "$T/time"
 	head -c 1000000 /dev/zero | tr '\0' x | dd of="$T/g.log" conv=notrunc 2>/dev/null
+	touch -r "$T/time" "$T/g.log"
 	ltparse -P 2/2 -S "$T/d" "$T/g.log" >"$T/p2"
 	cat "$T/p1" "$T/p2" | cmp "$T/whole" -
 	# without -S, part 2 reads the garbage and gets other names
@@ -429,6 +432,11 @@ shareparts() {
 	[[ "$output" != *"#stat"* ]]
 	run -2 --separate-stderr ltparse -S "$T/d" "$T/g.log"
 	[ "$stderr" = "ltparse: -S $T/d: only with -P" ]
+	# what a part of another run left is not taken
+	rm -f "$T"/d/*
+	ltparse -P 1/2 -S "$T/d" "$D/new.log" >/dev/null
+	run -2 --separate-stderr ltparse -P 2/2 -S "$T/d" "$T/g.log"
+	[ "$stderr" = "ltparse: $T/d/ltparse.1.scan: not the state of a part of this run" ]
 	run -2 --separate-stderr ltparse -P 1/2 -S "$T/nosuch" "$T/g.log"
 	[ "$stderr" = "ltparse: $T/nosuch/ltparse.1.live.tmp: No such file or directory" ]
 }

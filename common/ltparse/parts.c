@@ -48,6 +48,7 @@ struct parts {
 	off_t		 total;
 	long		*lines;		/* per input, before our range */
 	int		 live;		/* fd of our lock */
+	char		 run[64];	/* what the run's parts share */
 };
 
 /* Where the input of offset off of the sequence starts in it. */
@@ -350,6 +351,7 @@ create(const struct parts *pt, const char *what, char *tmp)
 	strcat(tmp, ".tmp");
 	if ((f = fopen(tmp, "w")) == NULL)
 		lt_die(LT_EXIT_SYS, "%s:", tmp);
+	fprintf(f, "%s\n", pt->run);
 	return f;
 }
 
@@ -373,6 +375,44 @@ badstate(const struct parts *pt, int j, const char *what)
 
 	path(file, pt, j, what);
 	lt_die(LT_EXIT_SYS, "%s: not the state of a part of this run", file);
+}
+
+/*
+ * Part j's file what, of this run: its first line says the number of
+ * parts and the size and time of change of the inputs, so that a file
+ * another run left (of other inputs) is never taken for ours.
+ */
+static FILE *
+openstate(struct parts *pt, int j, const char *what)
+{
+	char line[sizeof(pt->run) + 1];
+	FILE *f = await(pt, j, what);
+
+	if (fgets(line, sizeof(line), f) == NULL ||
+	    strcspn(line, "\n") != strlen(pt->run) ||
+	    memcmp(line, pt->run, strlen(pt->run)) != 0)
+		badstate(pt, j, what);
+	return f;
+}
+
+/* The run: N, and a hash of the inputs' sizes and times of change. */
+static void
+runid(struct parts *pt)
+{
+	struct stat sb;
+	uint64_t h = 0;
+	int i;
+
+	for (i = 0; i < pt->nin; i++) {
+		if (stat(pt->ins[i].path, &sb) < 0)
+			lt_die(LT_EXIT_SYS, "%s:", pt->ins[i].path);
+		h = lt_mix(h ^ (uint64_t)sb.st_size);
+		h = lt_mix(h ^ (uint64_t)sb.st_mtim.tv_sec);
+		h = lt_mix(h ^ (uint64_t)sb.st_mtim.tv_nsec);
+		h = lt_mix(h ^ (uint64_t)sb.st_ino);
+	}
+	snprintf(pt->run, sizeof(pt->run), "ltparse %d parts %016llx",
+	    pt->n, (unsigned long long)h);
 }
 
 /* ltparse.K.scan: "lines I N" per input, "thread I PID OS" in order. */
@@ -405,7 +445,7 @@ getscan(struct parts *pt, int j, struct ltsink *s)
 	long n;
 	FILE *f;
 
-	f = await(pt, j, "scan");
+	f = openstate(pt, j, "scan");
 	while (fscanf(f, "%7s", word) == 1 && strcmp(word, "end") != 0) {
 		if (strcmp(word, "lines") == 0 && fscanf(f, "%u %ld", &in,
 		    &n) == 2 && in < (unsigned)pt->nin && n >= 0)
@@ -448,7 +488,7 @@ getend(struct parts *pt, int j, struct ltsink *s)
 	FILE *f;
 	int i;
 
-	f = await(pt, j, "end");
+	f = openstate(pt, j, "end");
 	if (fscanf(f, "%7s", word) != 1 || strcmp(word, "count") != 0)
 		badstate(pt, j, "end");
 	for (i = 0; i < LT_NCOUNT; i++) {
@@ -484,6 +524,7 @@ shared(struct parts *pt, off_t lo, off_t hi, struct ltsink *s)
 	long *lines;
 	int j;
 
+	runid(pt);
 	golive(pt);
 	if (pt->k < pt->n) {
 		memset(&sc, 0, sizeof(sc));
