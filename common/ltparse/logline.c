@@ -268,83 +268,62 @@ idval(struct ltidc *c, const char *v, size_t n, uint64_t max, uint64_t *id)
 	return 0;
 }
 
-/* A token "key: value", its key and value trimmed. */
-struct tok {
-	const char	*k, *ke;	/* the key */
-	const char	*v, *ve;	/* the value, when colon is set */
-	const char	*end;		/* the ';' after it, or the end */
-	int		 colon;		/* it has a ':' */
-};
-
-/* The token of c that starts at p. */
-static inline void
-token(struct cut *c, const char *p, struct tok *t)
-{
-	const char *q = cutnext(c, 1);
-
-	t->k = p;
-	t->ke = q;
-	TRIM(t->k, t->ke);
-	if (!(t->colon = q != c->end && *q == ':')) {
-		t->end = q;
-		return;
-	}
-	t->v = q + 1;
-	t->ve = t->end = cutnext(c, 0);
-	TRIM(t->v, t->ve);
-}
-
 /*
  * The prefix of a record, "ts:T;PID:P; TID:T;" ("ts:T; logger_name:L;
- * level:V; PID:P; TID:T;" in v1), whose tokens c hands out from p.
+ * level:V; PID:P; TID:T;" in v1), whose tokens c hands out from tok.
  * Returns where the tokens after it start, or NULL with lg torn.
  */
 static const char *
-prefix(struct cut *c, const char *p, struct ltlog *lg)
+prefix(struct cut *c, const char *tok, struct ltlog *lg)
 {
+	const char *q, *k, *ke, *v, *ve;
 	int have_ts = 0, have_pid = 0;
-	struct tok t;
-	size_t n, vn;
+	size_t n;
 
-	for (; p < c->end; p = t.end + 1) {
-		token(c, p, &t);
-		if (!t.colon) {
-			if (t.k == t.ke)
+	for (; tok < c->end; tok = q + 1) {
+		q = cutnext(c, 1);
+		k = tok;
+		ke = q;
+		TRIM(k, ke);
+		if (q == c->end || *q == ';') {
+			if (k == ke)
 				continue;	/* ";;" */
 			torn(lg, "bad record prefix");
 			return NULL;
 		}
-		n = (size_t)(t.ke - t.k);
-		vn = (size_t)(t.ve - t.v);
-		if (KEYIS(t.k, n, "ts")) {
-			if (have_ts++ || parsets(t.v, vn, lg) < 0)
+		v = q + 1;
+		ve = q = cutnext(c, 0);
+		TRIM(v, ve);
+		n = (size_t)(ke - k);
+		if (KEYIS(k, n, "ts")) {
+			if (have_ts++ || parsets(v, (size_t)(ve - v), lg) < 0)
 				break;
 		} else if (!have_ts) {
 			break;
-		} else if (KEYIS(t.k, n, "PID")) {
-			if (have_pid++ || idval(&lg->pidc, t.v, vn, UINT32_MAX,
-			    &lg->pid) < 0) {
+		} else if (KEYIS(k, n, "PID")) {
+			if (have_pid++ || idval(&lg->pidc, v, (size_t)(ve - v),
+			    UINT32_MAX, &lg->pid) < 0) {
 				torn(lg, "bad PID");
 				return NULL;
 			}
-		} else if (KEYIS(t.k, n, "TID")) {
-			if (!have_pid || idval(&lg->tidc, t.v, vn, UINT64_MAX,
-			    &lg->tid) < 0) {
+		} else if (KEYIS(k, n, "TID")) {
+			if (!have_pid || idval(&lg->tidc, v, (size_t)(ve - v),
+			    UINT64_MAX, &lg->tid) < 0) {
 				torn(lg, "bad TID");
 				return NULL;
 			}
-			return t.end + 1;
-		} else if (!have_pid && (KEYIS(t.k, n, "logger_name") ||
-		    KEYIS(t.k, n, "level"))) {
+			return q + 1;
+		} else if (!have_pid && (KEYIS(k, n, "logger_name") ||
+		    KEYIS(k, n, "level"))) {
 			/* v1 puts logger_name and level before PID. */
 			lg->gen = LT_GEN_V1;
-			addkv(lg, t.k, n, t.v, vn);
+			addkv(lg, k, n, v, (size_t)(ve - v));
 		} else {
 			torn(lg, "bad record prefix");
 			return NULL;
 		}
 	}
-	torn(lg, p < c->end ? "bad ts" : "record prefix cut short");
+	torn(lg, tok < c->end ? "bad ts" : "record prefix cut short");
 	return NULL;
 }
 
@@ -367,57 +346,62 @@ column(struct ltlog *lg, const char *k, size_t n)
 }
 
 /*
- * The tokens of a record after its prefix, from p: "key: value;" to
+ * The tokens of a record after its prefix, from tok: "key: value;" to
  * the columns or to kv.  Returns 0, 1 when there was text without a
  * key, or -1 with lg torn.
  */
 static int
-body(struct cut *c, const char *p, struct ltlog *lg)
+body(struct cut *c, const char *tok, struct ltlog *lg)
 {
 	static const char *const twice[] = {
 		NULL, NULL, "two ph keys", "two cat keys", "two name keys",
 		"two cname keys"
 	};
+	const char *q, *k, *ke, *v, *ve;
 	struct ltkv *last = NULL;
 	struct ltfield *f;
-	const char *v, *ve;
-	struct tok t;
 	int bare = 0;
 	size_t n;
 
-	for (; p < c->end; p = t.end + 1) {
-		token(c, p, &t);
-		if (!t.colon) {
-			if (t.k == t.ke)
+	for (; tok < c->end; tok = q + 1) {
+		q = cutnext(c, 1);
+		k = tok;
+		ke = q;
+		TRIM(k, ke);
+		if (q == c->end || *q == ';') {
+			if (k == ke)
 				continue;	/* ";;" or the final ';' */
 			if (last == NULL) {
 				bare = 1;	/* message text */
 				continue;
 			}
 			/* Before 0.2.68 a ';' in a value was not replaced. */
-			ve = t.end;
+			ve = q;
 			v = last->v;
 			TRIM(v, ve);
 			last->vn = (size_t)(ve - v);
 			continue;
 		}
-		n = (size_t)(t.ke - t.k);
+		v = q + 1;
+		ve = q = cutnext(c, 0);
+		TRIM(v, ve);
+		n = (size_t)(ke - k);
 		last = NULL;
-		if ((f = column(lg, t.k, n)) != NULL) {
+		if ((f = column(lg, k, n)) != NULL) {
 			if (f->p != NULL) {
 				torn(lg, twice[n]);
 				return -1;
 			}
-			f->p = (char *)t.v;
-			f->n = (size_t)(t.ve - t.v);
+			f->p = (char *)v;
+			f->n = (size_t)(ve - v);
 			continue;
 		}
-		if (n <= 3 && (KEYIS(t.k, n, "ts") || KEYIS(t.k, n, "PID") ||
-		    KEYIS(t.k, n, "TID"))) {
+		if (n <= 3 && (KEYIS(k, n, "ts") || KEYIS(k, n, "PID") ||
+		    KEYIS(k, n, "TID"))) {
 			torn(lg, "two records on one line");
 			return -1;
 		}
-		addkv(lg, t.k, n, t.v, (size_t)(t.ve - t.v));
+		addkv(lg, k, n, v, (size_t)(ve - v));
 		last = &lg->kv[lg->nkv - 1];
 	}
 	return bare;
