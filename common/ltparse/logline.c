@@ -107,12 +107,17 @@ torn(struct ltlog *lg, const char *why)
 }
 
 static void
+morekv(struct ltlog *lg)
+{
+	lg->kvcap = lg->kvcap != 0 ? lg->kvcap * 2 : 16;
+	lg->kv = lt_reallocarray(lg->kv, lg->kvcap, sizeof(*lg->kv));
+}
+
+static inline void
 addkv(struct ltlog *lg, const char *k, size_t kn, const char *v, size_t vn)
 {
-	if (lg->nkv == lg->kvcap) {
-		lg->kvcap = lg->kvcap != 0 ? lg->kvcap * 2 : 16;
-		lg->kv = lt_reallocarray(lg->kv, lg->kvcap, sizeof(*lg->kv));
-	}
+	if (lg->nkv == lg->kvcap)
+		morekv(lg);
 	lg->kv[lg->nkv].k = k;
 	lg->kv[lg->nkv].kn = kn;
 	lg->kv[lg->nkv].v = v;
@@ -328,7 +333,7 @@ prefix(struct cut *c, const char *tok, struct ltlog *lg)
 }
 
 /* The column keys: ph, cat, name and cname go to their fields. */
-static struct ltfield *
+static inline struct ltfield *
 column(struct ltlog *lg, const char *k, size_t n)
 {
 	switch (n) {
@@ -432,9 +437,12 @@ verdict(struct ltlog *lg, const char *end, int bare)
 	 * is damage, and would cost an error in the trace (a b or an s
 	 * needs an id, an X a dur).
 	 */
-	if (strchr("BEIi", lg->ph.p[0]) == NULL)
+	switch (lg->ph.p[0]) {
+	case 'B': case 'E': case 'I': case 'i':
+		return lg->kind = LT_LOG_EVENT;
+	default:
 		return lg->kind = LT_SKIP_PHASE;
-	return lg->kind = LT_LOG_EVENT;
+	}
 }
 
 static void
