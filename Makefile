@@ -30,8 +30,11 @@ JSONEV = common/jsonev.o
 IDTAB = common/idtab.o
 JSONW = common/jsonw.o
 LTPARSE = tools/ltparse.o $(CORE) $(JSONEV) common/ltparse/logline.o \
-	common/ltparse/legacy.o common/ltparse/jsonrec.o \
-	common/ltparse/jsontail.o
+	common/ltparse/legacy.o common/ltparse/logrec.o \
+	common/ltparse/jsonrec.o common/ltparse/jsontail.o \
+	common/ltparse/jsonids.o common/ltparse/jsonin.o \
+	common/ltparse/login.o common/ltparse/parts.o common/ltparse/procs.o \
+	common/ltparse/sink.o
 LTPAIR = tools/ltpair.o $(CORE) $(IDTAB)
 LTFILTER = tools/ltfilter.o $(CORE) $(IDTAB)
 LTLANEFIX = tools/ltlanefix.o $(CORE) common/ltlanefix/lanes.o
