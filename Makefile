@@ -31,7 +31,8 @@ IDTAB = common/idtab.o
 LTPARSE = tools/ltparse.o $(CORE) $(JSONEV) common/ltparse/logline.o \
 	common/ltparse/legacy.o common/ltparse/jsonrec.o \
 	common/ltparse/jsontail.o
-LTPAIR = tools/ltpair.o $(CORE) $(IDTAB)
+LTPAIR = tools/ltpair.o $(CORE) $(IDTAB) common/ltpair/args.o \
+	common/ltpair/spans.o
 LTFILTER = tools/ltfilter.o $(CORE) $(IDTAB)
 LTLANEFIX = tools/ltlanefix.o $(CORE) common/ltlanefix/lanes.o \
 	common/ltlanefix/cross.o common/ltlanefix/thr.o common/ltlanefix/ids.o \

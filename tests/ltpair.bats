@@ -398,3 +398,65 @@ bad() {
 		[ "$status" -le 1 ] || { echo "mutant $seed (-k): status $status"; false; }
 	done
 }
+
+@test "ltpair: --help exits 0 and lists every long option" {
+	run -0 --separate-stderr ltpair --help
+	[ "${lines[0]}" = "usage: ltpair [-k] [-m keys] [file ...]" ]
+	[ "$stderr" = "" ]
+	for o in --no-complete --match --help; do
+		[[ $output == *"$o"* ]] || { echo "no $o"; false; }
+	done
+}
+
+# An E finds its B among many open ones: by name, category and the
+# identifying args both have, the newest that fits, as with a few.
+@test "ltpair: among 40 open spans, each E closes the newest that fits" {
+	{
+		for i in $(seq 0 39); do
+			echo "$i|B|1|1|-|io|read|{\"chunk\":$i}|{}"
+		done
+		echo "40|B|1|1|-|io|read|{\"size\":1}|{}"
+		echo "41|B|1|1|-|cpu|read|{\"chunk\":7}|{}"
+		echo "50|E|1|1|-|io|read|{\"chunk\":5,\"n\":1}|{}"
+		echo "51|E|1|1|-|io|read|{\"chunk\":7}|{}"
+		echo "52|E|1|1|-|io|read|{\"chunk\":5}|{}"
+		echo "53|E|1|1|-|io|read|{\"chunk\":99}|{}"
+		echo "55|E|1|1|-|io|write|{\"chunk\":1}|{}"
+		echo "56|E|1|1|-||read|{}|{}"
+		echo "57|E|1|1|-|||{}|{}"
+	} | lt "$BATS_TEST_TMPDIR/in"
+	run -0 ltpair "$BATS_TEST_TMPDIR/in"
+	# The span without a chunk fits any chunk, and is the newest; chunk
+	# 7 closes the io one (the cpu one is of another category); chunk 5
+	# then its own; chunk 99 and write find none.
+	[ "${lines[1]}" = '40	X	1	1	10	io	read	{"size":1,"chunk":5,"n":1}	{}' ]
+	[ "${lines[2]}" = '7	X	1	1	44	io	read	{"chunk":7}	{}' ]
+	[ "${lines[3]}" = '5	X	1	1	47	io	read	{"chunk":5}	{}' ]
+	[ "${lines[4]}" = '53	i	1	1	-	io	read	{"chunk":99,"ltpair":"unmatched_E"}	{}' ]
+	[ "${lines[5]}" = '55	i	1	1	-	io	write	{"chunk":1,"ltpair":"unmatched_E"}	{}' ]
+	# no category, no name: the newest span, cpu's chunk 7, then chunk 39
+	[ "${lines[6]}" = '41	X	1	1	15	cpu	read	{"chunk":7}	{}' ]
+	[ "${lines[7]}" = '39	X	1	1	18	io	read	{"chunk":39}	{}' ]
+	[ "$(stat_of ltpair unmatched_B <(printf '%s\n' "$output"))" = 37 ]
+}
+
+# 200,000 open B, then as many E that close none (another name, or
+# another chunk): each E must not look at every open B.  CPU seconds,
+# not wall time, are limited: the machine's load does not matter, and
+# looking at every open B takes tens of minutes.
+@test "ltpair: 200,000 open B and 200,000 E that close none, in linear time" {
+	for v in name args; do
+		awk -v v=$v 'BEGIN { print "#lt1"
+			for (i = 0; i < 200000; i++)
+				printf "%d\tB\t1\t1\t-\tc\tread\t{\"chunk\":%d}\t{}\n", i, i
+			for (i = 0; i < 200000; i++)
+				printf "%d\tE\t1\t1\t-\tc\t%s\t{\"chunk\":%d}\t{}\n",
+				    200000 + i, v == "name" ? "write" : "read", 200000 + i
+		}' >"$BATS_TEST_TMPDIR/in"
+		run -0 sh -c 'ulimit -t 60; ltpair "$1"' sh "$BATS_TEST_TMPDIR/in"
+		printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/out"
+		[ "$(stat_of ltpair unmatched_E "$BATS_TEST_TMPDIR/out")" = 200000 ]
+		[ "$(stat_of ltpair unmatched_B "$BATS_TEST_TMPDIR/out")" = 200000 ]
+		[ "$(stat_of ltpair open_max "$BATS_TEST_TMPDIR/out")" = 200000 ]
+	done
+}
