@@ -37,7 +37,8 @@ LTFILTER = tools/ltfilter.o $(CORE) $(IDTAB)
 LTLANEFIX = tools/ltlanefix.o $(CORE) common/ltlanefix/lanes.o \
 	common/ltlanefix/cross.o common/ltlanefix/thr.o common/ltlanefix/ids.o \
 	common/ltlanefix/track.o common/ltlanefix/put.o \
-	common/ltlanefix/report.o common/ltlanefix/whole.o
+	common/ltlanefix/report.o common/ltlanefix/whole.o \
+	common/ltlanefix/live.o
 LTJSON = tools/ltjson.o $(CORE) common/ltjson/strtab.o
 LTCHECK = tools/ltcheck.o $(CORE) $(JSONEV) common/ltcheck/pfjson.o \
 	common/ltcheck/pfsim.o common/ltcheck/pfstack.o \

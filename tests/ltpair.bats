@@ -460,3 +460,57 @@ bad() {
 		[ "$(stat_of ltpair open_max "$BATS_TEST_TMPDIR/out")" = 200000 ]
 	done
 }
+
+# told FILE: check what FILE's #open and #close say: every X of a thread
+# begins at or after the latest NOW told for it, or is that of a span told
+# of, right after its #close; prints the number of X checked.
+told() {
+	awk -F '\t' '
+	function ns(s,   i, f) {
+		i = index(s, ".")
+		if (!i) return s * 1000
+		f = substr(s, i + 1) "000"
+		return substr(s, 1, i - 1) * 1000 + substr(f, 1, 3)
+	}
+	$1 == "#open" {
+		now[$2 "\t" $3] = ns($4)
+		for (i = 5; i <= NF; i++) open[$2 "\t" $3 "\t" $i]++
+		closed = ""
+		next
+	}
+	$1 == "#close" {
+		k = $2 "\t" $3 "\t" $4
+		if (open[k] < 1) { print "closed, not open: " $0; bad = 1 }
+		open[k]--
+		closed = k
+		next
+	}
+	/^#/ { closed = ""; next }
+	$2 == "X" {
+		t = $3 "\t" $4
+		if (closed != "" && closed != t "\t" $1) { print "not its X: " $0; bad = 1 }
+		if (closed == "" && (t in now) && ns($1) < now[t]) {
+			print "before " now[t] ": " $0; bad = 1
+		}
+		n++
+	}
+	{ closed = "" }
+	END { print n + 0; exit bad }' "$1"
+}
+
+@test "ltpair: #open and #close tell truly what is open, for ltlanefix" {
+	genlog -n 40000 -c -b -s 8 | ltparse >"$BATS_TEST_TMPDIR/in.lt"
+	ltpair "$BATS_TEST_TMPDIR/in.lt" >"$BATS_TEST_TMPDIR/out.lt"
+	[ "$(grep -c '^#open	' "$BATS_TEST_TMPDIR/out.lt")" -gt 100 ]
+	[ "$(grep -c '^#close	' "$BATS_TEST_TMPDIR/out.lt")" -gt 100 ]
+	run -0 told "$BATS_TEST_TMPDIR/out.lt"
+	[ "$output" -eq "$(records "$BATS_TEST_TMPDIR/out.lt" | grep -c '	X	')" ]
+	[ "$output" -gt 19000 ]
+	# -k: none.
+	ltpair -k "$BATS_TEST_TMPDIR/in.lt" | grep -c '^#open\|^#close' && false
+	# An X in the input: nothing more is told from there on.
+	{ head -20000 "$BATS_TEST_TMPDIR/in.lt"
+	  printf '1\tX\t1\t1\t1\tc\tx\t{}\t{}\n'
+	  tail -n +20001 "$BATS_TEST_TMPDIR/in.lt"; } >"$BATS_TEST_TMPDIR/x.lt"
+	ltpair "$BATS_TEST_TMPDIR/x.lt" | awk '/^1\tX\t1\t1\t1\t/ { x = 1 } x && /^#open/ { bad = 1 } END { exit bad || !x }'
+}

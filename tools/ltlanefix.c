@@ -48,10 +48,16 @@ stats(struct lf *lf)
 		{ "unplaced", lf->nunplaced },
 		{ "be", lf->nbe },
 		{ "split", lf->nsplit },
-		{ "threshold_ns", lf->thr }
+		{ "threshold_ns", lf->thr },
+		/* What a stream placed as it goes could not: only then. */
+		{ "late", lf->nlate + lf->nlatef },
+		{ "renamed", lf->nrenamed }
 	};
+	size_t n = sizeof(st) / sizeof(st[0]);
 
-	lt_put_stat(&lf->out, "ltlanefix", st, sizeof(st) / sizeof(st[0]));
+	if (lf->nlate + lf->nlatef == 0 && lf->nrenamed == 0)
+		n -= 2;
+	lt_put_stat(&lf->out, "ltlanefix", st, n);
 }
 
 int
@@ -65,9 +71,11 @@ main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 }
 	};
 	static struct lf lf;
+	struct ltrec rec;
 	struct ltrd rd;
 	char thr[64] = "5.0";
-	int c, r, qflag = 0;
+	long long n[LF_RN];
+	int c, k, r, qflag = 0, live = 0;
 
 	lt_setprog(argv[0]);
 	lf.thr = 5000;
@@ -98,22 +106,50 @@ main(int argc, char *argv[])
 	lf_ids_init(&lf.ids);
 	if (!qflag)
 		lf.rep = lf_rep_new(thr);
+	lt_out_init(&lf.out, 1, "<stdout>");
 	lt_rd_init(&rd, argc, argv);
-	lf_whole_read(&lf, &rd);
+	while ((k = lt_rd_next(&rd, &rec)) != LT_EOF) {
+		/*
+		 * The stream is held until ltpair's first #open says what may
+		 * still come (never with -k: time order needs it all).
+		 */
+		if (!live && k == LT_DIR && !lf.kflag &&
+		    rec.len > 6 && memcmp(rec.line, "#open\t", 6) == 0) {
+			lf_live_start(&lf);
+			live = 1;
+		}
+		if (!live)
+			lf_whole_add(&lf, &rd, &rec, k);
+		else if (k == LT_REC)
+			lf_live_rec(&lf, &rd, &rec);
+		else
+			lf_live_dir(&lf, &rec);
+	}
 	lt_rd_done(&rd);
-	lf_whole_place(&lf);
+	if (live)
+		lf_live_end(&lf);
+	else {
+		lf_whole_end();
+		lf_whole_place(&lf);
+	}
 	if (lf.xafter != 0)
 		lt_die(LT_EXIT_SYS, "internal error: %llu crossings left",
 		    (unsigned long long)lf.xafter);
-
-	lt_out_init(&lf.out, 1, "<stdout>");
-	lf_whole_write(&lf);
+	if (!live)
+		lf_whole_write(&lf);
 	stats(&lf);
 	lt_out_close(&lf.out);
 	/* The next stage has all of the stream before the report is made. */
-	if (lf.rep != NULL)
-		lf_rep_write(lf.rep, lf.tracks, lf.ntracks, lf.nsnaps,
-		    lf.nchanged, lf.nrewritten);
+	if (lf.rep != NULL) {
+		n[LF_RSNAPS] = lf.nsnaps;
+		n[LF_RCHANGED] = lf.nchanged;
+		n[LF_RFLOWS] = lf.nrewritten;
+		n[LF_RLATE] = lf.nlate;
+		n[LF_RLATEF] = lf.nlatef;
+		n[LF_RRENAMED] = lf.nrenamed;
+		lf_rep_write(lf.rep, lf.tracks, lf.ntracks, n);
+	}
+	lf_live_free();
 	lf_whole_free();
 	lf_free(&lf);
 	return LT_EXIT_OK;

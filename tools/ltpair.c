@@ -488,7 +488,7 @@ main(int argc, char *argv[])
 
 	eid = lt_reallocarray(NULL, keys.n, sizeof(*eid));
 	lp_spans_init(&spans, &keys);
-	tell = 0;
+	tell = !kflag;
 	lt_out_init(&out, 1, "<stdout>");
 	lt_put_header(&out);
 	lt_rd_init(&rd, argc, argv);

@@ -182,6 +182,48 @@ lt_xc_add(struct ltxc *c, int64_t s, int64_t e)
 	return n;
 }
 
+/*
+ * An interval of start s would come next, but its end is not known yet:
+ * the count it will have is that of the intervals of smaller start still
+ * open at s, *cnt, less those of them that end at its end or later: *ceq
+ * of them end at or after v, and since its end will be v or later, none
+ * end later.  Nothing changes.
+ */
+void
+lt_xc_open(const struct ltxc *c, int64_t s, int64_t v, uint64_t *cnt,
+    uint64_t *ceq)
+{
+	size_t i;
+
+	*cnt = c->set.live - set_below(&c->set, s + 1);
+	*ceq = c->set.live - set_below(&c->set, v);
+	if (!c->any || c->gs >= s)
+		return;
+	for (i = 0; i < c->ngrp; i++) {
+		*cnt += c->grp[i] > s;
+		*ceq += c->grp[i] >= v;
+	}
+}
+
+/*
+ * The end e of an interval of start s is known now, after intervals of
+ * later start maybe, which it did not cross (they ended at or before
+ * it): it is open for those to come.
+ */
+void
+lt_xc_late(struct ltxc *c, int64_t s, int64_t e)
+{
+	if (!c->any || s > c->gs)
+		lt_xc_add(c, s, s);
+	if (e <= c->gs)
+		return;
+	if (s == c->gs) {
+		c->grp = grow(c->grp, &c->grpcap, c->ngrp + 1, sizeof(*c->grp));
+		c->grp[c->ngrp++] = e;
+	} else
+		set_add(&c->set, e);
+}
+
 /* Start again with no interval, keeping the memory. */
 void
 lt_xc_reset(struct ltxc *c)

@@ -256,6 +256,22 @@ known(struct ids *ids, const struct id *pid, const struct id *tid)
 	return lf_thread(ids, pid, tid, 0) != LF_NONE;
 }
 
+/* The next tid from 4000000001 up that process pid does not have. */
+static int64_t
+freetid(struct ids *ids, const struct id *pid)
+{
+	struct id id;
+
+	memset(&id, 0, sizeof(id));
+	id.kind = ID_INT;
+	do {
+		if (ids->nextfb >= TIDMAX)
+			lt_die(LT_EXIT_SYS, "no free tid left for a lane");
+		id.v = ++ids->nextfb;
+	} while (known(ids, pid, &id));
+	return id.v;
+}
+
 /*
  * The tid of lane k of thread t, into ln: integer tids get T*1000+k
  * when that is a free tid in 1..2^32-1, else the next free one from
@@ -268,6 +284,7 @@ lf_newlane(struct ids *ids, uint32_t t, uint32_t k, struct lane *ln)
 {
 	struct id pid = ids->th[t].pid, tid = ids->th[t].tid, id;
 	char num[LT_NUMBUF];
+	uint32_t r;
 	int j;
 
 	memset(&id, 0, sizeof(id));
@@ -298,16 +315,39 @@ lf_newlane(struct ids *ids, uint32_t t, uint32_t k, struct lane *ln)
 		if (tid.kind == ID_INT && tid.v >= 1 && k <= 999 &&
 		    tid.v <= (TIDMAX - k) / 1000)
 			id.v = tid.v * 1000 + k;
-		while (id.v == 0 || known(ids, &pid, &id)) {
-			if (ids->nextfb >= TIDMAX)
-				lt_die(LT_EXIT_SYS, "no free tid left for a lane");
-			id.v = ++ids->nextfb;
-		}
+		if (id.v == 0 || known(ids, &pid, &id))
+			id.v = freetid(ids, &pid);
 		ln->tid = ids->text.n;
 		lt_buf_add(&ids->text, num, lt_i64_fmt(num, id.v));
 	}
 	ln->tidlen = ids->text.n - ln->tid;
-	lf_thread(ids, &pid, &id, 1);
+	r = lf_thread(ids, &pid, &id, 1);
+	ids->th[r].islane = 1;
+}
+
+/*
+ * The records of thread t have a tid that a lane took before they came
+ * (the stream was not held): from now on they are those of a new thread
+ * of the next free tid, whose index is returned.
+ */
+uint32_t
+lf_rename(struct ids *ids, uint32_t t)
+{
+	struct id pid = ids->th[t].pid, id;
+	char num[LT_NUMBUF];
+	uint32_t r;
+
+	if (ids->th[t].alias != 0)
+		return ids->th[t].alias - 1;
+	memset(&id, 0, sizeof(id));
+	id.kind = ID_INT;
+	id.v = freetid(ids, &pid);
+	r = lf_thread(ids, &pid, &id, 1);
+	ids->th[r].col.tid = ids->text.n;
+	lt_buf_add(&ids->text, num, lt_i64_fmt(num, id.v));
+	ids->th[r].col.tidlen = ids->text.n - ids->th[r].col.tid;
+	ids->th[t].alias = r + 1;
+	return r;
 }
 
 /* Python's str() of the JSON value v: strings without their quotes. */

@@ -341,6 +341,41 @@ lt_track_put(struct ltlanes *w, struct lttrack *tr, struct ltslice *x,
 	return k;
 }
 
+/*
+ * Would lane 0 be empty for a slice of start s that comes next, once the
+ * slices that end at or before s are closed?  (Then a slice of that
+ * start, however long, goes there, alone, unsnapped.)  Nothing changes.
+ */
+int
+lt_track_open0(const struct ltlanes *w, const struct lttrack *tr, int64_t s)
+{
+	uint32_t i;
+
+	for (i = tr->top0; i != NONE; i = w->e[i].below)
+		if (w->e[i].nend > s)
+			return 0;
+	return 1;
+}
+
+/*
+ * A slice [s, e] that went to lane 0 when it was empty, known only now,
+ * under every slice placed there since (all nested in it).
+ */
+void
+lt_track_bottom(struct ltlanes *w, struct lttrack *tr, int64_t s, int64_t e)
+{
+	uint32_t i, e0;
+
+	e0 = push(w, NONE, s, e);
+	if (tr->top0 == NONE) {
+		tr->top0 = e0;
+		return;
+	}
+	for (i = tr->top0; w->e[i].below != NONE; i = w->e[i].below)
+		;
+	w->e[i].below = e0;
+}
+
 /* Forget the track: its open slices go back to the pool. */
 void
 lt_track_free(struct ltlanes *w, struct lttrack *tr)

@@ -54,6 +54,9 @@ struct lttrack {
 void	lt_track_init(struct lttrack *);
 uint32_t lt_track_put(struct ltlanes *, struct lttrack *, struct ltslice *,
 	    int64_t);
+int	lt_track_open0(const struct ltlanes *, const struct lttrack *,
+	    int64_t);
+void	lt_track_bottom(struct ltlanes *, struct lttrack *, int64_t, int64_t);
 void	lt_track_free(struct ltlanes *, struct lttrack *);
 void	lt_lanes_sort(struct ltlanes *, const struct ltslice *, uint32_t *,
 	    size_t);
@@ -85,6 +88,9 @@ struct ltxc {
 };
 
 uint64_t lt_xc_add(struct ltxc *, int64_t, int64_t);
+void	lt_xc_open(const struct ltxc *, int64_t, int64_t, uint64_t *,
+	    uint64_t *);
+void	lt_xc_late(struct ltxc *, int64_t, int64_t);
 void	lt_xc_reset(struct ltxc *);
 void	lt_xc_free(struct ltxc *);
 
@@ -105,16 +111,19 @@ struct id {
 	size_t		 off, len;	/* ID_TEXT, stored: in ids.text */
 };
 
+struct lane {
+	uint32_t	 k;
+	size_t		 tid, tidlen;	/* the tid column text, in ids.text */
+};
+
 struct thread {
 	struct id	 pid, tid;
 	uint32_t	 track;		/* index + 1 in tracks, 0 for none */
 	size_t		 name, namelen;	/* thread_name contents; len 0: none */
 	size_t		 sort, sortlen;	/* thread_sort_index value */
-};
-
-struct lane {
-	uint32_t	 k;
-	size_t		 tid, tidlen;	/* the tid column text, in ids.text */
+	int		 islane;	/* a lane's tid */
+	uint32_t	 alias;		/* + 1: the thread of its records */
+	struct lane	 col;		/* a thread renamed: its tid column */
 };
 
 struct ids {
@@ -137,6 +146,7 @@ uint32_t lf_cached(const struct ids *, const struct ltrec *);
 uint32_t lf_threadof(struct ids *, const struct ltrec *);
 void	lf_meta(struct ids *, const struct ltrec *, uint32_t);
 void	lf_newlane(struct ids *, uint32_t, uint32_t, struct lane *);
+uint32_t lf_rename(struct ids *, uint32_t);
 void	lf_showval(struct ltbuf *, const char *, size_t);
 void	lf_show(struct ltbuf *, const struct ltfield *, int);
 void	lf_showid(struct ltbuf *, const struct ids *, const struct id *);
@@ -172,15 +182,22 @@ struct lf {
 	int		 online;	/* lf_place counts the crossings */
 	long long	 nevents, nslices, nunplaced, nbe, nflows, nlanes;
 	long long	 nsnaps, nsnapped, nchanged, nmoved, nrewritten;
-	long long	 nadded, nsplit;
+	long long	 nadded, nsplit, nlate, nlatef, nrenamed;
 	uint64_t	 xbefore, xafter;
 };
 
 void	lf_cols(char *, size_t, struct ltfield *);
 uint32_t lf_record(struct lf *, struct ltrd *, const struct ltrec *,
 	    int64_t[2], int[2]);
+uint32_t lf_idthread(struct lf *, const struct ltrec *);
+void	lf_inrange(struct ltrd *, int64_t, int64_t);
+struct ltxc *lf_after(struct track *, uint32_t);
+int	lf_isours(const char *, size_t);
 uint32_t lf_track(struct lf *, uint32_t, char *, size_t);
 void	lf_place(struct lf *, uint32_t, struct ltslice *, char *, size_t);
+void	lf_place_late(struct lf *, uint32_t, struct lttrack *, uint32_t,
+	    struct ltxc *, struct ltslice *, char *, size_t);
+int	lf_follow(const struct ltslice *, int64_t, int, int64_t *, int *);
 const struct lane *lf_laneof(const struct lf *, uint32_t,
 	    const struct ltslice *);
 int	lf_changed(const struct ltslice *);
@@ -190,6 +207,8 @@ void	lf_free(struct lf *);
 /* put.c: records with new columns, the naming of new lanes. */
 void	lf_putrec(struct ltout *, const struct ltfield *, const int64_t *,
 	    const struct ids *, const struct lane *, const int64_t *);
+void	lf_putslice(struct ltout *, const struct ltfield *,
+	    const struct ltslice *, const struct ids *, const struct lane *);
 void	lf_putbe(struct ltout *, const struct ltfield *,
 	    const struct ltslice *, const struct ids *, const struct lane *,
 	    int);
@@ -206,14 +225,39 @@ struct report *lf_rep_new(const char *);
 void	lf_rep_track(struct report *, size_t, const struct ltfield *);
 void	lf_rep_slice(struct report *, size_t, const struct ltfield *,
 	    const struct ltslice *, const struct ids *, const struct lane *);
+enum {
+	LF_RSNAPS, LF_RCHANGED, LF_RFLOWS, LF_RLATE, LF_RLATEF, LF_RRENAMED,
+	LF_RN
+};
 void	lf_rep_write(struct report *, const struct track *, size_t,
-	    long long, long long, long long);
+	    const long long *);
 void	lf_rep_free(struct report *);
 
 /* whole.c: a whole stream, held, placed, written back in its order. */
-void	lf_whole_read(struct lf *, struct ltrd *);
+enum { LF_LINE, LF_SLICE, LF_FLOW };
+
+struct lfheld {
+	char		*p;		/* the line, without its newline */
+	size_t		 n;
+	int		 kind;
+	uint32_t	 thread;
+	struct ltslice	 x;		/* LF_SLICE */
+	int64_t		 ts;		/* LF_FLOW */
+	int		 next;
+};
+
+void	lf_whole_add(struct lf *, struct ltrd *, const struct ltrec *, int);
+void	lf_whole_end(void);
+int	lf_whole_held(size_t *, struct lfheld *);
 void	lf_whole_place(struct lf *);
 void	lf_whole_write(struct lf *);
 void	lf_whole_free(void);
+
+/* live.c: a stream placed as it goes, told by ltpair what may come. */
+void	lf_live_start(struct lf *);
+void	lf_live_rec(struct lf *, struct ltrd *, const struct ltrec *);
+void	lf_live_dir(struct lf *, const struct ltrec *);
+void	lf_live_end(struct lf *);
+void	lf_live_free(void);
 
 #endif

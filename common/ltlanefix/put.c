@@ -58,6 +58,17 @@ lf_putrec(struct ltout *out, const struct ltfield *f, const int64_t *ts,
 	}
 }
 
+/* The slice x of columns f as placed, on lane ln. */
+void
+lf_putslice(struct ltout *out, const struct ltfield *f,
+    const struct ltslice *x, const struct ids *ids, const struct lane *ln)
+{
+	int64_t dur = x->nend - x->nts;
+
+	lf_putrec(out, f, x->nts != x->ts ? &x->nts : NULL, ids, ln,
+	    dur != x->end - x->ts ? &dur : NULL);
+}
+
 /* The slice x of columns f, on lane ln, as its B (end 0) or its E. */
 void
 lf_putbe(struct ltout *out, const struct ltfield *f, const struct ltslice *x,

@@ -317,10 +317,14 @@ list(struct ltbuf *b, const struct report *r, const char *title,
 			lt_buf_add(b, r->tr[t].moved.p, r->tr[t].moved.n);
 }
 
-/* The tracks, then the snap count, the changes, the flows. */
+/*
+ * The tracks, then the snap count, what a stream placed as it goes could
+ * not place in order (never in trace-lanefix's report, for it holds
+ * the whole trace), the changes, the flows.
+ */
 static void
 make(struct report *r, struct ltbuf *b, const struct track *tracks,
-    size_t ntr, long long nsnaps, long long nchanged, long long nflows)
+    size_t ntr, const long long *n)
 {
 	const struct track *tr;
 	size_t t;
@@ -342,13 +346,26 @@ make(struct report *r, struct ltbuf *b, const struct track *tracks,
 		lt_buf_adds(b, " snapped\n");
 	}
 	lt_buf_adds(b, "snapped ");
-	putnum(b, nsnaps);
+	putnum(b, n[LF_RSNAPS]);
 	lt_buf_adds(b, " sub-");
 	lt_buf_adds(b, r->thr);
 	lt_buf_adds(b, "us crossing(s)\n");
-	if (nchanged > 0) {
+	if (n[LF_RLATE] + n[LF_RLATEF] > 0) {
+		lt_buf_adds(b, "came too late to be placed in order: ");
+		putnum(b, n[LF_RLATE]);
+		lt_buf_adds(b, " slice(s), on lanes of their own, ");
+		putnum(b, n[LF_RLATEF]);
+		lt_buf_adds(b, " flow(s), left as they were\n");
+	}
+	if (n[LF_RRENAMED] > 0) {
+		lt_buf_adds(b, "renamed ");
+		putnum(b, n[LF_RRENAMED]);
+		lt_buf_adds(b, " thread(s) whose tid a lane took before they "
+		    "came\n");
+	}
+	if (n[LF_RCHANGED] > 0) {
 		lt_buf_adds(b, "updated ");
-		putnum(b, nchanged);
+		putnum(b, n[LF_RCHANGED]);
 		lt_buf_adds(b, " slice(s): total |start shift|=");
 		putF(b, r->tstart);
 		lt_buf_adds(b, ", total |end shift|=");
@@ -362,20 +379,20 @@ make(struct report *r, struct ltbuf *b, const struct track *tracks,
 		list(b, r, "snapped slices (", r->ns, 1);
 	}
 	lt_buf_adds(b, "rewrote ");
-	putnum(b, nflows);
+	putnum(b, n[LF_RFLOWS]);
 	lt_buf_adds(b, " flow endpoint(s) onto rewritten slice "
 	    "starts/lanes\n");
 }
 
-/* The report on standard error. */
+/* The report on standard error; n[] the counts LF_R... */
 void
 lf_rep_write(struct report *r, const struct track *tracks, size_t ntr,
-    long long nsnaps, long long nchanged, long long nflows)
+    const long long *n)
 {
 	struct ltbuf b = { NULL, 0, 0 };
 	struct ltout err;
 
-	make(r, &b, tracks, ntr, nsnaps, nchanged, nflows);
+	make(r, &b, tracks, ntr, n);
 	lt_out_init(&err, 2, "<stderr>");
 	lt_out_write(&err, b.p, b.n);
 	lt_out_flush(&err);

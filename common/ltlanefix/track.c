@@ -73,8 +73,8 @@ lf_laneof(const struct lf *lf, uint32_t t, const struct ltslice *x)
 }
 
 /* The crossing counter of lane k of track tr, made when first needed. */
-static struct ltxc *
-after(struct track *tr, uint32_t k)
+struct ltxc *
+lf_after(struct track *tr, uint32_t k)
 {
 	size_t old = tr->capafter;
 
@@ -87,31 +87,39 @@ after(struct track *tr, uint32_t k)
 	return &tr->after[k];
 }
 
-/*
- * Place x, the next slice of track t in the order of lt_lanes_sort; its
- * record is the line (kept as it is: split here only for the report).
- */
-void
-lf_place(struct lf *lf, uint32_t t, struct ltslice *x, char *line, size_t n)
+/* Lane k of track t exists: its tid is made when it is first used. */
+static void
+uselane(struct lf *lf, uint32_t t, uint32_t k)
 {
 	struct track *tr = &lf->tracks[t];
-	struct ltfield f[LT_NCOL];
-	uint32_t k;
 
-	k = lt_track_put(&lf->work, &tr->eng, x, lf->thr);
-	if (k > tr->nlane) {
+	while (k > tr->nlane) {
 		/* Most tracks have no lane or one: start small. */
 		if (tr->nlane == tr->caplane) {
 			tr->caplane = tr->caplane != 0 ? 2 * tr->caplane : 2;
 			tr->lane = lt_reallocarray(tr->lane, tr->caplane,
 			    sizeof(*tr->lane));
 		}
-		lf_newlane(&lf->ids, tr->thread, k, &tr->lane[tr->nlane++]);
+		lf_newlane(&lf->ids, tr->thread, (uint32_t)tr->nlane + 1,
+		    &tr->lane[tr->nlane]);
+		tr->nlane++;
 		lf->nlanes++;
 	}
+}
+
+/* Slice x of track t is placed: count it, report it. */
+static void
+placed(struct lf *lf, uint32_t t, struct ltslice *x, char *line, size_t n,
+    struct ltxc *before)
+{
+	struct track *tr = &lf->tracks[t];
+	struct ltfield f[LT_NCOL];
+	uint32_t k = x->lane;
+
+	uselane(lf, t, k);
 	if (lf->online) {
-		lf->xbefore += lt_xc_add(&tr->before, x->ts, x->end);
-		lf->xafter += lt_xc_add(after(tr, k), x->nts, x->nend);
+		lf->xbefore += lt_xc_add(before, x->ts, x->end);
+		lf->xafter += lt_xc_add(lf_after(tr, k), x->nts, x->nend);
 	}
 	tr->moved += k != 0;
 	tr->snaps += x->snaps;
@@ -125,6 +133,54 @@ lf_place(struct lf *lf, uint32_t t, struct ltslice *x, char *line, size_t n)
 		lf_cols(line, n, f);
 		lf_rep_slice(lf->rep, t, f, x, &lf->ids, lf_laneof(lf, t, x));
 	}
+}
+
+/*
+ * Place x, the next slice of track t in the order of lt_lanes_sort; its
+ * record is the line (kept as it is: split here only for the report).
+ */
+void
+lf_place(struct lf *lf, uint32_t t, struct ltslice *x, char *line, size_t n)
+{
+	struct track *tr = &lf->tracks[t];
+
+	x->lane = lt_track_put(&lf->work, &tr->eng, x, lf->thr);
+	placed(lf, t, x, line, n, &tr->before);
+}
+
+/*
+ * Place x, the next of the slices of track t that came too late to be
+ * placed with the others (in the order of lt_lanes_sort among them), on
+ * lanes of their own after the track's: with eng, their lanes, and
+ * before, their crossings as read.  They keep their times.
+ */
+void
+lf_place_late(struct lf *lf, uint32_t t, struct lttrack *eng, uint32_t base,
+    struct ltxc *before, struct ltslice *x, char *line, size_t n)
+{
+	x->lane = base + lt_track_put(&lf->work, eng, x, 0);
+	lf->nlate++;
+	placed(lf, t, x, line, n, before);
+}
+
+/*
+ * The flow at fts bound to slice b (next: an f that binds to the next
+ * slice): onto b's lane, and to b's new start when it was at b's start
+ * or is no longer inside b.  Returns 1 when the flow changes.
+ */
+int
+lf_follow(const struct ltslice *b, int64_t fts, int next, int64_t *nts,
+    int *moved)
+{
+	*nts = fts;
+	*moved = 0;
+	if (!lf_changed(b))
+		return 0;
+	*moved = b->lane != 0;
+	if (next || fts == b->ts || !(fts == b->nts ||
+	    (b->nts < fts && fts < b->nend)))
+		*nts = b->nts;
+	return *moved || *nts != fts;
 }
 
 /* The track has no slice left to place: let go of what placed them. */
@@ -158,6 +214,40 @@ lf_free(struct lf *lf)
 	lf_rep_free(lf->rep);
 }
 
+/* The column (pid or tid) of rec that is not an id, or -1. */
+static int
+badid(const struct ltrec *rec)
+{
+	struct ltjson j;
+	int64_t v;
+	int i;
+
+	for (i = LT_PID; i <= LT_TID; i++) {
+		if (LT_ISNONE(rec->f[i]))
+			continue;
+		if (rec->f[i].p[0] == '"' ? lt_json_whole(rec->f[i].p,
+		    rec->f[i].n, NULL, &j) == LT_JSON_OK && j.type == '"' &&
+		    j.flags == 0 : lt_int_parse(rec->f[i].p, rec->f[i].n,
+		    &v) == LT_NUM_OK)
+			continue;
+		return i;
+	}
+	return -1;
+}
+
+/* The thread of rec's pid and tid; LF_NONE when they are no ids. */
+uint32_t
+lf_idthread(struct lf *lf, const struct ltrec *rec)
+{
+	uint32_t th;
+
+	if ((th = lf_cached(&lf->ids, rec)) != LF_NONE)
+		return th;
+	if (badid(rec) >= 0)
+		return LF_NONE;
+	return lf_threadof(&lf->ids, rec);
+}
+
 /*
  * Columns ltlanefix reads are checked as litracer-stream(5) says; ts and
  * dur are read into t[0] and t[1], has[] saying which are not "-".
@@ -167,8 +257,6 @@ uint32_t
 lf_record(struct lf *lf, struct ltrd *rd, const struct ltrec *rec,
     int64_t t[2], int has[2])
 {
-	struct ltjson j;
-	int64_t v;
 	uint32_t th;
 	int c, i, r;
 
@@ -183,18 +271,26 @@ lf_record(struct lf *lf, struct ltrd *rd, const struct ltrec *rec,
 			    lt_colname[i == 0 ? LT_TS : LT_DUR]);
 		has[i] = r > 0;
 	}
-	if ((th = lf_cached(&lf->ids, rec)) != LF_NONE)
-		return th;
-	for (i = LT_PID; i <= LT_TID; i++) {
-		if (LT_ISNONE(rec->f[i]))
-			continue;
-		if (rec->f[i].p[0] == '"' ? lt_json_whole(rec->f[i].p,
-		    rec->f[i].n, NULL, &j) == LT_JSON_OK && j.type == '"' &&
-		    j.flags == 0 : lt_int_parse(rec->f[i].p, rec->f[i].n,
-		    &v) == LT_NUM_OK)
-			continue;
+	if ((th = lf_idthread(lf, rec)) == LF_NONE)
 		lt_rd_bad(rd, "column %s: not an integer, a JSON string or -",
-		    lt_colname[i]);
-	}
-	return lf_threadof(&lf->ids, rec);
+		    lt_colname[badid(rec)]);
+	return th;
+}
+
+/* An X slice at ts for dur must lie within +-2^62 ns, or it is bad data. */
+void
+lf_inrange(struct ltrd *rd, int64_t ts, int64_t dur)
+{
+	if (ts < -LF_TMAX || ts > LF_TMAX || dur < -LF_TMAX || dur > LF_TMAX ||
+	    ts + dur < -LF_TMAX || ts + dur > LF_TMAX)
+		lt_rd_bad(rd, "X slice beyond the time range of ltlanefix "
+		    "(+-%lld us)", (long long)(LF_TMAX / 1000));
+}
+
+/* Is the directive one of ltpair's for this stage (#open, #close)? */
+int
+lf_isours(const char *line, size_t n)
+{
+	return (n >= 6 && memcmp(line, "#open\t", 6) == 0) ||
+	    (n >= 7 && memcmp(line, "#close\t", 7) == 0);
 }

@@ -41,6 +41,13 @@ at(size_t off)
 	return arena.p + off;
 }
 
+static size_t
+nextline(size_t pos)
+{
+	return (size_t)((char *)memchr(at(pos), '\n', arena.n - pos) -
+	    arena.p) + 1;
+}
+
 /* The line at off, up to its newline. */
 static void
 cols(size_t off, struct ltfield f[LT_NCOL])
@@ -67,10 +74,7 @@ addslice(struct lf *lf, struct ltrd *rd, int64_t ts, int64_t dur,
 	struct ltslice *x;
 	uint32_t t;
 
-	if (ts < -LF_TMAX || ts > LF_TMAX || dur < -LF_TMAX || dur > LF_TMAX ||
-	    ts + dur < -LF_TMAX || ts + dur > LF_TMAX)
-		lt_rd_bad(rd, "X slice beyond the time range of ltlanefix "
-		    "(+-%lld us)", (long long)(LF_TMAX / 1000));
+	lf_inrange(rd, ts, dur);
 	if (nsl >= LF_NONE - 1)
 		lt_die(LT_EXIT_SYS, "too many slices");
 	if (nsl == capsl) {
@@ -117,41 +121,83 @@ addflow(struct lf *lf, const struct ltrec *rec, int64_t ts, size_t off,
 	lf->nflows++;
 }
 
-/* Every line of the stream into the arena; slices and flows noted. */
+static size_t		 lastm, lastrec;
+
+/*
+ * A line of the stream (k: LT_REC or LT_DIR) into the arena; slices and
+ * flows noted.  The directives of ltpair for a stage that places slices
+ * as it goes are not kept: every slice here is placed at the end.
+ */
 void
-lf_whole_read(struct lf *lf, struct ltrd *rd)
+lf_whole_add(struct lf *lf, struct ltrd *rd, const struct ltrec *rec, int k)
 {
-	struct ltrec rec;
-	size_t off, lastm = 0, lastrec = 0;
+	size_t off = arena.n;
 	uint32_t th;
-	int k, c, has[2];
+	int c, has[2];
 	int64_t v[2];
 
-	while ((k = lt_rd_next(rd, &rec)) != LT_EOF) {
-		off = arena.n;
-		lt_buf_add(&arena, rec.line, rec.len);
-		lt_buf_addc(&arena, '\n');
-		if (k != LT_REC)
-			continue;
-		lf->nevents++;
-		lastrec = arena.n;
-		th = lf_record(lf, rd, &rec, v, has);
-		c = rec.f[LT_PH].p[0];
-		if (c == 'X') {
-			if (has[0] && has[1])
-				addslice(lf, rd, v[0], v[1], off, th);
-			else
-				lf->nunplaced++;
-		} else if ((c == 's' || c == 't' || c == 'f') && has[0])
-			addflow(lf, &rec, v[0], off, th);
-		else if (c == 'M') {
-			lf_meta(&lf->ids, &rec, th);
-			lastm = arena.n;
-		} else if (c == 'B' || c == 'E')
-			lf->nbe++;
-	}
-	/* The naming of new lanes goes with the other naming. */
+	if (k != LT_REC && lf_isours(rec->line, rec->len))
+		return;
+	lt_buf_add(&arena, rec->line, rec->len);
+	lt_buf_addc(&arena, '\n');
+	if (k != LT_REC)
+		return;
+	lf->nevents++;
+	lastrec = arena.n;
+	th = lf_record(lf, rd, rec, v, has);
+	c = rec->f[LT_PH].p[0];
+	if (c == 'X') {
+		if (has[0] && has[1])
+			addslice(lf, rd, v[0], v[1], off, th);
+		else
+			lf->nunplaced++;
+	} else if ((c == 's' || c == 't' || c == 'f') && has[0])
+		addflow(lf, rec, v[0], off, th);
+	else if (c == 'M') {
+		lf_meta(&lf->ids, rec, th);
+		lastm = arena.n;
+	} else if (c == 'B' || c == 'E')
+		lf->nbe++;
+}
+
+/* The end of the stream: the naming of new lanes goes with the other. */
+void
+lf_whole_end(void)
+{
 	mpos = lastm != 0 ? lastm : lastrec != 0 ? lastrec : arena.n;
+}
+
+/*
+ * The lines held so far, one by one from *pos (0 first), for a stage
+ * that goes on without holding them: a slice, a flow, or another line.
+ * Returns 0 after the last.
+ */
+int
+lf_whole_held(size_t *pos, struct lfheld *h)
+{
+	static size_t i, j;
+	size_t next;
+
+	if (*pos == 0)
+		i = j = 0;
+	if (*pos >= arena.n)
+		return 0;
+	next = nextline(*pos);
+	h->p = at(*pos);
+	h->n = next - *pos - 1;
+	h->kind = LF_LINE;
+	if (i < nsl && soff[i] == *pos) {
+		h->kind = LF_SLICE;
+		h->x = sl[i];
+		h->thread = sthread[i++];
+	} else if (j < nflows && flows[j].off == *pos) {
+		h->kind = LF_FLOW;
+		h->ts = flows[j].ts;
+		h->next = flows[j].next;
+		h->thread = flows[j++].thread;
+	}
+	*pos = next;
+	return 1;
 }
 
 /* -------- placement -------- */
@@ -191,6 +237,8 @@ bind(const uint32_t *idx, size_t n, const uint32_t *fl, size_t nf)
 
 	if (idx == NULL) {
 		free(stack);
+		stack = NULL;
+		cap = 0;
 		return;
 	}
 	stack = lt_grow(stack, &cap, n, sizeof(*stack));
@@ -218,19 +266,14 @@ bind(const uint32_t *idx, size_t n, const uint32_t *fl, size_t nf)
 static void
 follow(struct lf *lf)
 {
-	const struct ltslice *b;
 	struct flow *f;
 	size_t i;
 
 	for (i = 0; i < nflows; i++) {
 		f = &flows[i];
-		if (f->bound == LF_NONE || !lf_changed(b = &sl[f->bound]))
-			continue;
-		f->moved = b->lane != 0;
-		if (f->next || f->ts == b->ts || !(f->ts == b->nts ||
-		    (b->nts < f->ts && f->ts < b->nend)))
-			f->nts = b->nts;
-		lf->nrewritten += f->moved || f->nts != f->ts;
+		if (f->bound != LF_NONE)
+			lf->nrewritten += lf_follow(&sl[f->bound], f->ts,
+			    f->next, &f->nts, &f->moved);
 	}
 }
 
@@ -252,6 +295,8 @@ crossings(struct lf *lf, const uint32_t *idx, size_t n, uint32_t nlanes)
 		lt_xc_free(&c);
 		free(at0);
 		free(bylane);
+		at0 = bylane = NULL;
+		ccap = bcap = 0;
 		return;
 	}
 	lt_xc_reset(&c);
@@ -323,12 +368,9 @@ static void
 putslice(struct lf *lf, size_t i)
 {
 	struct ltfield f[LT_NCOL];
-	const struct ltslice *x = &sl[i];
-	int64_t dur = x->nend - x->nts;
 
 	cols(soff[i], f);
-	lf_putrec(&lf->out, f, x->nts != x->ts ? &x->nts : NULL, &lf->ids,
-	    laneof(lf, i), dur != x->end - x->ts ? &dur : NULL);
+	lf_putslice(&lf->out, f, &sl[i], &lf->ids, laneof(lf, i));
 }
 
 static void
@@ -339,13 +381,6 @@ putflow(struct lf *lf, const struct flow *fl)
 	cols(fl->off, f);
 	lf_putrec(&lf->out, f, fl->nts != fl->ts ? &fl->nts : NULL,
 	    &lf->ids, fl->moved ? laneof(lf, fl->bound) : NULL, NULL);
-}
-
-static size_t
-nextline(size_t pos)
-{
-	return (size_t)((char *)memchr(at(pos), '\n', arena.n - pos) -
-	    arena.p) + 1;
 }
 
 /* The stream in its order, with changed slices and flows rewritten. */
@@ -529,6 +564,7 @@ lf_whole_write(struct lf *lf)
 		writeall(lf);
 }
 
+/* Let go of everything held (again: a no-op). */
 void
 lf_whole_free(void)
 {
@@ -542,4 +578,12 @@ lf_whole_free(void)
 	free(flows);
 	free(items);
 	lt_buf_free(&arena);
+	sl = NULL;
+	soff = NULL;
+	sthread = NULL;
+	byidx = NULL;
+	tn = NULL;
+	flows = NULL;
+	items = NULL;
+	nsl = capsl = ntn = captn = nflows = capflows = nitems = capitems = 0;
 }
