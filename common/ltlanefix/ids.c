@@ -181,20 +181,36 @@ lf_thread(struct ids *ids, const struct id *pid, const struct id *tid,
 }
 
 /*
- * The thread of a record.  Records of one thread tend to come together:
- * the pid and tid columns of the last one are remembered, and when they
- * are the same bytes they need no parsing or lookup.  lf_cached answers
- * from memory alone, LF_NONE when it cannot.
+ * The thread of a record.  Records of a few threads at a time come
+ * together: the pid and tid columns of the last LF_NCACHE threads are
+ * remembered, and when a record has the same bytes they need no parsing
+ * or lookup.  lf_cached answers from memory alone, LF_NONE when it
+ * cannot.
  */
 uint32_t
-lf_cached(const struct ids *ids, const struct ltrec *rec)
+lf_cached(struct ids *ids, const struct ltrec *rec)
 {
 	const char *p = rec->f[LT_PID].p;
 	size_t n = (size_t)(rec->f[LT_TID].p + rec->f[LT_TID].n - p);
+	struct idcache *c;
+	uint64_t x, y;
+	int i;
 
-	if (ids->last != LF_NONE && n == ids->keyn &&
-	    memcmp(p, ids->key, n) == 0)
-		return ids->last;
+	/* Most keys differ in their first eight bytes: no call then. */
+	if (n >= 8)
+		memcpy(&x, p, 8);
+	for (i = 0; i < LF_NCACHE; i++) {
+		c = &ids->cache[(ids->hand + i) % LF_NCACHE];
+		if (c->keyn != n || c->thread == LF_NONE)
+			continue;
+		if (n >= 8) {
+			memcpy(&y, c->key, 8);
+			if (x != y)
+				continue;
+		}
+		if (memcmp(p, c->key, n) == 0)
+			return c->thread;
+	}
 	return LF_NONE;
 }
 
@@ -203,6 +219,7 @@ lf_threadof(struct ids *ids, const struct ltrec *rec)
 {
 	const char *p = rec->f[LT_PID].p;
 	size_t n = (size_t)(rec->f[LT_TID].p + rec->f[LT_TID].n - p);
+	struct idcache *c;
 	struct id pid, tid;
 	uint32_t t;
 
@@ -216,12 +233,13 @@ lf_threadof(struct ids *ids, const struct ltrec *rec)
 		tid = pid;
 	t = lf_thread(ids, &pid, &tid, 1);
 	/* Members held in extra differ from record to record. */
-	ids->last = LF_NONE;
 	if (!LT_ISNONE(rec->f[LT_PID]) && !LT_ISNONE(rec->f[LT_TID]) &&
-	    n <= sizeof(ids->key)) {
-		memcpy(ids->key, p, n);
-		ids->keyn = n;
-		ids->last = t;
+	    n <= sizeof(c->key)) {
+		ids->hand = (ids->hand + LF_NCACHE - 1) % LF_NCACHE;
+		c = &ids->cache[ids->hand];
+		memcpy(c->key, p, n);
+		c->keyn = n;
+		c->thread = t;
 	}
 	return t;
 }
@@ -402,9 +420,12 @@ lf_showid(struct ltbuf *b, const struct ids *ids, const struct id *id)
 void
 lf_ids_init(struct ids *ids)
 {
+	int i;
+
 	memset(ids, 0, sizeof(*ids));
 	ids->nextfb = FALLBACK;
-	ids->last = LF_NONE;
+	for (i = 0; i < LF_NCACHE; i++)
+		ids->cache[i].thread = LF_NONE;
 }
 
 void

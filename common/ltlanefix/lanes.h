@@ -126,6 +126,14 @@ struct thread {
 	struct lane	 col;		/* a thread renamed: its tid column */
 };
 
+#define LF_NCACHE	8
+
+struct idcache {
+	char		 key[48];	/* "PID\tTID" as the columns have it */
+	size_t		 keyn;
+	uint32_t	 thread;
+};
+
 struct ids {
 	struct thread	*th;
 	size_t		 n, cap;
@@ -133,16 +141,15 @@ struct ids {
 	struct ltbuf	 text;
 	int64_t		 nextfb;	/* lane tids counted from here */
 	struct ltbuf	 base;		/* scratch */
-	uint32_t	 last;		/* the thread of the pid and tid text */
-	char		 key[64];
-	size_t		 keyn;
+	struct idcache	 cache[LF_NCACHE];	/* the threads of late */
+	int		 hand;		/* the latest */
 };
 
 void	lf_ids_init(struct ids *);
 const char *lf_text(const struct ids *, size_t);
 int	lf_getid(const struct ltrec *, int, struct id *);
 uint32_t lf_thread(struct ids *, const struct id *, const struct id *, int);
-uint32_t lf_cached(const struct ids *, const struct ltrec *);
+uint32_t lf_cached(struct ids *, const struct ltrec *);
 uint32_t lf_threadof(struct ids *, const struct ltrec *);
 void	lf_meta(struct ids *, const struct ltrec *, uint32_t);
 void	lf_newlane(struct ids *, uint32_t, uint32_t, struct lane *);

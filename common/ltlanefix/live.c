@@ -57,6 +57,17 @@ struct heap {
 	size_t		 n, cap;
 };
 
+/*
+ * The slices of a thread waiting, smallest first: those that came in
+ * order (most: LitData writes a thread's short spans one after the
+ * other) in a ring, the others in a heap.
+ */
+struct queue {
+	struct held	**ring;
+	size_t		 head, n, cap;
+	struct heap	 heap;
+};
+
 /* A slice placed, as flows that come later may bind to it. */
 struct bslice {
 	struct ltslice	 x;
@@ -88,7 +99,7 @@ struct lth {
 	size_t		 nph, capph;
 	int64_t		*lph;		/* told of when too late */
 	size_t		 nlph, caplph;
-	struct heap	 wait;		/* its slices, waiting */
+	struct queue	 wait;		/* its slices, waiting */
 	struct pend	 pend;
 	int		 any;		/* placed a slice */
 	int64_t		 lts, lend;	/* the last slice placed: start, end */
@@ -174,6 +185,48 @@ static void *
 htop(const struct heap *h)
 {
 	return h->n > 0 ? h->a[0] : NULL;
+}
+
+static void
+qpush(struct queue *q, struct held *h)
+{
+	size_t i;
+
+	if (q->n > 0 && heldless(h, q->ring[(q->head + q->n - 1) % q->cap])) {
+		hpush(&q->heap, h, heldless);
+		return;
+	}
+	if (q->n == q->cap) {
+		q->ring = lt_reallocarray(q->ring, q->cap != 0 ? 2 * q->cap : 64,
+		    sizeof(*q->ring));
+		/* The part that wrapped goes after the rest. */
+		for (i = 0; i < q->head; i++)
+			q->ring[q->cap + i] = q->ring[i];
+		q->cap = q->cap != 0 ? 2 * q->cap : 64;
+	}
+	q->ring[(q->head + q->n++) % q->cap] = h;
+}
+
+static struct held *
+qtop(const struct queue *q)
+{
+	struct held *r = q->n > 0 ? q->ring[q->head] : NULL;
+	struct held *h = htop(&q->heap);
+
+	return r == NULL || (h != NULL && heldless(h, r)) ? h : r;
+}
+
+static struct held *
+qpop(struct queue *q)
+{
+	struct held *r = q->n > 0 ? q->ring[q->head] : NULL;
+	struct held *h = htop(&q->heap);
+
+	if (r == NULL || (h != NULL && heldless(h, r)))
+		return hpop(&q->heap, heldless);
+	q->head = (q->head + 1) % q->cap;
+	q->n--;
+	return r;
 }
 
 /* -------- threads -------- */
@@ -570,13 +623,13 @@ run(struct lf *lf, uint32_t th)
 	int64_t p, s;
 
 	for (;;) {
-		c = htop(&t->wait);
+		c = qtop(&t->wait);
 		p = t->nph > 0 ? t->ph[0] : INT64_MAX;
 		s = c != NULL && c->x.ts < p ? c->x.ts : p;
 		if (s >= t->now)
 			break;
 		if (c != NULL && c->x.ts < p) {
-			placeheld(lf, th, hpop(&t->wait, heldless));
+			placeheld(lf, th, qpop(&t->wait));
 			continue;
 		}
 		/*
@@ -727,7 +780,7 @@ addslice(struct lf *lf, uint32_t th, const struct ltrec *rec, int64_t ts,
 	    ts <= t->pend.ts))
 		goto late;
 	beforeopen(t, ts, 1);
-	hpush(&t->wait, h, heldless);
+	qpush(&t->wait, h);
 	return;
 late:
 	t->late = lt_grow(t->late, &t->caplate, t->nlate + 1,
@@ -923,7 +976,7 @@ lf_live_start(struct lf *lf)
 		t = lth(h.thread);
 		if (h.kind == LF_SLICE) {
 			x = newheld(&r, h.x.ts, h.x.end - h.x.ts);
-			hpush(&t->wait, x, heldless);
+			qpush(&t->wait, x);
 			continue;
 		}
 		f = lt_calloc(1, sizeof(*f));
@@ -1026,7 +1079,8 @@ lf_live_free(void)
 			continue;
 		free(t->ph);
 		free(t->lph);
-		free(t->wait.a);
+		free(t->wait.ring);
+		free(t->wait.heap.a);
 		free(t->late);
 		free(t->bst);
 		free(t->fwait.a);

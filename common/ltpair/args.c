@@ -47,12 +47,6 @@ lp_keys_free(struct keys *ks)
 	lt_buf_free(&ks->text);
 }
 
-int
-lp_feq(const struct ltfield *a, const struct ltfield *b)
-{
-	return a->n == b->n && memcmp(a->p, b->p, a->n) == 0;
-}
-
 void
 lp_room(struct members *m, size_t n)
 {
@@ -114,12 +108,29 @@ lp_members(const struct keys *ks, const struct ltfield *args,
 	return NULL;
 }
 
-/* Are the keys of m all different? */
+/*
+ * Are the keys of m all different?  Keys that differ in length, first or
+ * last letter are: a bit for each of those, and only keys whose bits
+ * clash are compared.
+ */
 int
 lp_unique(const struct members *m)
 {
+	uint64_t seen[2] = { 0, 0 };
+	const struct ltfield *k;
 	size_t i, j;
+	unsigned h;
+	int clash = 0;
 
+	for (i = 0; i < m->n; i++) {
+		k = &m->k[i];
+		h = ((unsigned)k->n * 37 + (unsigned char)k->p[1] * 7 +
+		    (unsigned char)k->p[k->n - 2]) & 127;
+		clash |= (seen[h >> 6] >> (h & 63) & 1) != 0;
+		seen[h >> 6] |= 1ULL << (h & 63);
+	}
+	if (!clash)
+		return 1;
 	for (i = 1; i < m->n; i++)
 		for (j = 0; j < i; j++)
 			if (m->k[i].n == m->k[j].n &&

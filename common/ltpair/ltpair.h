@@ -10,6 +10,13 @@
 
 #include "lt.h"
 
+/* Are two fields the same bytes? */
+static inline int
+lp_feq(const struct ltfield *a, const struct ltfield *b)
+{
+	return a->n == b->n && memcmp(a->p, b->p, a->n) == 0;
+}
+
 /* args.c: the members of an args column, and its identifying ones. */
 struct members {
 	struct ltfield	*k;
@@ -27,7 +34,6 @@ struct keys {
 
 void	lp_setkeys(struct keys *, const char *);
 void	lp_keys_free(struct keys *);
-int	lp_feq(const struct ltfield *, const struct ltfield *);
 void	lp_room(struct members *, size_t);
 const char *lp_members(const struct keys *, const struct ltfield *,
 	    struct members *, struct ltfield *);
@@ -81,6 +87,7 @@ struct thread {
 
 struct spans {
 	struct ltidtab	 threads, names, groups;
+	struct thread	*lastth;	/* of the last record */
 	struct span	*first, *last;	/* every open span, oldest first */
 	struct span	*freel;
 	struct thread	*dirty;		/* threads seen since the last #open */
@@ -90,6 +97,13 @@ struct spans {
 	struct ltbuf	 key;		/* scratch */
 };
 
+/* The next older span after s in list l. */
+static inline struct span *
+lp_next(const struct span *s, int l)
+{
+	return s->l[l].next;
+}
+
 void	lp_spans_init(struct spans *, const struct keys *);
 struct thread *lp_thread(struct spans *, const struct ltrec *, int);
 void	lp_touch(struct spans *, struct thread *, int64_t);
@@ -98,7 +112,6 @@ struct span *lp_open(struct spans *, const struct ltrec *, int64_t,
 void	lp_close(struct spans *, struct span *);
 struct span *lp_named(struct spans *, struct thread *,
 	    const struct ltfield *);
-struct span *lp_next(const struct span *, int);
 unsigned lp_mask(const struct spans *, const struct ltfield *);
 int	lp_masks(const struct span *, unsigned *, int);
 struct span *lp_group(struct spans *, const struct span *, unsigned,
