@@ -197,7 +197,7 @@ void	lf_cols(char *, size_t, struct ltfield *);
 uint32_t lf_record(struct lf *, struct ltrd *, const struct ltrec *,
 	    int64_t[2], int[2]);
 uint32_t lf_idthread(struct lf *, const struct ltrec *);
-void	lf_inrange(struct ltrd *, int64_t, int64_t);
+void	lf_slicetimes(struct ltrd *, int64_t, int64_t, struct ltslice *);
 struct ltxc *lf_after(struct track *, uint32_t);
 int	lf_isours(const char *, size_t);
 uint32_t lf_track(struct lf *, uint32_t, char *, size_t);

@@ -734,7 +734,7 @@ closeopen(struct lf *lf, uint32_t th, struct held *h)
 /* -------- records -------- */
 
 static struct held *
-newheld(const struct ltrec *rec, int64_t ts, int64_t dur)
+newheld(const struct ltrec *rec, const struct ltslice *x)
 {
 	struct held *h;
 
@@ -742,9 +742,7 @@ newheld(const struct ltrec *rec, int64_t ts, int64_t dur)
 		freeheld = h->next;
 	else
 		h = lt_calloc(1, sizeof(*h));
-	memset(&h->x, 0, sizeof(h->x));
-	h->x.ts = h->x.nts = ts;
-	h->x.end = h->x.nend = ts + dur;
+	h->x = *x;
 	h->seq = seq++;
 	copyline(&h->line, rec->line, rec->len);
 	return h;
@@ -758,13 +756,14 @@ islate(const struct lth *t, const struct held *h)
 	    h->x.end > t->lend));
 }
 
-/* An X slice of thread th; closes is set when it is a told span's X. */
+/* An X slice x of thread th; closes: it is the X of a span told of. */
 static void
-addslice(struct lf *lf, uint32_t th, const struct ltrec *rec, int64_t ts,
-    int64_t dur, int closes)
+addslice(struct lf *lf, uint32_t th, const struct ltrec *rec,
+    const struct ltslice *x, int closes)
 {
 	struct lth *t = lth(th);
-	struct held *h = newheld(rec, ts, dur);
+	struct held *h = newheld(rec, x);
+	int64_t ts = x->ts;
 
 	lf_track(lf, th, rec->line, rec->len);
 	lf->nslices++;
@@ -810,6 +809,7 @@ dropped(struct lf *lf)
 void
 lf_live_rec(struct lf *lf, struct ltrd *rd, const struct ltrec *rec)
 {
+	struct ltslice x;
 	uint32_t th;
 	int c, has[2], closes = 0;
 	int64_t v[2];
@@ -824,8 +824,8 @@ lf_live_rec(struct lf *lf, struct ltrd *rd, const struct ltrec *rec)
 		expect = 0;
 	}
 	if (c == 'X' && has[0] && has[1]) {
-		lf_inrange(rd, v[0], v[1]);
-		addslice(lf, th, rec, v[0], v[1], closes);
+		lf_slicetimes(rd, v[0], v[1], &x);
+		addslice(lf, th, rec, &x, closes);
 		return;
 	}
 	if ((c == 's' || c == 't' || c == 'f') && has[0]) {
@@ -958,7 +958,6 @@ lf_live_start(struct lf *lf)
 	struct lfheld h;
 	struct ltrec r;
 	struct lth *t;
-	struct held *x;
 	struct hflow *f;
 	const char *why;
 	size_t pos = 0;
@@ -975,8 +974,7 @@ lf_live_start(struct lf *lf)
 			lt_die(LT_EXIT_SYS, "internal error: %s", why);
 		t = lth(h.thread);
 		if (h.kind == LF_SLICE) {
-			x = newheld(&r, h.x.ts, h.x.end - h.x.ts);
-			qpush(&t->wait, x);
+			qpush(&t->wait, newheld(&r, &h.x));
 			continue;
 		}
 		f = lt_calloc(1, sizeof(*f));

@@ -277,14 +277,25 @@ lf_record(struct lf *lf, struct ltrd *rd, const struct ltrec *rec,
 	return th;
 }
 
-/* An X slice at ts for dur must lie within +-2^62 ns, or it is bad data. */
+/*
+ * The start and end that a slice is placed by, from its ts and dur
+ * columns (ns), into x: the one place where they are read, for a whole
+ * stream and for one placed as it goes.  They are the times of the
+ * columns.  Where ltjson writes times that Perfetto reads as others (a
+ * trace longer than its offset window, issue 12), they are to be those
+ * Perfetto will see, and so the times of the flows, which bind to
+ * slices by them.  They must lie within +-2^62 ns, or it is bad data.
+ */
 void
-lf_inrange(struct ltrd *rd, int64_t ts, int64_t dur)
+lf_slicetimes(struct ltrd *rd, int64_t ts, int64_t dur, struct ltslice *x)
 {
 	if (ts < -LF_TMAX || ts > LF_TMAX || dur < -LF_TMAX || dur > LF_TMAX ||
 	    ts + dur < -LF_TMAX || ts + dur > LF_TMAX)
 		lt_rd_bad(rd, "X slice beyond the time range of ltlanefix "
 		    "(+-%lld us)", (long long)(LF_TMAX / 1000));
+	memset(x, 0, sizeof(*x));
+	x->ts = x->nts = ts;
+	x->end = x->nend = ts + dur;
 }
 
 /* Is the directive one of ltpair's for this stage (#open, #close)? */

@@ -71,10 +71,8 @@ static void
 addslice(struct lf *lf, struct ltrd *rd, int64_t ts, int64_t dur,
     size_t off, uint32_t th)
 {
-	struct ltslice *x;
 	uint32_t t;
 
-	lf_inrange(rd, ts, dur);
 	if (nsl >= LF_NONE - 1)
 		lt_die(LT_EXIT_SYS, "too many slices");
 	if (nsl == capsl) {
@@ -83,10 +81,7 @@ addslice(struct lf *lf, struct ltrd *rd, int64_t ts, int64_t dur,
 		soff = lt_reallocarray(soff, capsl, sizeof(*soff));
 		sthread = lt_reallocarray(sthread, capsl, sizeof(*sthread));
 	}
-	x = &sl[nsl];
-	memset(x, 0, sizeof(*x));
-	x->ts = x->nts = ts;
-	x->end = x->nend = ts + dur;
+	lf_slicetimes(rd, ts, dur, &sl[nsl]);
 	soff[nsl] = off;
 	sthread[nsl] = th;
 	t = lf_track(lf, th, at(off), arena.n - off);
