@@ -11,7 +11,7 @@ LDFLAGS =
 # Always applied, after CFLAGS, so a user's CFLAGS never turn them off.
 WARNFLAGS = -std=c99 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wwrite-strings -Wformat=2
-WERROR =
+WERROR ?=
 SANFLAGS = -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=all
 FUZZCC = clang
@@ -28,6 +28,7 @@ CORE = common/alloc.o common/err.o common/esc.o common/in.o common/json.o \
 	common/stream.o
 JSONEV = common/jsonev.o
 IDTAB = common/idtab.o
+JSONW = common/jsonw.o
 LTPARSE = tools/ltparse.o $(CORE) $(JSONEV) common/ltparse/logline.o \
 	common/ltparse/legacy.o common/ltparse/jsonrec.o \
 	common/ltparse/jsontail.o
@@ -39,17 +40,21 @@ LTLANEFIX = tools/ltlanefix.o $(CORE) common/ltlanefix/lanes.o \
 	common/ltlanefix/track.o common/ltlanefix/put.o \
 	common/ltlanefix/report.o common/ltlanefix/whole.o \
 	common/ltlanefix/live.o
-LTJSON = tools/ltjson.o $(CORE) common/ltjson/strtab.o
-LTCHECK = tools/ltcheck.o $(CORE) $(JSONEV) common/ltcheck/pfjson.o \
+LTJSON = tools/ltjson.o $(CORE) $(JSONW) common/ltjson/strtab.o
+LTCHECK = tools/ltcheck.o $(CORE) $(JSONEV) $(JSONW) common/ltcheck/pfjson.o \
 	common/ltcheck/pfsim.o common/ltcheck/pfstack.o \
-	common/ltcheck/pffind.o common/ltcheck/pfsum.o common/ltcheck/pfnum.o
+	common/ltcheck/pfrec.o common/ltcheck/pfsum.o \
+	common/ltcheck/pffind.o common/ltcheck/pfnum.o common/ltcheck/pftp.o
+LTSTAT = tools/ltstat.o $(CORE) $(IDTAB) common/ltstat/input.o \
+	common/ltstat/hist.o common/ltstat/ctr.o common/ltstat/run.o \
+	common/ltstat/emit.o common/ltstat/report.o
 
 CPROGS = tools/ltparse tools/ltpair tools/ltfilter tools/ltlanefix \
-	tools/ltjson tools/ltcheck
+	tools/ltjson tools/ltcheck tools/ltstat
 SCRIPTS = tools/litracer
 PROGS = $(CPROGS) $(SCRIPTS)
 OBJS = $(sort $(LTPARSE) $(LTPAIR) $(LTFILTER) $(LTLANEFIX) $(LTJSON) \
-	$(LTCHECK))
+	$(LTCHECK) $(LTSTAT))
 HDR = $(wildcard common/*.h common/*/*.h)
 MAN1 = $(wildcard man/*.1)
 MAN5 = $(wildcard man/*.5)
@@ -74,6 +79,8 @@ tools/ltjson: $(LTJSON)
 	$(CC) $(LDFLAGS) -o $@ $(LTJSON)
 tools/ltcheck: $(LTCHECK)
 	$(CC) $(LDFLAGS) -o $@ $(LTCHECK)
+tools/ltstat: $(LTSTAT)
+	$(CC) $(LDFLAGS) -o $@ $(LTSTAT)
 
 # Objects are rebuilt whenever the flags change (say for check-asan).
 # A private module sees its own header and the core's.
@@ -94,21 +101,24 @@ tests/gen/%: tests/gen/%.c common/.flags
 	$(CC) $(LT_CPPFLAGS) $(LT_CFLAGS) $(LDFLAGS) -o $@ $<
 
 check: all $(TESTPROGS)
-	prove -e bats --ext .bats tests/
+	sh tests/check.sh
 
+# abort_on_error for UBSan too: its findings would exit 1, which the
+# torture tests take for "bad data".
 check-asan:
 	$(MAKE) CFLAGS='$(SANFLAGS)' LDFLAGS='$(SANFLAGS)' all $(TESTPROGS)
 	ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
-	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	prove -e bats --ext .bats tests/; st=$$?; \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:abort_on_error=1 \
+	sh tests/check.sh; st=$$?; \
 	$(MAKE) all $(TESTPROGS) >/dev/null; exit $$st
 
+# Man pages in mandoc and in groff (man-db's man), then the shell scripts.
 lint:
-	mandoc -Tlint -W warning $(MAN1) $(MAN5) $(MAN7)
+	sh tests/manlint.sh $(MAN1) $(MAN5) $(MAN7)
 	@if [ -f tools/litracer ]; then \
 		echo shellcheck -s sh tools/litracer; \
 		shellcheck -s sh tools/litracer; fi
-	shellcheck -s sh .ci/run tests/bench/*.sh
+	shellcheck -s sh .ci/run tests/check.sh tests/bench/*.sh tests/manlint.sh
 	shellcheck -s bash tests/helper.bash
 
 bench: all $(TESTPROGS)
@@ -147,6 +157,9 @@ install: all
 	    $(addprefix man1/,$(notdir $(MAN1))) \
 	    $(addprefix man5/,$(notdir $(MAN5))) \
 	    $(addprefix man7/,$(notdir $(MAN7)))
+	@[ -n "$(DESTDIR)" ] || case ":$$PATH:" in *:"$(BINDIR)":*) ;; *) \
+	    echo "$(BINDIR) is not on your PATH; add it with"; \
+	    echo "  export PATH=\"$(BINDIR):\$$PATH\""; esac
 
 uninstall:
 	cd $(DESTDIR)$(BINDIR) && rm -f $(notdir $(PROGS))

@@ -4,7 +4,8 @@
  *
  * Every message is "PROG: text" on stderr; input errors add the position,
  * "PROG: FILE:LINE: text".  A format that ends in ':' gets ": " and
- * strerror(errno) appended, as in sbase.
+ * strerror(errno) appended, as in sbase.  Control characters are shown
+ * escaped: a message may quote the input.
  */
 #include <errno.h>
 #include <limits.h>
@@ -30,22 +31,48 @@ lt_setprog(const char *argv0)
 
 static void vmsg(const char *, long, const char *, va_list) LT_PRINTF(3, 0);
 
+/*
+ * s to stderr with its control characters escaped (\r, \t, \n, \xNN),
+ * so that bytes a message quotes from the input show as what they are.
+ */
+static void
+putesc(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (; *p != '\0'; p++) {
+		if (*p >= 0x20 && *p != 0x7f)
+			fputc(*p, stderr);
+		else if (*p == '\r')
+			fputs("\\r", stderr);
+		else if (*p == '\t')
+			fputs("\\t", stderr);
+		else if (*p == '\n')
+			fputs("\\n", stderr);
+		else
+			fprintf(stderr, "\\x%02x", *p);
+	}
+}
+
 static void
 vmsg(const char *file, long line, const char *fmt, va_list ap)
 {
-	int saved = errno;
-	size_t n;
+	char msg[1024];
+	int saved = errno, n;
 
 	fflush(stdout);
 	fprintf(stderr, "%s: ", lt_prog);
 	if (file != NULL) {
+		putesc(file);
 		if (line > 0)
-			fprintf(stderr, "%s:%ld: ", file, line);
-		else
-			fprintf(stderr, "%s: ", file);
+			fprintf(stderr, ":%ld", line);
+		fputs(": ", stderr);
 	}
-	vfprintf(stderr, fmt, ap);
-	n = strlen(fmt);
+	n = vsnprintf(msg, sizeof(msg), fmt, ap);
+	putesc(msg);
+	if (n >= (int)sizeof(msg))
+		fputs("...", stderr);
+	n = (int)strlen(fmt);
 	if (n > 0 && fmt[n - 1] == ':')
 		fprintf(stderr, " %s", strerror(saved));
 	fputc('\n', stderr);

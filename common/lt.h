@@ -340,6 +340,42 @@ struct ltstat {
 void	lt_put_stat(struct ltout *, const char *, const struct ltstat *, size_t);
 
 /*
+ * jsonw.c: the Chrome JSON event of an lt1 record as ltjson writes it
+ * (and ltcheck judges it): checked, canonical, times mapped to what
+ * Perfetto will read exactly (see jsonw.c), duplicate members dropped.
+ */
+struct ltjw {
+	int64_t		 offset;	/* ns subtracted from every ts */
+	int		 offset_set;
+	long long	 repaired;	/* records rewritten to canonical form */
+	long long	 clamped;	/* times before the offset, written 0 */
+	long long	 rounded;	/* times rounded to a whole us */
+	long long	 dupkeys;	/* extra members a column overrides */
+	int64_t		 early;		/* the earliest time clamped */
+	struct ltbuf	 fix[LT_NCOL];	/* canonicalised columns */
+	struct ltfield	 ffix[LT_NCOL];
+	struct ltbuf	 extra;		/* extra without duplicates */
+	struct ltfield	 efield;
+};
+
+struct ltjwrec {
+	const struct ltfield *col[LT_NCOL];	/* canonical columns */
+	int		 hasts, hasdur;
+	int64_t		 ts, dur;	/* as read, ns */
+	int64_t		 wts, wdur;	/* as written */
+	size_t		 need;		/* bytes lt_jw_put may write */
+};
+
+void	lt_jw_init(struct ltjw *);
+void	lt_jw_free(struct ltjw *);
+int64_t	lt_jw_offset(int64_t, int);
+int	lt_jw_rec(struct ltjw *, const struct ltrec *, struct ltjwrec *,
+	    const char **, int *);
+char	*lt_jw_put(char *, const struct ltjwrec *);
+int	lt_jw_top(char *, size_t, const char **, struct ltbuf *, char *,
+	    size_t);
+
+/*
  * map.c: 64-bit hash -> 32-bit value, open addressing.  eq(arg, value)
  * tells a stored key from another of the same hash (NULL: the hash is
  * the key).  Zero the struct to start.

@@ -13,6 +13,15 @@
 
 #define ISDIGIT(c)	((unsigned)(c) - '0' < 10)
 
+/* v, or -v, which the caller checked to fit (down to INT64_MIN). */
+static int64_t
+signed64(uint64_t v, int neg)
+{
+	if (!neg)
+		return (int64_t)v;
+	return v > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)v;
+}
+
 /*
  * value * 10^scale as an integer, rounded half away from zero.  Accepts
  * -?D+(.D+)?([eE][+-]?D+)?, the whole text and nothing else.
@@ -67,16 +76,16 @@ lt_dec_parse(const char *p, size_t n, int scale, int64_t *out)
 		if (acc > (UINT64_MAX - 9) / 10)
 			return LT_NUM_RANGE;
 		acc = acc * 10 + (uint64_t)d;
-		if (acc > (uint64_t)INT64_MAX)
+		if (acc > (uint64_t)INT64_MAX + (uint64_t)neg)
 			return LT_NUM_RANGE;
 	}
 	if (point >= 0 && (size_t)point < m) {
 		i = (size_t)point;
 		d = i < il ? ip[i] - '0' : fp[i - il] - '0';
-		if (d >= 5 && ++acc > (uint64_t)INT64_MAX)
+		if (d >= 5 && ++acc > (uint64_t)INT64_MAX + (uint64_t)neg)
 			return LT_NUM_RANGE;
 	}
-	*out = neg ? -(int64_t)acc : (int64_t)acc;
+	*out = signed64(acc, neg);
 	return LT_NUM_OK;
 }
 
@@ -115,9 +124,9 @@ lt_us_parse(const char *p, size_t n, int64_t *ns)
 	}
 	if (p != end)
 		return LT_NUM_SYNTAX;
-	if (v > (uint64_t)INT64_MAX)
+	if (v > (uint64_t)INT64_MAX + (uint64_t)neg)
 		return LT_NUM_RANGE;
-	*ns = neg ? -(int64_t)v : (int64_t)v;
+	*ns = signed64(v, neg);
 	return LT_NUM_OK;
 }
 
@@ -202,9 +211,9 @@ lt_int_parse(const char *p, size_t n, int64_t *v)
 	}
 	if ((r = lt_uint_parse(p, n, &u)) != LT_NUM_OK)
 		return r;
-	if (u > (uint64_t)INT64_MAX)
+	if (u > (uint64_t)INT64_MAX + (uint64_t)neg)
 		return LT_NUM_RANGE;
-	*v = neg ? -(int64_t)u : (int64_t)u;
+	*v = signed64(u, neg);
 	return LT_NUM_OK;
 }
 

@@ -170,6 +170,7 @@ const char *const lt_colname[LT_NCOL] = {
 	"ts", "ph", "pid", "tid", "dur", "cat", "name", "args", "extra"
 };
 
+/* A pid or tid column: 0 canonical, 1 "-0" (written "0"), -1 invalid. */
 static int
 idcol(const struct ltfield *f)
 {
@@ -177,11 +178,13 @@ idcol(const struct ltfield *f)
 	int64_t v;
 
 	if (LT_ISNONE(*f))
-		return 1;
+		return 0;
 	if (f->n > 0 && f->p[0] == '"')
 		return lt_json_whole(f->p, f->n, NULL, &j) == LT_JSON_OK &&
-		    j.type == '"' && j.flags == 0;
-	return lt_int_parse(f->p, f->n, &v) == LT_NUM_OK;
+		    j.type == '"' && j.flags == 0 ? 0 : -1;
+	if (lt_int_parse(f->p, f->n, &v) != LT_NUM_OK)
+		return -1;
+	return v == 0 && f->n == 2;
 }
 
 /*
@@ -237,10 +240,11 @@ lt_rec_checkts(const struct ltrec *rec, const char **why, int *col,
 			break;
 		case LT_PID:
 		case LT_TID:
-			if (!idcol(&f[i])) {
+			if ((r = idcol(&f[i])) < 0) {
 				*why = "not an integer, a JSON string or -";
 				return -1;
 			}
+			ret |= r;
 			break;
 		case LT_CAT:
 		case LT_NAME:

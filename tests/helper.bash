@@ -1,5 +1,11 @@
 # tests/helper.bash: loaded by every bats file (load helper).
-# Puts the freshly built tools first in PATH and gives small helpers.
+# Puts the freshly built tools first in PATH and gives the helpers the
+# tests share: golden files, streams, skips, torture loops that keep what
+# broke a tool, and the real Perfetto importer.
+#
+# Every helper that checks something returns non-zero when the check
+# fails, so a test fails on it wherever it stands (bats runs tests with
+# set -e).  Never put one after ! or before || true.
 
 TOP=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
 PATH="$TOP/tools:$TOP/tests/gen:$TOP/tests/bench:$PATH"
@@ -23,15 +29,48 @@ golden() {
 	diff -u "$want" "$BATS_TEST_TMPDIR/golden.out"
 }
 
+# Skips.  A test skips only for want of something outside the project,
+# and says what: tests/check.sh lists the reasons after the run.
+
+# missing WHY: skip the test because a tool is missing; WHY says which
+# ("node is not installed").  With CI=true the test fails instead: CI
+# installs every tool, so a skip there hides a test that did not run.
+missing() {
+	if [ "${CI:-}" = true ]; then
+		echo "$1 (CI=true: a test may not skip for a missing tool)" >&2
+		return 1
+	fi
+	skip "$1"
+}
+
 # need CMD: skip the test, saying why, when CMD is not installed.
 need() {
-	command -v "$1" >/dev/null 2>&1 || skip "$1 is not installed"
+	command -v "$1" >/dev/null 2>&1 || missing "$1 is not installed"
+}
+
+# built NAME...: each NAME is a program of this project (tools/,
+# tests/gen/, tests/bench/) and is built.  Fails, never skips: what make
+# check builds must be there.
+built() {
+	local n
+	for n in "$@"; do
+		[ -x "$TOP/tools/$n" ] || [ -x "$TOP/tests/gen/$n" ] ||
+		    [ -x "$TOP/tests/bench/$n" ] ||
+		    { echo "$n is not built (make check builds it)" >&2; return 1; }
+	done
 }
 
 # json_ok FILE: FILE is valid JSON for an independent parser (node).
 json_ok() {
 	need node
 	node -e 'JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))' "$1"
+}
+
+# Streams.
+
+# lt FILE: write stdin, with TABs for '|', as an lt1 stream file.
+lt() {
+	{ echo '#lt1'; tr '|' '\t'; } >"$1"
 }
 
 # stat_of TOOL KEY FILE: the value of KEY in TOOL's #stat line of FILE.
@@ -51,6 +90,29 @@ records() {
 	grep -v '^#' "$1" || true
 }
 
+# nomatch [GREP-OPTION...] PATTERN FILE...: no line of FILE matches;
+# the lines that do are printed.  A grep error (no such file) fails too,
+# where "! grep -q" would pass.
+nomatch() {
+	local st=0
+	grep "$@" || st=$?
+	[ "$st" -eq 1 ] || { echo "nomatch $*: grep exit $st" >&2; return 1; }
+}
+
+# bad TOOL INPUT MESSAGE [OPTION...]: TOOL OPTION... on a file holding
+# INPUT (printf %b) exits 1, says "TOOL: FILE:MESSAGE" and nothing else on
+# stderr, and writes no #stat line of its own (no success).
+# shellcheck disable=SC2154 # bats' run sets output and stderr
+bad() {
+	local tool=$1 in=$2 want=$3
+	shift 3
+	printf '%b' "$in" >"$BATS_TEST_TMPDIR/bad"
+	run -1 --separate-stderr "$tool" "$@" "$BATS_TEST_TMPDIR/bad" || return 1
+	[ "$stderr" = "$tool: $BATS_TEST_TMPDIR/bad:$want" ] ||
+	    { echo "got: $stderr"; return 1; }
+	[[ $output != *"#stat	$tool"* ]] || { echo "#stat after an error"; return 1; }
+}
+
 # synopsis TOOL: the SYNOPSIS of TOOL's man page as one line of text.
 synopsis() {
 	mandoc -Tascii "$TOP/man/$1.1" | sed -e 's/.\x08//g' |
@@ -58,4 +120,170 @@ synopsis() {
 		s && /^[A-Z]/ { exit }
 		s && NF { sub(/^ +/, ""); line = line (line == "" ? "" : " ") $0 }
 		END { print line }'
+}
+
+# Torture: inputs no tool may crash on (jq's prefix test, random bytes,
+# mutated streams).  A tool survives an input when it exits 0 (done) or 1
+# (bad data) with no sanitizer report; under make check-asan a crash is
+# an abort (134).  What broke a tool is kept, or can be made again from
+# the seed printed, so the failure can be replayed.  The loops run in a
+# subshell without bats' DEBUG trap, which costs more per command than
+# the tools they run.
+
+# keep FILE: copy FILE where it outlives the test run ($LT_KEEP, else
+# $TMPDIR, else /tmp) and say where.
+keep() {
+	local k
+	k=$(mktemp "${LT_KEEP:-${TMPDIR:-/tmp}}/litracer-input.XXXXXX") &&
+	    cp "$1" "$k" && echo "the input is kept in $k"
+}
+
+# survives WHAT INPUT CMD [ARG...]: CMD ARG... INPUT exits 0 or 1 with no
+# sanitizer report; else say so with WHAT (how INPUT was made), the exit
+# status and stderr, keep INPUT and fail.
+survives() {
+	local what=$1 in=$2 st=0 e='' err="$BATS_TEST_TMPDIR/survives.err"
+	shift 2
+	"$@" "$in" >/dev/null 2>"$err" || st=$?
+	if [ -s "$err" ]; then
+		e=$(<"$err")
+	fi
+	if [ "$st" -le 1 ] && [[ $e != *Sanitizer* && $e != *"runtime error:"* ]]; then
+		return 0
+	fi
+	echo "$*: crashed (exit $st) on $what"
+	if [ -n "$e" ]; then
+		printf '%s\n' "$e" | head -n 40
+	fi
+	keep "$in"
+	return 1
+}
+
+# prefixes STEP FILE CMD [ARG...]: CMD ARG... survives the prefixes of
+# FILE of 0, STEP, 2*STEP ... bytes, and the whole FILE.
+prefixes() (
+	trap - DEBUG
+	local step=$1 f=$2 size i=0 p="$BATS_TEST_TMPDIR/prefix"
+	shift 2
+	size=$(wc -c <"$f") || return 1
+	while :; do
+		head -c "$i" "$f" >"$p" || return 1
+		survives "the first $i bytes of $f (head -c $i)" "$p" "$@" ||
+		    return 1
+		[ "$i" -lt "$size" ] || return 0
+		i=$((i + step))
+		[ "$i" -le "$size" ] || i=$size
+	done
+)
+
+# randbytes SEED N: N bytes made from SEED, the same for the same SEED
+# (and the same awk).
+randbytes() {
+	awk -v seed="$1" -v n="$2" 'BEGIN {
+		srand(seed)
+		for (i = 0; i < n; i++)
+			printf "%c", int(rand() * 256)
+	}'
+}
+
+# garbage N CMD [ARG...]: CMD ARG... survives N seeds of random bytes,
+# each as 600 bytes and as 3000 bytes after an #lt1 header.  The seeds
+# are LT_SEED, LT_SEED+1 ... (LT_SEED is random unless set): the failure
+# prints the LT_SEED that replays it.
+garbage() (
+	trap - DEBUG
+	local n=$1 i seed replay base=${LT_SEED:-$RANDOM}
+	local g="$BATS_TEST_TMPDIR/garbage"
+	shift
+	for ((i = 0; i < n; i++)); do
+		seed=$((base + i))
+		replay="replay: LT_SEED=$seed bats $BATS_TEST_FILENAME -f '$BATS_TEST_DESCRIPTION'"
+		randbytes "$seed" 600 >"$g" || return 1
+		survives "600 random bytes; $replay" "$g" "$@" || return 1
+		{ echo '#lt1'; randbytes "$seed" 3000; } >"$g" || return 1
+		survives "#lt1 and 3000 random bytes; $replay" "$g" "$@" ||
+		    return 1
+	done
+)
+
+# mutants N FILE CMD [ARG...]: CMD ARG... survives N damaged copies of
+# the lt1 stream FILE (tests/data/ltpair/mutate.awk, seeds 1 to N).
+mutants() (
+	trap - DEBUG
+	local n=$1 f=$2 seed m="$BATS_TEST_TMPDIR/mutant"
+	shift 2
+	for ((seed = 1; seed <= n; seed++)); do
+		awk -v seed="$seed" -f "$DATA/ltpair/mutate.awk" "$f" >"$m" ||
+		    return 1
+		survives "awk -v seed=$seed -f $DATA/ltpair/mutate.awk $f" "$m" "$@" ||
+		    return 1
+	done
+)
+
+# The real Perfetto importer: trace_processor_shell, the trace processor
+# ui.perfetto.dev runs, is the judge of "Perfetto imports it cleanly".
+
+# tp_need: set TP to the trace processor: $TRACE_PROCESSOR, else
+# trace_processor_shell or trace_processor on PATH, else
+# $TOP/../shared/perfetto/trace_processor_shell.  Without one the test is
+# skipped, saying how to get one (with CI=true it fails).  Call it in the
+# test itself, not in $(...): a skip there ends only the subshell.
+tp_need() {
+	TP=
+	if [ -n "${TRACE_PROCESSOR:-}" ]; then
+		TP=$(command -v "$TRACE_PROCESSOR") || {
+			echo "TRACE_PROCESSOR=$TRACE_PROCESSOR: not a program" >&2
+			return 1
+		}
+	elif TP=$(command -v trace_processor_shell) ||
+	    TP=$(command -v trace_processor); then
+		:
+	elif [ -x "$TOP/../shared/perfetto/trace_processor_shell" ]; then
+		TP=$TOP/../shared/perfetto/trace_processor_shell
+	else
+		missing "Perfetto's trace processor is not installed: download trace_processor from https://github.com/google/perfetto/releases, then put it on PATH or set TRACE_PROCESSOR"
+	fi
+}
+
+# tp_query FILE SQL: import the trace FILE and print the result of the
+# one statement SQL, as the trace processor's CSV without its header
+# row: strings quoted ("x"), numbers bare, NULL as "[NULL]".  A failed
+# import (truncated JSON) or a bad query fails, with the importer's
+# messages.  tp_need must have run.
+tp_query() {
+	local q="$BATS_TEST_TMPDIR/tp.sql" out="$BATS_TEST_TMPDIR/tp.csv"
+	local err="$BATS_TEST_TMPDIR/tp.err" st _
+	[ -n "${TP:-}" ] || { echo "tp_query: call tp_need first" >&2; return 1; }
+	printf '%s\n' "$2" >"$q"
+	# A trace processor killed by a signal (from outside: the machine is
+	# shared) is run again, twice at most.
+	for _ in 1 2 3; do
+		st=0
+		"$TP" -q "$q" "$1" >"$out" 2>"$err" || st=$?
+		[ "$st" -gt 128 ] || break
+	done
+	if [ "$st" -ne 0 ]; then
+		echo "$TP -q: exit $st on $1 for: $2" >&2
+		cat "$err" >&2
+		return 1
+	fi
+	sed 1d "$out"
+}
+
+# tp_errors FILE: every stat of severity error or data_loss above 0 that
+# importing FILE counts (what the UI shows on its Trace errors, Import
+# errors and Data losses cards), one CSV line each: name, idx, severity,
+# source, value.  Nothing for a clean import.
+tp_errors() {
+	tp_query "$1" "select name, idx, severity, source, value from stats
+	    where severity in ('error', 'data_loss') and value > 0
+	    order by name, idx"
+}
+
+# tp_clean FILE: importing FILE counts no error and no data loss; those
+# it counts are printed.
+tp_clean() {
+	local e
+	e=$(tp_errors "$1") || return 1
+	[ -z "$e" ] || { printf '%s: Perfetto counts\n%s\n' "$1" "$e"; return 1; }
 }

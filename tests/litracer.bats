@@ -10,9 +10,109 @@ setup() {
 	export TMPDIR=$T/tmp
 	mkdir -p "$TMPDIR"
 	cd "$T"
+	# The processes of a litracer under test carry this in their
+	# environment (set on that command only): tagged finds them, and
+	# nothing else that runs on the machine.
+	tag=$T
+	writer=
 }
 
-# truth KEY: a count of the bundled sample's ground truth (genlog -t).
+teardown() {
+	[ -n "$writer" ] && kill "$writer" 2>/dev/null
+	local p
+	p=$(tagged)
+	# shellcheck disable=SC2086
+	[ -z "$p" ] || kill -KILL $p 2>/dev/null
+	return 0
+}
+
+# tagged: the live processes (not zombies: their environment is gone)
+# started with LT_TEST_TAG=$tag, one pid a line.
+tagged() {
+	local f
+	[ -r /proc/self/environ ] || skip "needs /proc (Linux)"
+	for f in $(grep -lsxzF "LT_TEST_TAG=$tag" /proc/[0-9]*/environ); do
+		f=${f#/proc/}
+		echo "${f%/environ}"
+	done
+}
+
+# tagged_names: the names of the tagged processes, sorted.
+tagged_names() {
+	local p
+	for p in $(tagged); do
+		cat "/proc/$p/comm" 2>/dev/null
+	done | sort
+}
+
+# tagged_stages: the tagged processes that are stages of the chain.
+tagged_stages() {
+	tagged_names | grep -x -e ltparse -e ltpair -e ltfilter -e ltlanefix \
+	    -e ltjson -e gzip || true
+}
+
+# stage NAME: the pid of the tagged process NAME, once it runs (a
+# generous bound: the test is not about speed).
+stage() {
+	local n=0 p
+	while :; do
+		for p in $(tagged); do
+			[ "$(cat "/proc/$p/comm" 2>/dev/null)" = "$1" ] &&
+			    { echo "$p"; return 0; }
+		done
+		n=$((n + 1))
+		[ "$n" -le 600 ] || {
+			echo "$1 never started; running:" $(tagged_names) >&2
+			cat drv.err >&2 2>/dev/null
+			return 1
+		}
+		sleep 0.1
+	done
+}
+
+# gone: wait until no tagged process is left (a generous bound again:
+# what matters is that they go).
+gone() {
+	local n=0
+	while [ -n "$(tagged)" ]; do
+		n=$((n + 1))
+		[ "$n" -le 600 ] || { echo "still running:" $(tagged_names); return 1; }
+		sleep 0.1
+	done
+}
+
+# seen TEXT FILE: wait until FILE holds TEXT.
+seen() {
+	local n=0
+	until grep -qF -- "$1" "$2" 2>/dev/null; do
+		n=$((n + 1))
+		[ "$n" -le 600 ] || { echo "never saw: $1"; cat -v "$2"; return 1; }
+		sleep 0.1
+	done
+}
+
+# nolitter: nothing left in TMPDIR, no temporary next to the output.
+nolitter() {
+	[ -z "$(ls -A "$TMPDIR")" ] || { ls -lA "$TMPDIR"; false; }
+	[ -z "$(ls -A . | grep '^\.litracer')" ] || { ls -lA .; false; }
+}
+
+# fullfs SIZE FILL CMD...: CMD in a mount namespace of its own where
+# $T/fs is a tmpfs of SIZE, FILL (yes or no) filled to the brim.  Needs
+# user namespaces (unshare -rm) or root; the mount ends with CMD.
+fullfs() {
+	local size=$1 fill=$2
+	shift 2
+	mkdir -p "$T/fs"
+	unshare -rm true 2>/dev/null || skip "cannot mount a tmpfs here (unshare -rm)"
+	unshare -rm sh -c 'mount -t tmpfs -o size="$1" tmpfs "$0" || exit 99
+	    [ "$2" = no ] || dd if=/dev/zero of="$0/fill" bs=4096 count=100000 2>/dev/null
+	    shift 2
+	    exec "$@"' "$T/fs" "$size" "$fill" "$@"
+}
+
+# truth KEY: a count of the bundled sample's ground truth, made with it by
+# tests/gen/genlog -c -n 2000 -l sample -s 16 -t tests/data/sample.truth
 truth() {
 	awk -F = -v k="$1" '$1 == k { print $2 }' "$DATA/sample.truth"
 }
@@ -47,8 +147,74 @@ sumval() {
 	run -2 --separate-stderr litracer -w 0 "$SAMPLE"
 	[ "$stderr" = "litracer: -w 0: not a positive integer" ]
 	run -2 --separate-stderr litracer --snap-threshold-us x "$SAMPLE"
-	[ "$stderr" = "litracer: --snap-threshold-us x: not a number of microseconds" ]
+	[ "$stderr" = "litracer: --snap-threshold-us x: invalid" ]
 	[ ! -e litdata_trace.json ]
+}
+
+@test "-h lists every long option the driver takes, as the man page does" {
+	need mandoc
+	run -0 litracer -h
+	help=$output
+	man=$(mandoc -Tascii "$TOP/man/litracer.1" | sed -e 's/.\x08//g')
+	opts=$(sed -n '/^while \[ \$# -gt 0 \]/,/^done/p' "$TOP/tools/litracer" |
+	    grep -o -- '--[a-z][a-z-]*' | sort -u)
+	[ "$(wc -l <<<"$opts")" -ge 16 ]
+	for o in $opts; do
+		grep -q -e "$o\b" <<<"$help" || { echo "-h lacks $o"; false; }
+		grep -q -e "$o\b" <<<"$man" || { echo "litracer.1 lacks $o"; false; }
+	done
+}
+
+@test "-w 08, -w 09: decimal, not octal; 20 digits or 0: the driver's own message" {
+	litracer -q -o w1.json "$SAMPLE" 2>/dev/null
+	for w in 08 09 010; do
+		run -0 --separate-stderr litracer -q -w "$w" -o "w$w.json" "$SAMPLE"
+		[ "${#stderr_lines[@]}" -eq 1 ]
+		cmp w1.json "w$w.json"
+	done
+	run -2 --separate-stderr litracer -w 12345678901234567890 "$SAMPLE"
+	[ "$stderr" = "litracer: -w 12345678901234567890: at most 64" ]
+	run -2 --separate-stderr litracer -w 65 "$SAMPLE"
+	[ "$stderr" = "litracer: -w 65: at most 64" ]
+	run -2 --separate-stderr litracer -w 000 "$SAMPLE"
+	[ "$stderr" = "litracer: -w 000: not a positive integer" ]
+	run -2 --separate-stderr litracer -w 1x "$SAMPLE"
+	[ "$stderr" = "litracer: -w 1x: not a positive integer" ]
+}
+
+@test "--snap-threshold-us: ltlanefix's syntax (.5, 5., 1e1, 1_000); a bad one names the option" {
+	for v in .5:500 5.:5000 1e1:10000 1_000:1000000; do
+		run -0 --separate-stderr litracer -q --snap-threshold-us "${v%:*}" -o s.json "$SAMPLE"
+		[ "$(grep -o '"threshold_ns":[0-9]*' s.json)" = "\"threshold_ns\":${v#*:}" ]
+	done
+	for v in x -1 ''; do
+		run -2 --separate-stderr litracer -q --snap-threshold-us "$v" -o bad.json "$SAMPLE"
+		[ "${#stderr_lines[@]}" -eq 1 ]
+		[[ "$stderr" == "litracer: --snap-threshold-us $v: "?* ]]
+		[[ "$stderr" != *failed* ]]
+	done
+	[ ! -e bad.json ]
+	nolitter
+}
+
+@test "a bad filter value is the filter's message under the driver's option, before any work" {
+	# a log big enough that a stage upstream of a failed filter is
+	# killed by SIGPIPE: that is not what the user must read
+	genlog -n 50000 >big.log
+	run -2 --separate-stderr litracer -q --pid 5-1 -o f.json big.log
+	[ "$stderr" = "litracer: --pid 5-1: empty range" ]
+	run -2 --separate-stderr litracer -q --worker - -o f.json big.log
+	[ "$stderr" = "litracer: --worker -: invalid" ]
+	run -2 --separate-stderr litracer -q --rank x -o f.json big.log
+	[ "$stderr" = "litracer: --rank x: invalid" ]
+	run -2 --separate-stderr litracer -q --from 5x -o f.json big.log
+	[ "$stderr" = "litracer: --from 5x: not a time" ]
+	run -2 --separate-stderr litracer -q --to 5x -o f.json big.log
+	[ "$stderr" = "litracer: --to 5x: not a time" ]
+	run -2 --separate-stderr litracer -q --from 90s --to 30s -o f.json big.log
+	[ "$stderr" = "litracer: --from 90s --to 30s: empty window" ]
+	[ ! -e f.json ]
+	nolitter
 }
 
 @test "no flags: litdata_trace.json from the log, clean for ltcheck" {
@@ -58,6 +224,18 @@ sumval() {
 	run -0 ltcheck litdata_trace.json
 	[[ "$output" == *"nothing to report"* ]]
 	json_ok litdata_trace.json
+}
+
+@test "the bundled sample shows a lane: reads that cross samples go to 'lane 1' tracks" {
+	# as the README says; without ltlanefix Perfetto would spill them
+	run -1 --separate-stderr litracer -q --validate --no-lanefix -o nl.json "$SAMPLE"
+	[[ "${stderr_lines[1]}" == *slice_spill_overlapping_complete_event* ]]
+	run -0 litracer -q -o s.json "$SAMPLE"
+	run -0 sh -c 'ltparse s.json | awk -F "\t" '\''
+	    $2 == "M" && $7 == "thread_name" && $8 ~ / lane 1"}$/ { lane[$3 " " $4] = 1 }
+	    $2 == "X" && $7 == "read" { rd[$3 " " $4]++ }
+	    END { for (k in lane) if (rd[k]) n++; print n + 0 }'\'
+	[ "$output" -gt 0 ]
 }
 
 @test "no operand reads litdata_debug.log here, or says there is none" {
@@ -80,7 +258,8 @@ sumval() {
 
 @test "the summary agrees with counts made independently" {
 	need node
-	run -0 --separate-stderr litracer -q "$SAMPLE"
+	# the log's own events: no waits added (tests/insight.bats)
+	run -0 --separate-stderr litracer -q --no-insight "$SAMPLE"
 	s=$stderr
 	[ "$(sumval "$s" lines)" = "$(truth lines)" ]
 	[ "$(sumval "$s" skipped)" = $(($(truth noise_text) + $(truth noise_cont) + $(truth noise_blank))) ]
@@ -139,12 +318,32 @@ sumval() {
 		console.log([...c].sort().join(","));' io.json
 	[ "$output" = "delete,download,read" ]
 	run -0 --separate-stderr litracer -q --cat=read -o r.json "$SAMPLE"
-	[[ "$stderr" == *" read="*ms ]]
+	[[ "$stderr" == *" read="*"ms filter_kept="* ]]
 	[[ "$stderr" != *"download="* ]]
+	[ "$(sumval "$stderr" filter_kept)" = "$(sumval "$stderr" X)" ]
+	[ "$(sumval "$stderr" filter_kept)" -gt 0 ]
+	[ "$(sumval "$stderr" filter_dropped)" -gt 0 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+}
+
+@test "filters that keep nothing: an empty trace, exit 0, and stderr and the summary say so" {
+	run -0 --separate-stderr litracer -q --rank 0 --from 30s --to 90s -o e.json "$SAMPLE"
+	[ "$(sumval "${stderr_lines[0]}" events)" = 0 ]
+	[ "$(sumval "${stderr_lines[0]}" filter_kept)" = 0 ]
+	n=$(sumval "${stderr_lines[0]}" filter_dropped)
+	[ "$n" -gt 900 ]
+	[ "${stderr_lines[1]}" = "litracer: the filters kept none of the $n events; e.json is empty" ]
+	[ "${#stderr_lines[@]}" -eq 2 ]
+	json_ok e.json
+	run -0 ltcheck e.json
+	# no filter, and no event in the input either
+	printf 'just a line of text\n\n' >text.log
+	run -0 --separate-stderr litracer -q -o t.json text.log
+	[ "${stderr_lines[1]}" = "litracer: the input holds no events; t.json is empty" ]
 }
 
 @test "--no-complete keeps B/E events, all paired, with span times" {
-	run -0 --separate-stderr litracer -q --no-complete -o be.json "$SAMPLE"
+	run -0 --separate-stderr litracer -q --no-complete --no-insight -o be.json "$SAMPLE"
 	[ "$(sumval "$stderr" X)" = 0 ]
 	[ "$(sumval "$stderr" B)" = "$(sumval "$stderr" E)" ]
 	[ "$(sumval "$stderr" B)" = "$(truth B)" ]
@@ -238,6 +437,153 @@ sumval() {
 	cmp in.log "$SAMPLE"
 }
 
+@test "the output may not be what standard input reads (same device and inode)" {
+	cp "$SAMPLE" in.log
+	ln in.log link.log
+	run -2 --separate-stderr sh -c 'litracer -o in.log - <in.log'
+	[ "$stderr" = "litracer: standard input is in.log, the output too; choose another -o" ]
+	run -2 --separate-stderr sh -c 'litracer -o link.log - <in.log'
+	[ "$stderr" = "litracer: standard input is link.log, the output too; choose another -o" ]
+	cmp in.log "$SAMPLE"
+	nolitter
+	# a pipe on standard input is not the output
+	run -0 sh -c 'cat in.log | litracer -q -o in.json -'
+	[ -s in.json ]
+}
+
+@test "-o DIR or -o DIR/: exit 2, a clear message, nothing written or left" {
+	mkdir d
+	run -2 --separate-stderr litracer -o d "$SAMPLE"
+	[ "$stderr" = "litracer: d: Is a directory; -o takes a file name" ]
+	run -2 --separate-stderr litracer -o d/ "$SAMPLE"
+	[ "$stderr" = "litracer: d/: Is a directory; -o takes a file name" ]
+	run -2 --separate-stderr litracer -o new/ "$SAMPLE"
+	[ "$stderr" = "litracer: new/: not a file name (it ends in /)" ]
+	[ -z "$(ls -A d)" ]
+	[ ! -e new ]
+	nolitter
+}
+
+@test "an existing FIFO or device as -o is written as it is, not replaced" {
+	litracer -q -o plain.json "$SAMPLE" 2>/dev/null
+	mkfifo o.json
+	cat o.json >got.json &
+	run -0 litracer -q -o o.json "$SAMPLE"
+	wait $!
+	[ -p o.json ]
+	cmp got.json plain.json
+	run -0 litracer -q -o /dev/null "$SAMPLE"
+	[ -c /dev/null ]
+	# --validate reads the trace back: only from a regular file
+	run -2 --separate-stderr litracer -q --validate -o /dev/null "$SAMPLE"
+	[ "$stderr" = "litracer: --validate reads the trace back: /dev/null is not a regular file" ]
+	nolitter
+}
+
+@test "Perfetto imports what these runs write: an empty trace, a FIFO's, a snap threshold's" {
+	tp_need
+	run -0 litracer -q --rank 0 --from 30s --to 90s -o e.json "$SAMPLE"
+	tp_clean e.json
+	[ "$(tp_query e.json 'select count(*) from slice')" = 0 ]
+	mkfifo o.json
+	cat o.json >got.json &
+	run -0 litracer -q -o o.json "$SAMPLE"
+	wait $!
+	tp_clean got.json
+	run -0 litracer -q --snap-threshold-us 1e1 -o s.json "$SAMPLE"
+	tp_clean s.json
+	[ "$(tp_query s.json 'select count(*) from slice')" = \
+	    "$(tp_query got.json 'select count(*) from slice')" ]
+	[ "$(tp_query s.json 'select count(*) from slice')" -gt 900 ]
+}
+
+@test "--validate -o -: refused before any work" {
+	run -2 --separate-stderr litracer -q --validate -o - "$SAMPLE"
+	[ -z "$output" ]
+	[ "$stderr" = "litracer: --validate reads the trace back: it needs an output file, not -o -" ]
+	nolitter
+}
+
+@test "standard input closed: a file input works, - says it is closed" {
+	litracer -q -o plain.json "$SAMPLE" 2>/dev/null
+	run -0 --separate-stderr sh -c 'litracer -q -o x.json "$1" <&-' sh "$SAMPLE"
+	cmp x.json plain.json
+	run -2 --separate-stderr sh -c 'litracer -q -o y.json - <&-'
+	[ "$stderr" = "litracer: -: standard input is closed" ]
+	[ ! -e y.json ]
+	nolitter
+}
+
+@test "-h and -V into a full device: exit 2, with the reason" {
+	run -2 --separate-stderr sh -c 'litracer -h >/dev/full'
+	[ "$stderr" = "litracer: standard output: No space left on device" ]
+	run -2 --separate-stderr sh -c 'litracer -V >/dev/full'
+	[ "$stderr" = "litracer: standard output: No space left on device" ]
+}
+
+@test "-o - | head -1: quiet, as a filter is" {
+	genlog -n 50000 >big.log
+	run -0 --separate-stderr bash -c 'litracer -q -o - "$1" | head -n 1; echo "${PIPESTATUS[0]}" >st' bash big.log
+	[ "$output" = '{"traceEvents":[' ]
+	[ -z "$stderr" ]
+	grep -qx -e 0 -e 141 st
+	nolitter
+}
+
+@test "a full output device: No space left on device, the output named, the writer blamed" {
+	# ltlanefix, upstream of ltjson, is killed by SIGPIPE when ltjson
+	# stops: it must not be blamed
+	genlog -n 50000 >big.log
+	run -2 --separate-stderr sh -c 'litracer -q -o - "$1" >/dev/full' sh big.log
+	[ "${stderr_lines[0]}" = "ltjson: write error: <stdout>: No space left on device" ]
+	[ "${stderr_lines[1]}" = "litracer: ltjson failed (exit 2); the output is incomplete" ]
+	[ "${#stderr_lines[@]}" -eq 2 ]
+	run -2 --separate-stderr litracer -q -o /dev/full big.log
+	[ "${stderr_lines[0]}" = "ltjson: write error: /dev/full: No space left on device" ]
+	[ "${stderr_lines[1]}" = "litracer: ltjson failed (exit 2); /dev/full was not written" ]
+	run -2 --separate-stderr litracer -q --no-lanefix -o /dev/full big.log
+	[ "${stderr_lines[1]}" = "litracer: ltjson failed (exit 2); /dev/full was not written" ]
+	nolitter
+}
+
+@test "a full output filesystem: the reason and the output named; nothing left there" {
+	genlog -n 50000 >big.log
+	for o in t.json:'ltjson failed (exit 2)' t.json.gz:'gzip failed (exit 1)'; do
+		why=${o#*:}
+		o=${o%%:*}
+		run -0 --separate-stderr fullfs 256k no sh -c \
+		    'litracer -q -o "$1/$2" "$3"; echo "$?"; ls -A "$1"' sh "$T/fs" "$o" big.log
+		# exit 2, and nothing left in the directory
+		[ "$output" = 2 ]
+		[[ "${stderr_lines[0]}" == *": $T/fs/$o: No space left on device" ]]
+		[ "${stderr_lines[1]}" = "litracer: $why; $T/fs/$o was not written" ]
+		[ "${#stderr_lines[@]}" -eq 2 ]
+	done
+	nolitter
+}
+
+@test "TMPDIR missing or full: the reason and the path, before any work" {
+	run -2 --separate-stderr env TMPDIR="$T/nosuch" litracer -q -o t.json "$SAMPLE"
+	[ "$stderr" = "litracer: $T/nosuch: No such file or directory (TMPDIR)" ]
+	run -0 --separate-stderr fullfs 64k yes sh -c \
+	    'TMPDIR=$1 litracer -q -o t.json "$2"; echo "$?"; ls -A "$1"' sh "$T/fs" "$SAMPLE"
+	[ "$stderr" = "litracer: $T/fs: No space left on device (TMPDIR)" ]
+	[ "$output" = "$(printf '2\nfill')" ]
+	[ ! -e t.json ]
+	nolitter
+}
+
+@test "TMPDIR filled by the parts of -w: the reason, and the stage" {
+	genlog -n 50000 >big.log
+	run -0 --separate-stderr fullfs 1m no sh -c \
+	    'TMPDIR=$1 litracer -q -w 2 -o t.json "$2"; echo "$?"; ls -A "$1"' sh "$T/fs" big.log
+	[ "$output" = 2 ]
+	[[ "$stderr" == *"litracer: $T/fs: No space left on device (TMPDIR)"* ]]
+	[ "${stderr_lines[${#stderr_lines[@]} - 1]}" = "litracer: ltparse failed (exit 2); t.json was not written" ]
+	[ ! -e t.json ]
+	nolitter
+}
+
 @test "a failing stage is named, and the previous trace stays" {
 	echo previous >t.json
 	printf '{"traceEvents":[{"ph":"X","ts":1,"dur":1,"pid":1,"tid":1},{"ph":' >bad.json
@@ -253,42 +599,65 @@ sumval() {
 	[ "$stderr" = "litracer: nodir: No such directory" ]
 }
 
-# alive NAME...: is a process of one of these names running (not a zombie)?
-alive() {
-	local n
-	for n in "$@"; do
-		pgrep -r R,S,D,T -x "$n" >/dev/null && return 0
-	done
-	return 1
+# midrun: litracer -o k.json in the background on an input that stays
+# open (a pipe that gets 200 KB and is never closed), so that the run is
+# surely in the middle; returns once its whole chain runs, with the
+# driver's pid in $pid and its stderr in drv.err.
+midrun() {
+	mkfifo feed
+	{ head -c 200000 "$SAMPLE"; exec sleep 600; } >feed 3>&- &
+	writer=$!
+	LT_TEST_TAG=$tag litracer -q -o k.json - <feed 2>drv.err 3>&- &
+	pid=$!
+	stage ltjson >/dev/null
 }
 
-@test "killed mid-run: no trace at the output, no temporary files" {
-	# The input arrives through a pipe that stays open, so the run is
-	# surely in the middle when the signal comes.
-	mkfifo feed
-	{ head -c 200000 "$SAMPLE"; exec sleep 60; } >feed 3>&- &
-	writer=$!
+@test "killed mid-run: the stages go with it, nothing is left" {
 	echo previous >k.json
-	litracer -q -o k.json - <feed 2>/dev/null 3>&- &
-	pid=$!
-	sleep 1
-	[ -n "$(ls -A "$TMPDIR")" ]
+	midrun
 	kill -TERM "$pid"
 	st=0
 	wait "$pid" || st=$?
-	# the stages go too, while their input is still open (slowly under
-	# ASan; a zombie does not count)
-	n=0
-	while alive ltparse ltpair ltlanefix ltjson; do
-		n=$((n + 1))
-		[ "$n" -lt 50 ] || { kill "$writer"; echo "stages still running"; false; }
-		sleep 0.1
-	done
-	kill "$writer"
 	[ "$st" -eq 143 ]
+	# the driver reaped its stages before it ended
+	[ -z "$(tagged_stages)" ]
+	gone
 	[ "$(cat k.json)" = previous ]
-	[ -z "$(ls -A "$TMPDIR")" ]
-	[ -z "$(ls -A . | grep '^\.litracer')" ]
+	nolitter
+}
+
+@test "killed with SIGKILL: the watchdog stops the stages and removes the temporaries" {
+	echo previous >k.json
+	midrun
+	[ -n "$(ls -A . | grep '^\.litracer')" ]
+	kill -KILL "$pid"
+	wait "$pid" || true
+	# their input is still open: only the watchdog can stop them
+	gone
+	[ "$(cat k.json)" = previous ]
+	nolitter
+}
+
+@test "a later run removes the temporaries of dead runs, and only those" {
+	midrun
+	# the driver, its watchdog and the stages at once: nothing cleans up
+	kill -KILL $(tagged)
+	wait "$pid" || true
+	gone
+	left=$(ls -A . | grep '^\.litracer\.')
+	[ "$(ls -A "$TMPDIR" | wc -l)" -eq 1 ]
+	# .litracer.PID.HOST.XXXXXX: the run that made it, and where
+	host=${left#.litracer.*.}
+	host=${host%.*}
+	[ -n "$host" ]
+	[ ".litracer.$pid.$host.${left##*.}" = "$left" ]
+	# a live run's temporaries (this shell's pid) and another host's stay
+	touch ".litracer.$$.$host.aaaaaa" ".litracer.$pid.other-host.bbbbbb"
+	mkdir "$TMPDIR/litracer.$$.$host.cccccc"
+	run -0 litracer -q -o k.json "$SAMPLE"
+	[ "$(ls -A . | grep '^\.litracer\.' | sort | tr '\n' ' ')" = \
+	    ".litracer.$$.$host.aaaaaa .litracer.$pid.other-host.bbbbbb " ]
+	[ "$(ls -A "$TMPDIR")" = "litracer.$$.$host.cccccc" ]
 }
 
 @test "killed at any moment of its start: nothing left behind, nothing left waiting" {
@@ -297,23 +666,22 @@ alive() {
 	exec 5<>never
 	echo previous >k.json
 	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
-		litracer -q -o k.json - <never 2>/dev/null 3>&- 5>&- &
+		LT_TEST_TAG=$tag litracer -q -o k.json - <never 2>/dev/null 3>&- 5>&- &
 		pid=$!
 		sleep "0.00$((i % 10))"
-		kill -TERM "$pid" 2>/dev/null || true
+		if [ $((i % 2)) -eq 0 ]; then
+			kill -TERM "$pid" 2>/dev/null || true
+		else
+			kill -KILL "$pid" 2>/dev/null || true
+		fi
 		wait "$pid" || true
 	done
-	n=0
-	while alive ltparse ltpair ltlanefix ltjson ||
-	    pgrep -r R,S,D,T -f "litracer -q -o k.json" >/dev/null; do
-		n=$((n + 1))
-		[ "$n" -lt 50 ] || { exec 5>&-; echo "processes still waiting"; false; }
-		sleep 0.1
-	done
+	gone
 	exec 5>&-
 	[ "$(cat k.json)" = previous ]
-	[ -z "$(ls -A "$TMPDIR")" ]
-	[ -z "$(ls -A . | grep '^\.litracer')" ]
+	# what a SIGKILL before the watchdog left, the next run removes
+	run -0 litracer -q -o k2.json "$SAMPLE"
+	nolitter
 }
 
 @test "--sink is accepted and ignored, and says so" {
@@ -324,8 +692,65 @@ alive() {
 @test "on a terminal: the report and the wrote line" {
 	need script
 	script -qec "TERM=xterm litracer -o tty.json '$SAMPLE'" /dev/null >tty.out 2>&1
-	grep -q 'lines=2051 events=' tty.out
+	grep -q "lines=$(truth lines) events=" tty.out
 	grep -q '^wrote tty.json: [0-9]* slices, [0-9]* new lanes' tty.out
+}
+
+# progress_steps: run litracer on a terminal (through script, which a
+# test may redefine) with its steps held in turn, and check that its progress line names each:
+# reading while the input is open, placing lanes while ltlanefix is
+# stopped, writing while nobody reads the output (a FIFO); then the
+# line is cleared and the summary follows.
+progress_steps() {
+	need script
+	mkfifo feed out.json
+	script -qec "TERM=xterm LT_TEST_TAG='$tag' litracer -o out.json - <feed" \
+	    /dev/null >tty.out 2>&1 3>&- &
+	local sp=$! lanes
+	exec 5>feed
+	head -n 300 "$SAMPLE" >&5
+	seen 'litracer: 1/3 reading ' tty.out
+	lanes=$(stage ltlanefix)
+	kill -STOP "$lanes"
+	exec 5>&-
+	seen 'litracer: 2/3 placing lanes ' tty.out
+	kill -CONT "$lanes"
+	seen 'litracer: 3/3 writing ' tty.out
+	cat out.json >got.json
+	wait "$sp"
+	json_ok got.json
+	tr '\r' '\n' <tty.out | grep -a . >lines.out
+	# every progress line is a step, its name and what is left
+	grep -a '^litracer: [0-9]/' lines.out >steps.out
+	[ -s steps.out ]
+	run ! grep -av -e '^litracer: 1/3 reading [0-9][0-9]* MB, [0-9][0-9]* MB/s ' \
+	    -e '^litracer: 1/3 reading [0-9][0-9]*s ' \
+	    -e '^litracer: 2/3 placing lanes [0-9][0-9]*s ' \
+	    -e '^litracer: 3/3 writing [0-9][0-9]*s ' \
+	    -e '^litracer: 3/3 writing [0-9][0-9]*%, [0-9][0-9]*s left ' steps.out
+	# in this order, each step once begun is over
+	[ "$(cut -c 11-13 steps.out | uniq | tr '\n' ' ')" = "1/3 2/3 3/3 " ]
+	# then the line is cleared, and the summary comes
+	[[ "$(grep -a -A1 '^litracer: 3/3' lines.out | tail -n 1)" == $'\033[K'lines=* ]]
+}
+
+@test "on a terminal, progress names the step that runs and what is left, to the end" {
+	progress_steps
+	# with /proc the reading step counts bytes
+	grep -aq '^litracer: 1/3 reading [0-9]* MB, ' lines.out
+}
+
+@test "progress where there is no /proc (macOS, BSD): the steps still, and their time" {
+	unshare -rm true 2>/dev/null || skip "cannot hide /proc here (unshare -rm)"
+	# a sanitizer build reads /proc/self/maps: it cannot run there
+	unshare -rm sh -c 'mount -t tmpfs -o size=4k tmpfs /proc && exec ltjson -h' >/dev/null 2>&1 ||
+	    skip "the tools of this build need /proc (a sanitizer build)"
+	script() {
+		unshare -rm sh -c 'mount -t tmpfs -o size=4k tmpfs /proc && exec script "$@"' sh "$@"
+	}
+	progress_steps
+	run ! grep -aq ' MB' lines.out
+	grep -aq '^litracer: 1/3 reading [0-9]*s ' lines.out
 }
 
 @test "a Kineto trace with crossing slices is repaired, every event kept" {
@@ -352,4 +777,101 @@ alive() {
 	run -0 --separate-stderr litracer -q r.log
 	[ "$(sumval "$stderr" duration_ms)" = 1.501 ]
 	[ "$(sumval "$stderr" read)" = 1.501ms ]
+}
+
+# outlier OUT: the bundled sample with one download 47 days before it
+# (a damaged line, or logs put together out of order).
+outlier() {
+	{
+		sed -n 1,400p "$SAMPLE"
+		echo "ts:1770095635562254.250;PID:1059625; TID:139714073724736; name: download;ph: B;cat: download;chunk: 99;"
+		echo "ts:1770095635562259.750;PID:1059625; TID:139714073724736; name: download;ph: E;cat: download;chunk: 99;"
+		sed -n '401,$p' "$SAMPLE"
+	} >"$1"
+}
+
+@test "an event weeks before the rest: converted again with an offset that keeps it, Perfetto imports it whole" {
+	tp_need
+	outlier o.log
+	# (no insight: its counters would add times of the outlier)
+	x=$(sumval "$(litracer -q --no-insight -o s.json "$SAMPLE" 2>&1)" X)
+	for lf in '' --no-lanefix; do
+		run -0 --separate-stderr litracer -q --no-insight $lf -o o.json o.log
+		[ "${stderr_lines[0]}" = "litracer: 2 times lie before the offset chosen from the first event; converting again with --ts-offset-us 1770000000000000" ]
+		[ "$(sumval "${stderr_lines[1]}" X)" = $((x + 1)) ]
+		# the offset is the step just below the earliest event, so
+		# every time stays exact: none rounded, none clamped
+		[ -z "$(sumval "${stderr_lines[1]}" rounded_ts)" ]
+		[ -z "$(sumval "${stderr_lines[1]}" clamped_ts)" ]
+		nomatch '"ts":-' o.json
+		grep -q '"ts_offset_us":1770000000000000,' o.json
+		# (--no-lanefix leaves the sample's crossings to Perfetto)
+		if [ -z "$lf" ]; then
+			tp_clean o.json
+		else
+			[ -z "$(tp_query o.json "select name from stats where value > 0 and name like '%negative%'")" ]
+		fi
+		[ "$(tp_query o.json "select count(*) from slice where name = 'download' and ts = 95635562254250 and dur = 5500")" = 1 ]
+		nolitter
+	done
+}
+
+@test "an event weeks before the rest, from a pipe: never negative, the trace stands, the warning says how to keep it" {
+	tp_need
+	outlier o.log
+	run -0 --separate-stderr sh -c 'litracer -q --no-insight -o o.json - < o.log'
+	[ "$(sumval "${stderr_lines[0]}" clamped_ts)" = 2 ]
+	[ "${stderr_lines[1]}" = "litracer: 2 times lay before the offset chosen from the first event and were written as the trace's start; convert from a file, or give --ts-offset-us 1770000000000000, to keep them" ]
+	nomatch '"ts":-' o.json
+	tp_clean o.json
+	run -0 --separate-stderr sh -c 'litracer -q --no-insight --ts-offset-us 1770000000000000 -o o2.json - < o.log'
+	[ -z "$(sumval "${stderr_lines[0]}" clamped_ts)" ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	tp_clean o2.json
+	run -2 --separate-stderr litracer -q --ts-offset-us 1.5 o.log
+	[ "$stderr" = "litracer: --ts-offset-us 1.5: invalid" ]
+}
+
+@test "a log spanning months: late times whole us, counted in the summary; Perfetto sees no crossing" {
+	tp_need
+	# the sample again, 200 days later, appended (an upgrade, a new run)
+	{
+		cat "$SAMPLE"
+		awk -F ';' -v OFS=';' '/^ts:/ {
+			split(substr($1, 4), t, ".")
+			$1 = sprintf("ts:%.0f.%s", t[1] + 17280000000000, t[2])
+		} { print }' "$SAMPLE"
+	} >long.log
+	# (no insight: the copy's spans of the same pids pair across the
+	# two, so its waits are not twice the sample's)
+	run -0 --separate-stderr litracer -q --no-insight -o long.json long.log
+	[ "$(sumval "$stderr" rounded_ts)" -gt 0 ]
+	tp_clean long.json
+	x=$(sumval "$(litracer -q --no-insight -o s.json "$SAMPLE" 2>&1)" X)
+	[ "$(sumval "$stderr" X)" -eq $((2 * x)) ]
+	[ "$(tp_query long.json 'select count(*) from slice')" -ge $((2 * x)) ]
+}
+
+@test "a bad --from or --to names the option and the reason once" {
+	run -2 --separate-stderr litracer -q --from 5x "$SAMPLE"
+	[ "$stderr" = "litracer: --from 5x: not a time" ]
+	run -2 --separate-stderr litracer -q --to 9300000000s "$SAMPLE"
+	[ "$stderr" = "litracer: --to 9300000000s: out of range (about 292 years at most)" ]
+}
+
+@test "--validate asks Perfetto's own importer too, where there is one" {
+	tp_need
+	# a stand-in that reports a stat Perfetto's prediction does not have
+	cat >fake_tp <<X
+#!/bin/sh
+case "\$*" in
+*stats*) printf '"name","severity","source","sum(value)"\n"misplaced_end_event","data_loss","trace",3\n' ;;
+*) exec "$TP" "\$@" ;;
+esac
+X
+	chmod +x fake_tp
+	run -0 env TRACE_PROCESSOR="$TP" litracer -q --validate -o v.json "$SAMPLE"
+	run -1 --separate-stderr env TRACE_PROCESSOR="$T/fake_tp" litracer -q --validate -o v.json "$SAMPLE"
+	[[ $stderr == *"misplaced_end_event"* ]]
+	[ -s v.json ]
 }

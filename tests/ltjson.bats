@@ -36,8 +36,10 @@ lt1() {
 }
 
 @test "a bad -O value is refused with exit 2" {
-	run -2 --separate-stderr ltjson -O -5 /dev/null
-	[ "$stderr" = "ltjson: -O -5: too small" ]
+	run -2 --separate-stderr ltjson -O -9223372036854776 /dev/null
+	[ "$stderr" = "ltjson: -O -9223372036854776: too small" ]
+	run -2 --separate-stderr ltjson -O 9223372036854776 /dev/null
+	[ "$stderr" = "ltjson: -O 9223372036854776: too large" ]
 	run -2 --separate-stderr ltjson -O 1.5 /dev/null
 	[ "$stderr" = "ltjson: -O 1.5: invalid" ]
 }
@@ -185,22 +187,32 @@ lt1() {
 	[[ "$output" == *'"ts_offset_us":0,'* ]]
 }
 
-@test "-O sets the offset; -O 0 keeps absolute times" {
+@test "-O sets the offset; -O 0 keeps absolute times, whole us where Perfetto cannot hold more" {
 	lt1 "$T/s" "1795940303867556.25	X	1	1	1	c	a	{}	{}"
 	run -0 ltjson -O 1795940000000000 "$T/s"
 	[[ "${lines[1]}" == '{"ts":303867556.25,'* ]]
 	[[ "$output" == *'"ts_offset_us":1795940000000000,'* ]]
 	run -0 ltjson -O 0 "$T/s"
-	[[ "${lines[1]}" == '{"ts":1795940303867556.25,'* ]]
+	[[ "${lines[1]}" == '{"ts":1795940303867556,"ph":"X","pid":1,"tid":1,"dur":1,'* ]]
+	[[ "$output" == *'"rounded_ts":2,'* ]] || false
 }
 
-@test "a ts before the offset is written negative, warned once, exit 1" {
+@test "a ts before the offset is never written negative: clamped, counted, exit 1" {
 	lt1 "$T/s" "1795940303867556.25	X	1	1	1	c	a	{}	{}" \
 	    "5	X	1	1	1	c	b	{}	{}" "6	X	1	1	1	c	c	{}	{}"
-	run -1 --separate-stderr ltjson "$T/s"
-	[ "$stderr" = "ltjson: $T/s:3: ts 5 is before the offset chosen from the first event; written negative, Perfetto drops it (see -O)" ]
-	[[ "$output" == *'{"ts":-1793999999999995,'* ]]
-	[[ "$output" == *'"negative_ts":2'* ]]
+	run -1 --separate-stderr ltjson -S "$T/st" "$T/s"
+	[ "$stderr" = "ltjson: $T/s:3: ts 5 is before the offset chosen from the first event; written as the trace's start, since Perfetto drops a negative ts (see -O)" ]
+	[ "${lines[2]}" = '{"ts":0,"ph":"X","pid":1,"tid":1,"dur":0,"cat":"c","name":"b"},' ]
+	[[ "$output" != *'"ts":-'* ]]
+	[[ "$output" == *'"clamped_ts":4,'* ]]
+	# the offset that keeps every event, for a second run (litracer does it)
+	grep -q '	ts_offset_needed_us=0$' "$T/st"
+	# with it the early events keep their times and the late one, far
+	# beyond the exact window, is rounded to a whole microsecond
+	run -0 ltjson -O 0 "$T/s"
+	[[ "${lines[1]}" == '{"ts":1795940303867556,"ph":"X","pid":1,"tid":1,"dur":1,'* ]]
+	[[ "${lines[2]}" == '{"ts":5,"ph":"X"'* ]]
+	[[ "$output" == *'"clamped_ts":0,"rounded_ts":2,'* ]] || false
 }
 
 @test "metadata events without ts stay without ts" {
@@ -256,7 +268,7 @@ lt1() {
 	run -0 ltjson -S "$T/stats" "$DATA/ltjson/basic.lt1"
 	run -0 cat "$T/stats"
 	[ "${lines[0]}" = "#stat	ltparse	lines=4	events=4	skipped=0" ]
-	[ "${lines[1]}" = "#stat	ltjson	events=6	B=1	E=1	X=1	I=1	M=2	C=0	flows=0	other=0	processes=2	repaired=0	negative_ts=0" ]
+	[ "${lines[1]}" = "#stat	ltjson	events=6	B=1	E=1	X=1	I=1	M=2	C=0	flows=0	other=0	processes=2	repaired=0	clamped_ts=0	rounded_ts=0	dupkeys=0" ]
 	[ "${lines[2]}" = "#duration	1343.75" ]
 	[ "${lines[3]}" = "#span	epoch	1	1343.75" ]
 	[ "${lines[4]}" = "#span	read	1	112.5" ]
@@ -275,13 +287,7 @@ lt1() {
 }
 
 @test "every prefix of a stream gives exit 0 or 1, never a crash" {
-	f=$DATA/ltjson/basic.lt1
-	size=$(wc -c <"$f")
-	for ((i = 0; i <= size; i++)); do
-		head -c "$i" "$f" >"$T/p"
-		run ltjson "$T/p"
-		[ "$status" -le 1 ] || { echo "prefix $i: status $status"; false; }
-	done
+	prefixes 1 "$DATA/ltjson/basic.lt1" ltjson
 }
 
 @test "random valid streams always give valid JSON" {
@@ -326,4 +332,105 @@ lt1() {
 	run -0 ltjson "$T/s"
 	[[ "$output" != *displayTimeUnit* ]]
 	[[ "$output" == *'"otherData":{"k":1}'* ]]
+}
+
+@test "a trace longer than the exact window: late times whole us, touching slices still touch in Perfetto" {
+	# 200 days after the first event, fractional slices that touch; the
+	# old writer's fractions made Perfetto spill 9 of them (rounding)
+	b=$((1795940303867556 + 200 * 86400000000))
+	{
+		printf '#lt1\n'
+		printf '1795940303867556.25\tX\t1\t1\t1.5\tc\tfirst\t{}\t{}\n'
+		for i in $(seq 0 49); do
+			printf '%s.%03d\tX\t1\t1\t0.%03d\tc\tt%d\t{}\t{}\n' \
+			    "$((b + 10 * i))" $((i * 17 % 1000)) \
+			    $((999 - i * 17 % 1000)) "$i"
+			printf '%s.999\tX\t1\t1\t0.5\tc\tu%d\t{}\t{}\n' "$((b + 10 * i))" "$i"
+		done
+	} >"$T/s"
+	run -0 ltjson -S "$T/st" "$T/s"
+	printf '%s\n' "$output" >"$T/t.json"
+	# every late time is a whole microsecond, the early one kept exact
+	[[ "${lines[1]}" == '{"ts":1940303867556.25,'* ]]
+	run -0 grep -c '"ts":[0-9]*,"ph":"X","pid":1,"tid":1,"dur":[0-9]*,' "$T/t.json"
+	[ "$output" -eq 100 ]
+	grep -q '	rounded_ts=' "$T/st"
+	tp_need
+	tp_clean "$T/t.json"
+	run -0 tp_query "$T/t.json" "select count(*) from slice s join thread_track t on s.track_id = t.id"
+	[ "$output" -eq 101 ]
+}
+
+@test "an extra member that repeats a column's key is dropped: the column wins, counted" {
+	lt1 "$T/s" '5	X	9	2	1	c	n	{}	{"ts":7,"ph":"B","pid":8,"cname":"good","id":3}' \
+	    '5	i	-	2	-	c	n	{}	{"pid":"kept","s":"t"}'
+	run -0 ltjson "$T/s"
+	[ "${lines[1]}" = '{"ts":5,"ph":"X","pid":9,"tid":2,"dur":1,"cat":"c","name":"n","cname":"good","id":3},' ]
+	# a column that is absent leaves its member in extra to stand
+	[ "${lines[2]}" = '{"ts":5,"ph":"i","tid":2,"cat":"c","name":"n","pid":"kept","s":"t"}' ]
+	[[ "$output" == *'"dupkeys":3'* ]]
+	lt1 "$T/s" '5	X	9	2	1	c	n	{"a":1}	{"x":{"ts":1},"args":{"b":2}}'
+	run -0 ltjson "$T/s"
+	[ "${lines[1]}" = '{"ts":5,"ph":"X","pid":9,"tid":2,"dur":1,"cat":"c","name":"n","args":{"a":1},"x":{"ts":1}}' ]
+}
+
+@test "pid and tid: all 64 bits are accepted, -0 is written 0" {
+	lt1 "$T/s" '5	i	-9223372036854775808	-0	-	c	n	{}	{}' \
+	    '5	i	9223372036854775807	-0	-	c	n	{}	{}'
+	run -0 ltjson "$T/s"
+	[ "${lines[1]}" = '{"ts":5,"ph":"i","pid":-9223372036854775808,"tid":0,"cat":"c","name":"n"},' ]
+	[ "${lines[2]}" = '{"ts":5,"ph":"i","pid":9223372036854775807,"tid":0,"cat":"c","name":"n"}' ]
+	[[ "$output" == *'"repaired":2'* ]]
+	lt1 "$T/s" '5	i	-9223372036854775809	1	-	c	n	{}	{}'
+	run -1 --separate-stderr ltjson "$T/s"
+	[ "$stderr" = "ltjson: $T/s:2: column pid: not an integer, a JSON string or -" ]
+}
+
+@test "a trace that starts before 1970 gets a negative offset, not clamped" {
+	lt1 "$T/s" '-5.5	X	1	1	1	c	a	{}	{}' '3	X	1	1	1	c	b	{}	{}'
+	run -0 ltjson "$T/s"
+	[[ "${lines[1]}" == '{"ts":1999999999994.5,'* ]]
+	[[ "${lines[2]}" == '{"ts":2000000000003,'* ]]
+	[[ "$output" == *'"ts_offset_us":-2000000000000,'* ]] || false
+}
+
+@test "--help and every long option" {
+	run -0 --separate-stderr ltjson --help
+	[ "${lines[0]}" = "usage: ltjson [-O offset] [-S file] [file ...]" ]
+	[[ "$output" == *"-O, --offset"* && "$output" == *"-S, --stats"* ]]
+	[[ "$output" == *"-h, --help"* ]]
+	lt1 "$T/s" "1795940303867556.25	X	1	1	1	c	a	{}	{}"
+	run -0 ltjson --offset=1795940000000000 --stats "$T/st" "$T/s"
+	[[ "${lines[1]}" == '{"ts":303867556.25,'* ]]
+	[ -s "$T/st" ]
+}
+
+@test "ltcheck accepts exactly the lt1 that ltjson accepts, with the same message" {
+	# a raw NUL, repaired to U+FFFD: fine for both
+	printf '#lt1\n5\ti\t1\t1\t-\tc\tn\0ul\t{}\t{}\n' >"$T/nul"
+	run -0 ltjson "$T/nul"
+	[[ "$output" == *$'"name":"n\xef\xbf\xbdul"'* ]]
+	run -0 ltcheck -q "$T/nul"
+	# a #top nested 10,000 deep: refused by both
+	{
+		printf '#lt1\n#top\tdeep\t'
+		for i in $(seq 10000); do printf '['; done
+		for i in $(seq 10000); do printf ']'; done
+		printf '\n'
+	} >"$T/deep"
+	for f in deep bad1 bad2 bad3 bad4 bad5 bad6; do
+		case $f in
+		bad1) lt1 "$T/$f" '5	i	1	1	-	c	n	{"a":1,}	{}' ;;
+		bad2) lt1 "$T/$f" 'x	i	1	1	-	c	n	{}	{}' ;;
+		bad3) lt1 "$T/$f" '5	i	1.5	1	-	c	n	{}	{}' ;;
+		bad4) lt1 "$T/$f" '5	i	1	1	-	c	n	{}	[]' ;;
+		bad5) lt1 "$T/$f" '5	i	1	1	-	c	n	{}' ;;
+		bad6) lt1 "$T/$f" '#top	traceEvents	[]' ;;
+		esac
+		run -1 --separate-stderr ltjson "$T/$f"
+		want=${stderr#ltjson: }
+		[ -n "$want" ]
+		run -1 --separate-stderr ltcheck "$T/$f"
+		[ "$stderr" = "ltcheck: $want" ] || { echo "$f: $stderr"; false; }
+	done
 }

@@ -6,12 +6,14 @@
  * Reads one trace (Chrome JSON, object or array form, or an lt1 stream,
  * which is checked as ltjson(1) would write it) in one streaming pass:
  * strict JSON, event counts against those ltjson recorded, and every
- * rule of ltcheck(1) through the model in common/pfsim.c and
- * common/pfstack.c.  Writes a report on standard output: for people, a
- * counter per line with -t, a summary with -s, nothing with -q.  Exit 1
- * when Perfetto would show a Trace Error, an Import Error, a Data Loss
- * or fail to load the file.
+ * rule of ltcheck(1) through the model of Perfetto's importer in
+ * common/ltcheck/ (pfsim.h).  Writes a report on standard output: for
+ * people, a counter per line with -t, a summary with -s, nothing with
+ * -q.  Exit 1 when Perfetto would show a Trace Error, an Import Error, a
+ * Data Loss or fail to load the file.  -P also runs Perfetto's own
+ * trace processor (pftp.h) and exits 1 when it counts otherwise.
  */
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,14 +22,11 @@
 
 #include "jsonev.h"
 #include "pfsim.h"
+#include "pftp.h"
 
-#define SYNOPSIS	"ltcheck [-qst] [-V version] [file]"
+#define SYNOPSIS	"ltcheck [-Pqst] [-V version] [file]"
 #define LARGE		1000000000LL	/* PF-LARGE-FILE, bytes */
 #define SNIFF		128
-
-/* Offsets as ltjson(1) chooses them for lt1 input. */
-#define EXACT_NS	((int64_t)9007199254740992)
-#define OFFSET_STEP	((int64_t)1000000000000000)
 
 enum { MODE_REPORT, MODE_TAB, MODE_QUIET };
 
@@ -38,6 +37,7 @@ static const char *const countkeys[] = {
 #define NCOUNT	(sizeof(countkeys) / sizeof(countkeys[0]))
 
 static struct pfsim	*sim;
+static struct pffinds	*fd;	/* the findings of sim */
 static struct ltout	 out;
 static const char	*fname;
 static int		 band = PF_V57;
@@ -50,6 +50,15 @@ static long long	 recorded[NCOUNT];
 static int		 hasrecorded;
 static char		 mismatch[256];
 static char		 synerr[256];
+
+/* -P: the real importer, and the file it imports when not the input. */
+static int		 pflag;
+static char		*tpprog;	/* NULL: none found */
+static struct pftp	 tp;
+static char		*tmp;
+static int		 copying;	/* an lt1 input as JSON, in tmp */
+static struct ltout	 copy;
+static long long	 ncopy;
 
 static void
 putf(const char *fmt, ...) LT_PRINTF(1, 2);
@@ -106,19 +115,19 @@ top(const struct ltjev *ev)
 		metadata(ev->p, ev->n);
 	else if (ev->keyn == 15 && memcmp(ev->key, "displayTimeUnit",
 	    15) == 0)
-		pf_find(sim, "PF-DISPLAY-TIME-UNIT", "json_display_time_unit",
+		pf_find(fd, "PF-DISPLAY-TIME-UNIT", "json_display_time_unit",
 		    PF_INFO, ev->line, NULL);
 	else if (ev->keyn == 17 && memcmp(ev->key, "systemTraceEvents",
 	    17) == 0) {
 		if (ev->type != '"')
-			pf_find(sim, "PF-TRACEEVENTS-NOT-ARRAY", "fatal",
+			pf_find(fd, "PF-TRACEEVENTS-NOT-ARRAY", "fatal",
 			    PF_FATAL, ev->line, "systemTraceEvents is not a "
 			    "string");
 	} else if ((ev->keyn == 11 && memcmp(ev->key, "stackFrames",
 	    11) == 0) || (ev->keyn == 7 && memcmp(ev->key, "samples",
 	    7) == 0) || (ev->keyn == 9 && memcmp(ev->key, "otherData",
 	    9) == 0))
-		pf_find(sim, "SC-TOPLEVEL-IGNORED", NULL, PF_OK, ev->line,
+		pf_find(fd, "SC-TOPLEVEL-IGNORED", NULL, PF_OK, ev->line,
 		    NULL);
 }
 
@@ -153,8 +162,22 @@ counts(void)
 			if (w > 0)
 				k += (size_t)w;
 		}
-		pf_find(sim, "LT-COUNT-MISMATCH", NULL, PF_DL, 0, mismatch);
+		pf_find(fd, "LT-COUNT-MISMATCH", NULL, PF_DL, 0, mismatch);
 	}
+}
+
+/* -------- -P -------- */
+
+/* An lt1 input is imported as the JSON it is checked as. */
+static void
+startcopy(void)
+{
+	int f;
+
+	tmp = pf_tp_tmpfile(&f);
+	lt_out_init(&copy, f, tmp);
+	copying = 1;
+	lt_out_puts(&copy, "{\"traceEvents\":[\n");
 }
 
 /* -------- reading -------- */
@@ -179,118 +202,83 @@ readjson(struct ltin *in)
 	form = jr.form;
 	if (k == LT_JEV_ERROR) {
 		if (jr.form == '[' && jr.errtrunc)
-			pf_find(sim, "PF-ARRAY-NO-CLOSE", NULL, PF_SILENT,
+			pf_find(fd, "PF-ARRAY-NO-CLOSE", NULL, PF_SILENT,
 			    jr.errline, "the last event is cut short and lost");
 		else if (pf_stalled(sim) && jr.form == '[')
-			pf_find(sim, "LT-STRICT-JSON", NULL, PF_OK, jr.errline,
+			pf_find(fd, "LT-STRICT-JSON", NULL, PF_OK, jr.errline,
 			    jr.err);
 		else if (jr.form == '{' && jr.errtrunc)
-			pf_find(sim, "PF-TRUNCATED-OBJECT", "fatal", PF_FATAL,
+			pf_find(fd, "PF-TRUNCATED-OBJECT", "fatal", PF_FATAL,
 			    jr.errline, jr.err);
 		else if (strcmp(jr.err, "traceEvents is not an array") == 0)
-			pf_find(sim, "PF-TRACEEVENTS-NOT-ARRAY", "fatal",
+			pf_find(fd, "PF-TRACEEVENTS-NOT-ARRAY", "fatal",
 			    PF_FATAL, jr.errline, jr.err);
 		else if (jr.form == 0)
 			;	/* not JSON at all: sniff() said so */
 		else {
 			snprintf(synerr, sizeof(synerr), "line %ld, byte "
 			    "%lld: %s", jr.errline, jr.erroff, jr.err);
-			pf_find(sim, "PF-JSON-SYNTAX", "fatal", PF_FATAL,
+			pf_find(fd, "PF-JSON-SYNTAX", "fatal", PF_FATAL,
 			    jr.errline, synerr);
 		}
 	}
 	if (jr.unterminated)
-		pf_find(sim, "PF-ARRAY-NO-CLOSE", NULL, PF_OK, jr.line, NULL);
+		pf_find(fd, "PF-ARRAY-NO-CLOSE", NULL, PF_OK, jr.line, NULL);
 	if (jr.trailing_comma > 0)
-		pf_find(sim, "PF-TRAILING-COMMA", band == PF_V50 ? "fatal" :
+		pf_find(fd, "PF-TRAILING-COMMA", band == PF_V50 ? "fatal" :
 		    NULL, band == PF_V50 ? PF_FATAL : PF_OK, 0, NULL);
 	if (pf_stalled(sim) && jr.form == '{')
-		pf_find(sim, "PF-BAD-DUR-STALL", "fatal", PF_FATAL, 0,
+		pf_find(fd, "PF-BAD-DUR-STALL", "fatal", PF_FATAL, 0,
 		    "the object form then fails as incomplete");
 	if (bytes == 0)
 		bytes = (long long)(in->off + (off_t)in->end);
 	lt_jr_free(&jr);
 }
 
-/* An lt1 record as the JSON event ltjson(1) would write for it. */
+/*
+ * An lt1 stream is judged as the trace ltjson(1) writes of it: the same
+ * checks and messages, the same bytes (jsonw.c), then the same model.
+ */
 static void
-lt1event(struct ltjr *jr, struct ltbuf *b, const struct ltrec *rec,
-    long line, int64_t *offset, int *offset_set)
+lt1event(struct ltrd *rd, struct ltjr *jr, struct ltjw *jw, struct ltbuf *b,
+    const struct ltrec *rec)
 {
-	const struct ltfield *f = rec->f;
+	struct ltjwrec r;
 	struct ltjev ev;
-	char num[LT_NUMBUF];
-	int64_t ns;
-	int n;
+	const char *why;
+	int n, col;
 
+	if (lt_jw_rec(jw, rec, &r, &why, &col) < 0)
+		lt_rd_bad(rd, "column %s: %s", lt_colname[col], why);
 	b->n = 0;
-	lt_buf_addc(b, '{');
-	if (lt_rec_ts(rec, LT_TS, &ns) > 0) {
-		if (!*offset_set) {
-			*offset = ns < EXACT_NS ? 0 :
-			    (ns / OFFSET_STEP - 1) * OFFSET_STEP;
-			*offset_set = 1;
-		}
-		lt_buf_adds(b, "\"ts\":");
-		lt_buf_add(b, num, lt_us_fmt(num, ns - *offset));
-		lt_buf_addc(b, ',');
+	lt_buf_grow(b, r.need);
+	b->n = (size_t)(lt_jw_put(b->p, &r) - b->p);
+	if (copying) {
+		lt_out_puts(&copy, ncopy++ > 0 ? ",\n" : "");
+		lt_out_write(&copy, b->p, b->n);
 	}
-	lt_buf_adds(b, "\"ph\":\"");
-	lt_buf_add(b, f[LT_PH].p, 1);
-	lt_buf_addc(b, '"');
-	if (!LT_ISNONE(f[LT_PID])) {
-		lt_buf_adds(b, ",\"pid\":");
-		lt_buf_add(b, f[LT_PID].p, f[LT_PID].n);
-	}
-	if (!LT_ISNONE(f[LT_TID])) {
-		lt_buf_adds(b, ",\"tid\":");
-		lt_buf_add(b, f[LT_TID].p, f[LT_TID].n);
-	}
-	if (!LT_ISNONE(f[LT_DUR])) {
-		lt_buf_adds(b, ",\"dur\":");
-		lt_buf_add(b, f[LT_DUR].p, f[LT_DUR].n);
-	}
-	if (f[LT_CAT].n > 0) {
-		lt_buf_adds(b, ",\"cat\":\"");
-		lt_buf_add(b, f[LT_CAT].p, f[LT_CAT].n);
-		lt_buf_addc(b, '"');
-	}
-	if (f[LT_NAME].n > 0) {
-		lt_buf_adds(b, ",\"name\":\"");
-		lt_buf_add(b, f[LT_NAME].p, f[LT_NAME].n);
-		lt_buf_addc(b, '"');
-	}
-	if (f[LT_ARGS].n > 2) {
-		lt_buf_adds(b, ",\"args\":");
-		lt_buf_add(b, f[LT_ARGS].p, f[LT_ARGS].n);
-	}
-	if (f[LT_EXTRA].n > 2) {
-		lt_buf_addc(b, ',');
-		lt_buf_add(b, f[LT_EXTRA].p + 1, f[LT_EXTRA].n - 2);
-	}
-	lt_buf_addc(b, '}');
 	memset(&ev, 0, sizeof(ev));
 	if ((n = lt_jr_tokens(jr, b->p, b->n)) < 1)
-		lt_diepos(LT_EXIT_DATA, fname, line, "bad record");
+		lt_rd_bad(rd, "bad record");
 	ev.kind = LT_JEV_EVENT;
 	ev.p = ev.raw = b->p;
 	ev.n = ev.rawn = b->n;
 	ev.tok = jr->tok;
 	ev.ntok = n;
-	pf_jsonev(sim, &ev, line);
+	pf_jsonev(sim, &ev, rd->in.line);
 }
 
 static void
 readlt1(struct ltin *in)
 {
-	struct ltbuf b = { NULL, 0, 0 };
+	struct ltbuf b = { NULL, 0, 0 }, top = { NULL, 0, 0 };
 	struct ltrec rec;
 	struct ltrd rd;
 	struct ltjr jr;
-	const char *why;
-	char *line;
-	int64_t offset = 0;
-	int k, col, offset_set = 0;
+	struct ltjw jw;
+	const char *key;
+	char *line, why[256];
+	int k;
 	ssize_t n;
 
 	memset(&rd, 0, sizeof(rd));
@@ -300,23 +288,35 @@ readlt1(struct ltin *in)
 	if (n < 4 || memcmp(line, "#lt1", 4) != 0 || (n > 4 && line[4] != '\t'))
 		lt_rd_bad(&rd, "unsupported stream version");
 	lt_jr_init(&jr, &rd.in, 0);
+	lt_jw_init(&jw);
+	if (tpprog != NULL)
+		startcopy();
 	while ((k = lt_rd_next(&rd, &rec)) != LT_EOF) {
-		/* ltjson writes #top members at the top level. */
-		if (k == LT_DIR && rec.len > 20 &&
-		    memcmp(rec.line, "#top\tdisplayTimeUnit\t", 21) == 0)
-			pf_find(sim, "PF-DISPLAY-TIME-UNIT",
-			    "json_display_time_unit", PF_INFO, rd.in.line, NULL);
-		if (k != LT_REC)
+		if (k == LT_REC) {
+			lt1event(&rd, &jr, &jw, &b, &rec);
 			continue;
-		if (lt_rec_check(&rec, &why, &col) < 0)
-			lt_rd_bad(&rd, "column %s: %s", lt_colname[col], why);
-		lt1event(&jr, &b, &rec, rd.in.line, &offset, &offset_set);
+		}
+		if (rec.len < 5 || memcmp(rec.line, "#top\t", 5) != 0)
+			continue;
+		/*
+		 * ltjson writes #top members at the top level, but for
+		 * displayTimeUnit, which it leaves out: Perfetto ignores it.
+		 */
+		if (lt_jw_top(rec.line, rec.len, &key, &top, why,
+		    sizeof(why)) < 0)
+			lt_rd_bad(&rd, "%s", why);
+	}
+	if (copying) {
+		lt_out_puts(&copy, "\n]}\n");
+		lt_out_close(&copy);
 	}
 	if (bytes == 0)
 		bytes = (long long)(rd.in.off + (off_t)rd.in.end);
 	lt_rd_done(&rd);
 	lt_jr_free(&jr);
+	lt_jw_free(&jw);
 	lt_buf_free(&b);
+	lt_buf_free(&top);
 	form = 'l';
 }
 
@@ -358,16 +358,37 @@ bandname(void)
 	return band == PF_V57 ? "v57+" : band == PF_V56 ? "v51-56" : "v50-";
 }
 
-/* -t: one line per counter, silent losses by rule. */
+/* -P: the count the trace processor gave counter, as a -t column. */
 static void
-tabs(struct pffind *f, size_t n, int *cards)
+counted(const struct pfrow *r, size_t nr, const char *counter)
+{
+	size_t i;
+
+	if (tpprog == NULL)
+		return;
+	for (i = 0; counter != NULL && tp.loaded && i < nr; i++)
+		if (strcmp(r[i].counter, counter) == 0) {
+			putf("\t%lld", r[i].counted);
+			return;
+		}
+	putf("\t-");
+}
+
+/* -t: one line per counter, silent losses by rule; with -P, counted. */
+static void
+tabs(struct pffind *f, size_t n, int *cards, const struct pfrow *r,
+    size_t nr)
 {
 	size_t i, j;
 	long long sum;
 
-	if (cards[PF_FATAL] > 0) {
-		putf("fatal\t1\tFATAL\n");
-		return;
+	if (cards[PF_FATAL] > 0 || (tpprog != NULL && !tp.loaded)) {
+		putf("fatal\t%d\tFATAL", cards[PF_FATAL] > 0);
+		if (tpprog != NULL)
+			putf("\t%d", !tp.loaded);
+		putf("\n");
+		if (cards[PF_FATAL] > 0)
+			return;
 	}
 	for (i = 0; i < n; i = j) {
 		if (f[i].card == PF_OK) {
@@ -379,9 +400,74 @@ tabs(struct pffind *f, size_t n, int *cards)
 		    f[i].counter != NULL && f[j].counter != NULL &&
 		    strcmp(f[i].counter, f[j].counter) == 0; j++)
 			sum += f[j].n;
-		putf("%s\t%lld\t%s\n", f[i].counter != NULL ? f[i].counter :
+		putf("%s\t%lld\t%s", f[i].counter != NULL ? f[i].counter :
 		    f[i].rule, sum, pf_cardname(f[i].card));
+		counted(r, nr, f[i].counter);
+		putf("\n");
 	}
+	/* What only the trace processor counted. */
+	for (i = 0; i < nr; i++)
+		if (r[i].predicted == 0)
+			putf("%s\t0\t%s\t%lld\n", r[i].counter,
+			    pf_cardname(r[i].card), r[i].counted);
+}
+
+/* -P in the report: its counters beside the prediction. */
+static void
+tpreport(const struct pfrow *r, size_t nr, int fatal, int diff)
+{
+	size_t i;
+
+	if (tpprog == NULL) {
+		putf("trace processor: none found (set TRACE_PROCESSOR, or put "
+		    "trace_processor on PATH)\n");
+		return;
+	}
+	putf("trace processor %s: ", tp.prog);
+	if (!tp.loaded) {
+		putf("the load fails, %s: %s\n", fatal ? "as predicted" :
+		    "NOT as predicted", tp.why);
+		return;
+	}
+	if (fatal)
+		putf("it loads the trace, NOT as predicted\n");
+	else
+		putf("%s\n", diff ? "its counters DIFFER from the prediction" :
+		    "its counters are those predicted");
+	if (nr > 0)
+		putf("  %-6s %-40s %9s %9s\n", "card", "counter", "predicted",
+		    "counted");
+	for (i = 0; i < nr; i++)
+		putf("  %-6s %-40s %9lld %9lld%s\n", pf_cardname(r[i].card),
+		    r[i].counter, r[i].predicted, r[i].counted,
+		    r[i].predicted != r[i].counted ? "  differs" : "");
+}
+
+/* -P with -q: one line on stderr when the trace processor disagrees. */
+static void
+tpquiet(const struct pfrow *r, size_t nr, int fatal)
+{
+	char line[512];
+	size_t i, k = 0;
+	int w;
+
+	if (!tp.loaded || fatal) {
+		lt_warn("%s: trace processor: %s%s", fname, tp.loaded ?
+		    "it loads the trace, predicted to fail" :
+		    "the load fails, not predicted: ", tp.loaded ? "" : tp.why);
+		return;
+	}
+	line[0] = '\0';
+	for (i = 0; i < nr && k < sizeof(line) - 1; i++) {
+		if (r[i].predicted == r[i].counted)
+			continue;
+		w = snprintf(line + k, sizeof(line) - k, "%s%s predicted %lld, "
+		    "counted %lld", k > 0 ? "; " : "", r[i].counter,
+		    r[i].predicted, r[i].counted);
+		if (w > 0)
+			k += (size_t)w;
+	}
+	lt_warn("%s: trace processor: %s", fname, line);
 }
 
 static void
@@ -393,8 +479,7 @@ examples(const struct pffind *f)
 		return;
 	putf("      line%s", f->nex > 1 ? "s" : "");
 	for (i = 0; i < f->nex; i++)
-		putf(" %ld", f->exrec[i] ? pf_recline(sim, f->ex[i]) :
-		    (long)f->ex[i]);
+		putf(" %lld", f->ex[i]);
 	if (f->n > f->nex)
 		putf(" ...");
 	putf("\n");
@@ -539,29 +624,47 @@ quiet(struct pffind *f, size_t n, int *cards)
 	lt_warn("%s: %s", fname, line);
 }
 
-int
-main(int argc, char *argv[])
+static void
+options(int argc, char *argv[])
 {
-	struct pffind *f;
-	struct ltin in;
-	struct stat st;
-	const char *errstr, *path;
-	size_t n;
-	int c, bad, cards[PF_NCARD];
+	static const struct option longopts[] = {
+		{ "trace-processor", no_argument, NULL, 'P' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "summary", no_argument, NULL, 's' },
+		{ "counters", no_argument, NULL, 't' },
+		{ "perfetto-version", required_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *errstr;
+	int c;
 
-	lt_setprog(argv[0]);
-	while ((c = getopt(argc, argv, "hqstV:")) != -1) {
+	while ((c = getopt_long(argc, argv, "hPqstV:", longopts, NULL)) !=
+	    -1) {
 		switch (c) {
 		case 'h':
 			lt_help(SYNOPSIS,
-			    "  -q          quiet: no report, exit status only "
+			    "  -P, --trace-processor\n"
+			    "                       also import with Perfetto's "
+			    "trace processor, if found\n"
+			    "                       ($TRACE_PROCESSOR, or on "
+			    "PATH), and compare its counters\n"
+			    "  -q, --quiet          no report, exit status only "
 			    "(one line on stderr if bad)\n"
-			    "  -s          summary: per category and process\n"
-			    "  -t          one line per predicted counter: "
-			    "COUNTER TAB COUNT TAB CARD\n"
-			    "  -V version  Perfetto version to predict "
-			    "(default 58; bands <=50, 51-56, 57+)\n"
-			    "  -h          show this help\n");
+			    "  -s, --summary        a summary per category and "
+			    "process\n"
+			    "  -t, --counters       one line per predicted "
+			    "counter:\n"
+			    "                       COUNTER TAB COUNT TAB CARD "
+			    "[TAB COUNTED with -P]\n"
+			    "  -V, --perfetto-version version\n"
+			    "                       the Perfetto version to "
+			    "predict (default 58;\n"
+			    "                       bands <=50, 51-56, 57+)\n"
+			    "  -h, --help           show this help\n");
+			break;
+		case 'P':
+			pflag = 1;
 			break;
 		case 'q':
 			mode = MODE_QUIET;
@@ -582,44 +685,102 @@ main(int argc, char *argv[])
 			lt_usage(SYNOPSIS);
 		}
 	}
-	argc -= optind;
-	argv += optind;
-	if (argc > 1 || (sflag && mode == MODE_TAB))
+	if (argc - optind > 1 || (sflag && mode == MODE_TAB))
 		lt_usage(SYNOPSIS);
 	band = version >= 57 ? PF_V57 : version >= 51 ? PF_V56 : PF_V50;
-	path = argc == 1 ? argv[0] : "-";
+}
 
-	sim = pf_new(band);
-	pf_summary(sim, sflag);
+/* The findings, in the form -q, -t or the report asks for. */
+static int
+output(void)
+{
+	struct pffind *f = fd->f;
+	struct pfrow *r = NULL;
+	size_t n = fd->n, nr = 0;
+	int bad, diff = 0, cards[PF_NCARD];
+
+	if (n > 0)
+		qsort(f, n, sizeof(*f), cmpfind);
+	bad = worst(f, n, cards);
+	if (tpprog != NULL) {
+		nr = pf_tp_rows(&tp, fd, &r);
+		diff = pf_tp_differs(&tp, r, nr, cards[PF_FATAL] > 0);
+	}
+	if (mode == MODE_TAB)
+		tabs(f, n, cards, r, nr);
+	else if (mode == MODE_REPORT) {
+		report(f, n, cards);
+		if (pflag)
+			tpreport(r, nr, cards[PF_FATAL] > 0, diff);
+	} else {
+		if (bad)
+			quiet(f, n, cards);
+		if (diff)
+			tpquiet(r, nr, cards[PF_FATAL] > 0);
+	}
+	if (sflag)
+		summary();
+	free(r);
+	return bad || diff;
+}
+
+/* The path the trace processor is given: never taken for a flag or URL. */
+static char *
+tppath(const char *path)
+{
+	size_t n = strlen(path) + 3;
+	char *p = lt_malloc(n);
+
+	snprintf(p, n, "%s%s", path[0] == '/' ? "" : "./", path);
+	return p;
+}
+
+int
+main(int argc, char *argv[])
+{
+	const char *path;
+	char *trace = NULL;
+	struct ltin in;
+	struct stat st;
+	int bad, lt1;
+
+	lt_setprog(argv[0]);
+	options(argc, argv);
+	path = optind < argc ? argv[optind] : "-";
+	if (pflag)
+		tpprog = pf_tp_find();
+	sim = pf_new(band, sflag);
+	fd = pf_finds(sim);
 	lt_in_open(&in, path);
 	fname = in.name;
+	lt1 = lt_in_fill(&in, 5) >= 4 && memcmp(in.buf + in.pos, "#lt1", 4) == 0;
+	if (tpprog != NULL && !lt1) {
+		if (strcmp(path, "-") != 0 && stat(path, &st) == 0 &&
+		    S_ISREG(st.st_mode))
+			trace = tppath(path);
+		else
+			tmp = pf_tp_spool(&in);
+	}
 	if (fstat(in.fd, &st) == 0 && S_ISREG(st.st_mode))
 		bytes = (long long)st.st_size;
 	lt_out_init(&out, 1, "<stdout>");
-	if (lt_in_fill(&in, 5) >= 4 && memcmp(in.buf + in.pos, "#lt1", 4) == 0)
+	if (lt1)
 		readlt1(&in);
 	else {
 		readjson(&in);
 		lt_in_close(&in);
 	}
 	if (bytes > LARGE)
-		pf_find(sim, "PF-LARGE-FILE", NULL, PF_OK, 0, NULL);
+		pf_find(fd, "PF-LARGE-FILE", NULL, PF_OK, 0, NULL);
 	counts();
 	pf_finish(sim);
-
-	n = pf_findings(sim, &f);
-	if (n > 0)
-		qsort(f, n, sizeof(*f), cmpfind);
-	bad = worst(f, n, cards);
-	if (mode == MODE_TAB)
-		tabs(f, n, cards);
-	else if (mode == MODE_REPORT)
-		report(f, n, cards);
-	else if (bad)
-		quiet(f, n, cards);
-	if (sflag)
-		summary();
+	if (tpprog != NULL)
+		pf_tp_import(&tp, tpprog, trace != NULL ? trace : tmp);
+	bad = output();
 	lt_out_close(&out);
+	pf_tp_free(&tp);
 	pf_free(sim);
+	free(trace);
+	free(tpprog);
 	return bad ? LT_EXIT_DATA : LT_EXIT_OK;
 }

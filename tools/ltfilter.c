@@ -145,7 +145,7 @@ onerange(int opt, const char *s, size_t n, void *to)
 
 /*
  * A time in nanoseconds: a decimal with an optional unit, ns, us (the
- * default), ms or s.  Returns -1 when s is not one.
+ * default), ms or s.  Returns LT_NUM_OK, LT_NUM_SYNTAX or LT_NUM_RANGE.
  */
 static int
 parsetime(const char *s, size_t n, int64_t *ns)
@@ -165,25 +165,37 @@ parsetime(const char *s, size_t n, int64_t *ns)
 		}
 	}
 	if (n == 0 || s[n - 1] == 'e' || s[n - 1] == 'E')
-		return -1;
-	return lt_dec_parse(s, n, scale, ns) == LT_NUM_OK ? 0 : -1;
+		return LT_NUM_SYNTAX;
+	return lt_dec_parse(s, n, scale, ns);
+}
+
+/* The message for a time parsetime() refused. */
+static const char *
+badtime(int r)
+{
+	return r == LT_NUM_RANGE ? "out of range (about 292 years at most)" :
+	    "not a time";
 }
 
 static void
 setwindow(struct window *w, int opt, const char *arg)
 {
 	const char *comma;
+	int r;
 
 	if ((comma = strchr(arg, ',')) == NULL || strchr(comma + 1, ','))
 		lt_die(LT_EXIT_SYS, "-%c %s: expected from,to", opt, arg);
 	w->on = 1;
 	w->hasfrom = comma > arg;
 	w->hasto = comma[1] != '\0';
-	if (w->hasfrom && parsetime(arg, (size_t)(comma - arg), &w->from) < 0)
-		lt_die(LT_EXIT_SYS, "-%c %s: bad time %.*s", opt, arg,
-		    (int)(comma - arg), arg);
-	if (w->hasto && parsetime(comma + 1, strlen(comma + 1), &w->to) < 0)
-		lt_die(LT_EXIT_SYS, "-%c %s: bad time %s", opt, arg, comma + 1);
+	if (w->hasfrom && (r = parsetime(arg, (size_t)(comma - arg),
+	    &w->from)) != LT_NUM_OK)
+		lt_die(LT_EXIT_SYS, "-%c %s: %.*s: %s", opt, arg,
+		    (int)(comma - arg), arg, badtime(r));
+	if (w->hasto && (r = parsetime(comma + 1, strlen(comma + 1),
+	    &w->to)) != LT_NUM_OK)
+		lt_die(LT_EXIT_SYS, "-%c %s: %s: %s", opt, arg, comma + 1,
+		    badtime(r));
 	if (w->hasfrom && w->hasto && w->to <= w->from)
 		lt_die(LT_EXIT_SYS, "-%c %s: empty window", opt, arg);
 }
@@ -289,17 +301,34 @@ argsok(struct ltrd *rd, const struct ltfield *args)
 	return rank && worker;
 }
 
-/* Does [ts, ts + dur) (the point ts when dur is 0) meet the window? */
+/*
+ * a - b, saturated: a time so far from the origin that the difference
+ * leaves int64 is beyond every bound a window can have on that side.
+ */
+static int64_t
+since(int64_t a, int64_t b)
+{
+	if (b > 0 && a < INT64_MIN + b)
+		return INT64_MIN;
+	if (b < 0 && a > INT64_MAX + b)
+		return INT64_MAX;
+	return a - b;
+}
+
+/*
+ * Does [ts, ts + dur) (the point ts when dur is 0) meet the window, its
+ * bounds counted from off?  ts + dur does not overflow (timeok).
+ */
 static int
 inwindow(const struct window *w, int64_t off, int64_t ts, int64_t dur)
 {
-	int64_t from = w->from + off, to = w->to + off;
+	int64_t start = since(ts, off);
 
-	if (w->hasto && ts >= to)
+	if (w->hasto && start >= w->to)
 		return 0;
-	if (!w->hasfrom || ts >= from)
+	if (!w->hasfrom || start >= w->from)
 		return 1;
-	return dur > 0 && ts + dur > from;
+	return dur > 0 && since(ts + dur, off) > w->from;
 }
 
 /* -d, -t, -T.  An event without a ts is outside every window. */

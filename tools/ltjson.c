@@ -10,6 +10,7 @@
  * memory does not grow with the input.
  */
 #include <fcntl.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -19,10 +20,6 @@
 
 #define SYNOPSIS	"ltjson [-O offset] [-S file] [file ...]"
 
-/* Below 2^42 us Perfetto's ts*1000 in double is exact to the ns. */
-#define EXACT_NS	((int64_t)9007199254740992)	/* 2^53 ns */
-#define OFFSET_STEP	((int64_t)1000000000000000)	/* 1e12 us in ns */
-
 struct stat1 {
 	char	*tool;
 	char	*key;
@@ -30,15 +27,13 @@ struct stat1 {
 };
 
 static struct ltout	 out;
-static struct ltbuf	 fix[LT_NCOL];	/* canonicalised columns */
+static struct ltjw	 jw;		/* the events as written */
 static struct ltbuf	 tops;		/* ,"key":value of #top members */
 static struct ltbuf	 usermeta;	/* members of a #top metadata */
 static struct stat1	*stats;
 static size_t		 nstats, capstats;
 
-static int		 offset_set;
-static int64_t		 offset;
-static long long	 nevents, nrepaired, nnegative;
+static long long	 nevents;
 static long long	 nph[128];
 static struct ltstrtab	 pids;		/* distinct processes */
 static struct ltstrtab	 cats;		/* categories of X events */
@@ -66,15 +61,6 @@ struct opens {
 static struct ltstrtab	 threads;
 static struct opens	*thr;
 static size_t		 capthr;
-
-/* The offset for a trace whose first timestamp is ns (see ltjson(1)). */
-static int64_t
-choose_offset(int64_t ns)
-{
-	if (ns < EXACT_NS)
-		return 0;
-	return (ns / OFFSET_STEP - 1) * OFFSET_STEP;
-}
 
 /* A JSON string of arbitrary bytes. */
 static void
@@ -156,28 +142,15 @@ static void
 addtop(struct ltrd *rd, char *line, size_t len)
 {
 	static struct ltbuf canon;
-	char *key, *val, *end = line + len;
-	const char *cur, *k, *v;
+	const char *key, *cur, *k, *v;
+	char why[256];
 	size_t kn, vn;
-	struct ltjson j;
+	int r;
 
-	if ((key = memchr(line, '\t', len)) == NULL)
-		lt_rd_bad(rd, "#top needs a key and a value");
-	key++;
-	if ((val = memchr(key, '\t', (size_t)(end - key))) == NULL)
-		lt_rd_bad(rd, "#top needs a key and a value");
-	*val++ = '\0';
-	if (lt_json_str(key, strlen(key), NULL, &j) != LT_JSON_OK ||
-	    j.flags != 0)
-		lt_rd_bad(rd, "#top key is not canonical JSON string contents");
-	if (strcmp(key, "traceEvents") == 0)
-		lt_rd_bad(rd, "#top traceEvents is not allowed");
-	/* Perfetto ignores it (and notes it); times are always us. */
-	if (strcmp(key, "displayTimeUnit") == 0)
+	if ((r = lt_jw_top(line, len, &key, &canon, why, sizeof(why))) < 0)
+		lt_rd_bad(rd, "%s", why);
+	if (r == 0)
 		return;
-	canon.n = 0;
-	if (lt_json_whole(val, (size_t)(end - val), &canon, &j) != LT_JSON_OK)
-		lt_rd_bad(rd, "#top %s: %s at byte %zu", key, j.err, j.errat);
 	if (strcmp(key, "metadata") != 0) {
 		lt_buf_add(&tops, ",\n\"", 3);
 		lt_buf_adds(&tops, key);
@@ -185,8 +158,6 @@ addtop(struct ltrd *rd, char *line, size_t len)
 		lt_buf_add(&tops, canon.p, canon.n);
 		return;
 	}
-	if (j.type != '{')
-		lt_rd_bad(rd, "#top metadata is not an object");
 	/* Our own record of an earlier run is replaced, not kept. */
 	cur = canon.p;
 	while (lt_json_objnext(&cur, canon.p + canon.n, &k, &kn, &v, &vn)) {
@@ -198,21 +169,6 @@ addtop(struct ltrd *rd, char *line, size_t len)
 		lt_buf_add(&usermeta, v, vn);
 		lt_buf_addc(&usermeta, ',');
 	}
-}
-
-static const struct ltfield *
-column(const struct ltrec *rec, int i, int repair)
-{
-	struct ltjson j;
-
-	if (!repair)
-		return &rec->f[i];
-	fix[i].n = 0;
-	if (i == LT_CAT || i == LT_NAME)
-		lt_json_str(rec->f[i].p, rec->f[i].n, &fix[i], &j);
-	else
-		lt_json_whole(rec->f[i].p, rec->f[i].n, &fix[i], &j);
-	return (const struct ltfield *)&fix[i];
 }
 
 /*
@@ -341,99 +297,33 @@ account(const struct ltrec *rec, int hasts, int64_t ts, int hasdur,
 		pairspan(rec, ts);
 }
 
-#define PUTS(w, s)	lt_put((w), (s), sizeof(s) - 1)
-
-/* ,"key":"text" or ,"key":text, key given with its comma and colon */
-static char *
-member(char *w, const char *key, size_t keyn, const struct ltfield *f,
-    int quote)
-{
-	w = lt_put(w, key, keyn);
-	if (quote)
-		*w++ = '"';
-	w = lt_put(w, f->p, f->n);
-	if (quote)
-		*w++ = '"';
-	return w;
-}
-
-#define MEMBER(w, k, f, q)	member((w), (k), sizeof(k) - 1, (f), (q))
-
-/*
- * One event, written straight into the output buffer: the room it needs
- * is known once its columns are (canonicalised when they had to be).
- */
+/* One event, written straight into the output buffer. */
 static void
 event(struct ltrd *rd, const struct ltrec *rec)
 {
-	const struct ltfield *cat, *name, *args, *extra;
+	struct ltjwrec r;
 	const char *why;
-	int64_t t[2], ts, dur;
-	size_t need;
-	int col, r, has[2], hasts, hasdur;
+	long long clamped = jw.clamped;
+	int col;
 	char *w;
 
-	if ((r = lt_rec_checkts(rec, &why, &col, t, has)) < 0)
+	if (lt_jw_rec(&jw, rec, &r, &why, &col) < 0)
 		lt_rd_bad(rd, "column %s: %s", lt_colname[col], why);
-	if (r > 0)
-		nrepaired++;
-	ts = t[0];
-	dur = t[1];
-	hasts = has[0];
-	hasdur = has[1];
-	if (hasts) {
-		if (!offset_set) {
-			offset = choose_offset(ts);
-			offset_set = 1;
-		}
-		if (ts < INT64_MIN + offset)
-			lt_rd_bad(rd, "column ts: out of range");
-		if (ts >= 0 && ts - offset < 0 && nnegative++ == 0)
-			lt_warnpos(rd->in.name, rd->in.line, "ts %.*s is "
-			    "before the offset chosen from the first event; "
-			    "written negative, Perfetto drops it (see -O)",
-			    (int)rec->f[LT_TS].n, rec->f[LT_TS].p);
-	}
-	cat = column(rec, LT_CAT, r);
-	name = column(rec, LT_NAME, r);
-	args = column(rec, LT_ARGS, r);
-	extra = column(rec, LT_EXTRA, r);
-	need = rec->f[LT_PID].n + rec->f[LT_TID].n + cat->n + name->n +
-	    args->n + extra->n + 2 * LT_NUMBUF + 64;
-
-	w = lt_out_room(&out, need);
-	w = nevents > 0 ? PUTS(w, ",\n{") : PUTS(w, "{");
-	if (hasts) {
-		w = PUTS(w, "\"ts\":");
-		w += lt_us_fmt(w, ts - offset);
-		w = PUTS(w, ",\"ph\":\"");
-	} else
-		w = PUTS(w, "\"ph\":\"");
-	*w++ = rec->f[LT_PH].p[0];
-	*w++ = '"';
-	nph[(unsigned char)rec->f[LT_PH].p[0] & 127]++;
-	if (!LT_ISNONE(rec->f[LT_PID]))
-		w = MEMBER(w, ",\"pid\":", &rec->f[LT_PID], 0);
-	if (!LT_ISNONE(rec->f[LT_TID]))
-		w = MEMBER(w, ",\"tid\":", &rec->f[LT_TID], 0);
-	if (hasdur) {
-		w = PUTS(w, ",\"dur\":");
-		w += lt_us_fmt(w, dur);
-	}
-	if (cat->n > 0)
-		w = MEMBER(w, ",\"cat\":", cat, 1);
-	if (name->n > 0)
-		w = MEMBER(w, ",\"name\":", name, 1);
-	if (args->n > 2)
-		w = MEMBER(w, ",\"args\":", args, 0);
-	if (extra->n > 2) {
+	if (jw.clamped > 0 && clamped == 0)
+		lt_warnpos(rd->in.name, rd->in.line, "ts %.*s is before the "
+		    "offset chosen from the first event; written as the "
+		    "trace's start, since Perfetto drops a negative ts "
+		    "(see -O)", (int)rec->f[LT_TS].n, rec->f[LT_TS].p);
+	w = lt_out_room(&out, r.need + 2);
+	if (nevents > 0) {
 		*w++ = ',';
-		w = lt_put(w, extra->p + 1, extra->n - 2);
+		*w++ = '\n';
 	}
-	*w++ = '}';
+	w = lt_jw_put(w, &r);
 	out.n = (size_t)(w - out.buf);
+	nph[(unsigned char)rec->f[LT_PH].p[0] & 127]++;
 	nevents++;
-	account(rec, hasts, ts, hasdur, dur);
+	account(rec, r.hasts, r.ts, r.hasdur, r.dur);
 }
 
 /* ltjson's own counters, for the metadata and for -S. */
@@ -462,10 +352,28 @@ mystats(struct ltstat *st)
 	st[k].key = "processes";
 	st[k++].val = (long long)pids.n;
 	st[k].key = "repaired";
-	st[k++].val = nrepaired;
-	st[k].key = "negative_ts";
-	st[k++].val = nnegative;
+	st[k++].val = jw.repaired;
+	st[k].key = "clamped_ts";
+	st[k++].val = jw.clamped;
+	st[k].key = "rounded_ts";
+	st[k++].val = jw.rounded;
+	st[k].key = "dupkeys";
+	st[k++].val = jw.dupkeys;
+	if (jw.clamped > 0) {
+		st[k].key = "ts_offset_needed_us";
+		st[k++].val = lt_jw_offset(jw.early, 1) / 1000;
+	}
 	return k;
+}
+
+/* From the earliest ts to the latest end, saturated (a test's extremes). */
+static int64_t
+duration(void)
+{
+	if (tsmax <= tsmin)
+		return 0;
+	return tsmin < 0 && tsmax > INT64_MAX + tsmin ? INT64_MAX :
+	    tsmax - tsmin;
 }
 
 static void
@@ -487,7 +395,7 @@ metadata(void)
 	lt_out_write(&out, usermeta.p, usermeta.n);
 	lt_out_puts(&out, "\"litracer\":{\"version\":\"" LT_VERSION
 	    "\",\"ts_offset_us\":");
-	lt_put_us(&out, offset);
+	lt_put_us(&out, jw.offset);
 	lt_out_puts(&out, ",\"stats\":{");
 	for (i = 0; i < nstats; i++) {
 		if (tool == NULL || strcmp(tool, stats[i].tool) != 0) {
@@ -516,7 +424,7 @@ metadata(void)
 		putnum(st[i].val);
 	}
 	lt_out_puts(&out, ",\"duration_us\":");
-	lt_put_us(&out, tsmax > tsmin ? tsmax - tsmin : 0);
+	lt_put_us(&out, duration());
 	lt_out_puts(&out, "}},\"span_us\":{");
 	for (i = 0; i < cats.n; i++) {
 		c = lt_strtab_key(&cats, i, &cn);
@@ -562,8 +470,7 @@ statfile(const char *path)
 		lt_out_putc(&so, '\n');
 	lt_put_stat(&so, "ltjson", st, mystats(st));
 	lt_out_puts(&so, "#duration\t");
-	lt_out_write(&so, num, lt_us_fmt(num, tsmax > tsmin ? tsmax - tsmin :
-	    0));
+	lt_out_write(&so, num, lt_us_fmt(num, duration()));
 	lt_out_putc(&so, '\n');
 	for (i = 0; i < cats.n; i++) {
 		c = lt_strtab_key(&cats, i, &cn);
@@ -581,6 +488,12 @@ statfile(const char *path)
 int
 main(int argc, char *argv[])
 {
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "offset", required_argument, NULL, 'O' },
+		{ "stats", required_argument, NULL, 'S' },
+		{ NULL, 0, NULL, 0 }
+	};
 	struct ltrec rec;
 	struct ltrd rd;
 	const char *errstr, *sfile = NULL;
@@ -589,22 +502,27 @@ main(int argc, char *argv[])
 	int c, k;
 
 	lt_setprog(argv[0]);
-	while ((c = getopt(argc, argv, "hO:S:")) != -1) {
+	lt_jw_init(&jw);
+	while ((c = getopt_long(argc, argv, "hO:S:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			lt_help(SYNOPSIS,
-			    "  -O offset  subtract this many microseconds "
-			    "from every ts (0: none)\n"
-			    "  -S file    also write the counters to file\n"
-			    "  -h         show this help\n");
+			    "  -O, --offset us  subtract this many microseconds "
+			    "from every ts\n"
+			    "                   (0: none; default: chosen from "
+			    "the first event)\n"
+			    "  -S, --stats file also write the counters to "
+			    "file\n"
+			    "  -h, --help       show this help\n");
 			break;
 		case 'O':
-			v = lt_strtonum(optarg, 0, INT64_MAX / 1000, &errstr);
+			v = lt_strtonum(optarg, INT64_MIN / 1000,
+			    INT64_MAX / 1000, &errstr);
 			if (errstr != NULL)
 				lt_die(LT_EXIT_SYS, "-O %s: %s", optarg,
 				    errstr);
-			offset = (int64_t)v * 1000;
-			offset_set = 1;
+			jw.offset = (int64_t)v * 1000;
+			jw.offset_set = 1;
 			break;
 		case 'S':
 			sfile = optarg;
@@ -641,8 +559,7 @@ main(int argc, char *argv[])
 		free(stats[i].val);
 	}
 	free(stats);
-	for (i = 0; i < LT_NCOL; i++)
-		lt_buf_free(&fix[i]);
+	lt_jw_free(&jw);
 	lt_buf_free(&tops);
 	lt_buf_free(&usermeta);
 	putstr(NULL);
@@ -654,5 +571,5 @@ main(int argc, char *argv[])
 		free(thr[i].s);
 	free(thr);
 	lt_strtab_free(&threads);
-	return nnegative > 0 ? LT_EXIT_DATA : LT_EXIT_OK;
+	return jw.clamped > 0 ? LT_EXIT_DATA : LT_EXIT_OK;
 }

@@ -4,8 +4,9 @@
  * counter and card, with the first few events of each, and what each
  * rule means in a few words for the report.
  */
-#include "lt.h"
-#include "pfint.h"
+#include <stdlib.h>
+
+#include "pfsim.h"
 
 static const char *const cardnames[PF_NCARD] = {
 	"FATAL", "TE", "IE", "DL", "info", "silent", "ok"
@@ -30,21 +31,20 @@ pf_cardlong(int c)
 }
 
 static struct pffind *
-finding(struct pfsim *s, const char *rule, const char *counter, int card)
+finding(struct pffinds *fd, const char *rule, const char *counter, int card)
 {
 	struct pffind *f;
 	size_t i;
 
-	for (i = 0; i < s->nfinds; i++) {
-		f = &s->finds[i];
+	for (i = 0; i < fd->n; i++) {
+		f = &fd->f[i];
 		if (strcmp(f->rule, rule) == 0 && f->card == card &&
 		    (f->counter == NULL ? counter == NULL : counter != NULL &&
 		    strcmp(f->counter, counter) == 0))
 			return f;
 	}
-	s->finds = lt_grow(s->finds, &s->capfinds, s->nfinds + 1,
-	    sizeof(*s->finds));
-	f = &s->finds[s->nfinds++];
+	fd->f = lt_grow(fd->f, &fd->cap, fd->n + 1, sizeof(*fd->f));
+	f = &fd->f[fd->n++];
 	memset(f, 0, sizeof(*f));
 	f->rule = rule;
 	f->counter = counter;
@@ -71,10 +71,10 @@ example(struct pffind *f, int isrec, long long v)
  * Returns it, so that a caller may count more than one at once.
  */
 struct pffind *
-pf_find(struct pfsim *s, const char *rule, const char *counter, int card,
+pf_find(struct pffinds *fd, const char *rule, const char *counter, int card,
     long line, const char *detail)
 {
-	struct pffind *f = finding(s, rule, counter, card);
+	struct pffind *f = finding(fd, rule, counter, card);
 
 	f->n++;
 	if (line > 0)
@@ -84,23 +84,23 @@ pf_find(struct pfsim *s, const char *rule, const char *counter, int card,
 	return f;
 }
 
-/* A finding about the event of record idx. */
+/* A finding about the event of record idx (pfrec.c). */
 struct pffind *
-pf_findrec(struct pfsim *s, const char *rule, const char *counter, int card,
-    uint32_t idx)
+pf_findrec(struct pffinds *fd, const char *rule, const char *counter,
+    int card, uint32_t idx)
 {
-	struct pffind *f = finding(s, rule, counter, card);
+	struct pffind *f = finding(fd, rule, counter, card);
 
 	f->n++;
 	example(f, 1, idx);
 	return f;
 }
 
-size_t
-pf_findings(struct pfsim *s, struct pffind **f)
+void
+pf_finds_free(struct pffinds *fd)
 {
-	*f = s->finds;
-	return s->nfinds;
+	free(fd->f);
+	memset(fd, 0, sizeof(*fd));
 }
 
 /* What each rule means, in a few words, for the report. */
@@ -179,10 +179,11 @@ static const struct {
 	    "scope or name differ): dropped" },
 	{ "PF-ASYNC-ID-TYPE", "an e whose id differs from its b's only in "
 	    "type (\"7\" vs 7): dropped" },
-	{ "PF-PID-COERCE", "pid/tid negative, above 2^32-1 or fractional: "
-	    "becomes 0 or is truncated" },
-	{ "PF-PID-STRING", "a string pid/tid: an internal id that may "
-	    "collide" },
+	{ "PF-PID-COERCE", "a pid/tid out of 0..2^32-1 becomes 0, a "
+	    "fraction is truncated; a tid of 0 then becomes the pid: the "
+	    "thread joins the main thread's track" },
+	{ "PF-PID-STRING", "a string pid/tid: another process or thread "
+	    "than the number it spells, an internal id that may collide" },
 	{ "PF-PHASE-IGNORED", "a phase Perfetto ignores" },
 	{ "PF-LARGE-FILE", "over 1 GB: the UI may run out of memory; use "
 	    "trace_processor --httpd" },

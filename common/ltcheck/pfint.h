@@ -1,7 +1,7 @@
 /* See LICENSE file for copyright and license details. */
 /*
- * pfint.h: what pfsim.c (events, tables, findings) and pfstack.c (the
- * sort and the slice stacks) share.  Not for the tools.
+ * pfint.h: the records of the events that the replay needs (pfrec.c),
+ * which pfsim.c keeps and pfstack.c replays.  Not for the tools.
  */
 #ifndef PFINT_H
 #define PFINT_H
@@ -32,15 +32,14 @@ enum {
 	RF_SIDE = 8		/* X: dur in the side table; e: other id type */
 };
 
-#define ISDIGIT(c)	((unsigned)(c) - '0' < 10)
 #define DUR_SIDE	UINT32_MAX
 #define PENDING		INT64_MIN
 #define MAXDEPTH	512
-#define MAXTRACKS	(1u << 24)
 
+/* What an E must match: a B's name (hash; 0: none) and category. */
 struct pair {
-	uint64_t	 name;		/* hash; 0: none */
-	uint32_t	 cat;		/* category index; 0: none */
+	uint64_t	 name;
+	uint32_t	 cat;
 	uint32_t	 pad;
 };
 
@@ -55,13 +54,7 @@ struct longdur {
 	uint32_t	 hi, lo;
 };
 
-struct pfsim {
-	int		 band;
-	int		 summary;
-	int		 stalled;
-	long long	 lost;
-	long		 stall_line;
-
+struct pfrecs {
 	/* Queue::Append bookkeeping. */
 	int		 slow;
 	int64_t		 maxts;
@@ -83,45 +76,55 @@ struct pfsim {
 	uint32_t	 ntracks;
 	uint64_t	 lastkey;	/* the track of the last event */
 	uint32_t	 lasttrack;
-	uint32_t	 lastcat;
-	struct ltmap	 catmap;
 	struct ltmap	 pairmap;
 	struct pair	*pairs;
 	size_t		 npairs, cappairs;
 	struct ltmap	 flowmap;
 	uint8_t		*flows;		/* per slot: started */
 	size_t		 nflows, capflows;
-	struct v2flow	*v2;
+	struct v2flow	*v2;		/* side tables, in record order */
 	size_t		 nv2, capv2;
 	struct longdur	*longs;
 	size_t		 nlongs, caplongs;
-	struct ltmap	 procmap;
-
-	struct pffind	*finds;
-	size_t		 nfinds, capfinds;
-
-	struct pfsum	 sum;
-	size_t		 nexact;	/* durations kept exactly, in all */
 };
 
-int		 pf_integral(double);
-struct pffind	*pf_findrec(struct pfsim *, const char *, const char *,
-		    int, uint32_t);
-void		 pf_adddur(struct pfsim *, uint32_t, int64_t);
-void		 pf_countproc(struct pfsim *, const struct pfval *);
-void		 pf_replay(struct pfsim *);
+/* pfrec.c */
+void		 pf_recs_free(struct pfrecs *);
+uint64_t	 pf_key(int, uint64_t, uint64_t);
+void		 pf_push(struct pfrecs *, int64_t, int);
+void		 pf_addrec(struct pfrecs *, long, int64_t, int, int, uint32_t,
+		    uint32_t);
+uint32_t	 pf_track(struct pfrecs *, uint64_t);
+int		 pf_hastrack(struct pfrecs *, uint64_t);
+uint32_t	 pf_pair(struct pfrecs *, uint32_t, uint64_t);
+uint32_t	 pf_flowslot(struct pfrecs *, uint64_t);
+void		 pf_addv2(struct pfrecs *, uint32_t, uint32_t);
+uint32_t	 pf_setdur(struct pfrecs *, int64_t, int *);
+int64_t		 pf_rdur(const struct pfrecs *, const struct rec *);
+const struct v2flow *pf_recv2(const struct pfrecs *, const struct rec *);
+long		 pf_recline(const struct pfrecs *, long long);
+void		 pf_sort(struct pfrecs *);
 
-/* ts + dur for ts, dur >= 0, saturated as no real trace reaches it. */
-static inline int64_t
-endof(int64_t ts, int64_t dur)
-{
-	return dur > INT64_MAX - ts ? INT64_MAX : ts + dur;
-}
+/* pfstack.c */
+void		 pf_replay(struct pfrecs *, struct pffinds *, struct pfsum *,
+		    int);
 
 static inline int64_t
 rec_ts(const struct rec *r)
 {
 	return (int64_t)((uint64_t)r->tshi << 32 | r->tslo);
+}
+
+static inline int
+rec_kind(const struct rec *r)
+{
+	return (int)(r->tk & 15);
+}
+
+static inline int
+rec_flags(const struct rec *r)
+{
+	return (int)((r->tk >> 4) & 15);
 }
 
 #endif

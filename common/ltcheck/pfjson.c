@@ -54,7 +54,8 @@ pf_sniff(struct pfsim *sim, const char *p, size_t n)
 	} else if (k >= 3 && memcmp(b, "[{\"", 3) == 0)
 		;
 	else if (k == 2 && memcmp(b, "[]", 2) == 0) {
-		pf_find(sim, "PF-DETECT-EMPTY", "fatal", PF_FATAL, 1, NULL);
+		pf_find(pf_finds(sim), "PF-DETECT-EMPTY", "fatal", PF_FATAL,
+		    1, NULL);
 		return;
 	} else if (k >= 3 && memcmp(b, "\xef\xbb\xbf", 3) == 0)
 		why = "a UTF-8 byte order mark";
@@ -67,7 +68,8 @@ pf_sniff(struct pfsim *sim, const char *p, size_t n)
 	else
 		why = "not JSON";
 	if (why != NULL)
-		pf_find(sim, "PF-DETECT-PREFIX", "fatal", PF_FATAL, 1, why);
+		pf_find(pf_finds(sim), "PF-DETECT-PREFIX", "fatal", PF_FATAL,
+		    1, why);
 }
 
 /* -------- one JSON event -------- */
@@ -200,9 +202,9 @@ rawscan(struct pfsim *sim, const char *p, size_t n, struct pfev *pe)
 			return;
 		for (k = p, i = 0; i < j.end; i++)
 			if ((unsigned char)k[i] < 0x20)
-				pf_find(sim, "PF-JSON-SYNTAX", "fatal",
-				    PF_FATAL, pe->line, "a raw control "
-				    "character in a key");
+				pf_find(pf_finds(sim), "PF-JSON-SYNTAX",
+				    "fatal", PF_FATAL, pe->line, "a raw "
+				    "control character in a key");
 		p += j.end;
 		while (p < e && *p != ':')
 			p++;
@@ -219,59 +221,70 @@ rawscan(struct pfsim *sim, const char *p, size_t n, struct pfev *pe)
 	}
 }
 
+/* Is the unknown key at token i a repeat of an earlier unknown key? */
+static int
+dupunknown(const char *js, const jsmntok_t *t, int i)
+{
+	int x;
+
+	for (x = 1; x < i; x = lt_jtok_skip(t, x + 1))
+		if (member(js, &t[x]) < 0 &&
+		    t[x].end - t[x].start == t[i].end - t[i].start &&
+		    memcmp(js + t[x].start, js + t[i].start,
+		    (size_t)(t[i].end - t[i].start)) == 0)
+			return 1;
+	return 0;
+}
+
+/* The members of the object at t[0]; returns the token of args, or -1. */
+static int
+members(const char *js, const jsmntok_t *t, struct pfev *pe)
+{
+	uint32_t seen = 0;
+	int i, k, m, a = -1;
+
+	for (i = 1, k = 0; k < t[0].size; k++, i = lt_jtok_skip(t, i + 1)) {
+		if ((m = member(js, &t[i])) < 0) {
+			if (!pe->dupkey)
+				pe->dupkey = dupunknown(js, t, i);
+			continue;
+		}
+		if (seen & 1u << m)
+			pe->dupkey = 1;
+		seen |= 1u << m;
+		if (m == M_ID2) {
+			memset(&pe->id2_local, 0, sizeof(pe->id2_local));
+			memset(&pe->id2_global, 0, sizeof(pe->id2_global));
+			pe->id2_bad = 0;
+			id2(js, t, i + 1, pe);
+		} else
+			val(js, &t[i + 1],
+			    (struct pfval *)(void *)((char *)pe + offsets[m]));
+		if (m == M_ARGS)
+			a = i + 1;
+	}
+	return a;
+}
+
 void
 pf_jsonev(struct pfsim *sim, const struct ltjev *ev, long line)
 {
 	const jsmntok_t *t = ev->tok;
 	const char *js = ev->p;
-	struct pfval *v;
 	struct pfev pe;
-	uint32_t seen = 0;
-	int i, k, m, a = -1, x, y, ph;
+	int a, ph;
 
 	memset(&pe, 0, sizeof(pe));
 	pe.line = line;
 	if (t[0].type != JSMN_OBJECT) {
-		pf_find(sim, "PF-JSON-SYNTAX", "fatal", PF_FATAL, line,
-		    "an element of traceEvents is not an object");
+		pf_find(pf_finds(sim), "PF-JSON-SYNTAX", "fatal", PF_FATAL,
+		    line, "an element of traceEvents is not an object");
 		pe.notobj = 1;
 		pf_event(sim, &pe);
 		return;
 	}
 	pe.empty = t[0].size == 0;
-	for (i = 1, k = 0; k < t[0].size; k++) {
-		m = member(js, &t[i]);
-		if (m >= 0) {
-			if (seen & 1u << m)
-				pe.dupkey = 1;
-			seen |= 1u << m;
-			if (m == M_ID2) {
-				memset(&pe.id2_local, 0, sizeof(pe.id2_local));
-				memset(&pe.id2_global, 0,
-				    sizeof(pe.id2_global));
-				pe.id2_bad = 0;
-				id2(js, t, i + 1, &pe);
-			} else {
-				v = (struct pfval *)(void *)((char *)&pe +
-				    offsets[m]);
-				val(js, &t[i + 1], v);
-			}
-			if (m == M_ARGS)
-				a = i + 1;
-		} else {
-			/* Repeated unknown keys: compare with earlier ones. */
-			for (x = 1, y = 0; x < i && !pe.dupkey; y++) {
-				if (member(js, &t[x]) < 0 &&
-				    t[x].end - t[x].start ==
-				    t[i].end - t[i].start &&
-				    memcmp(js + t[x].start, js + t[i].start,
-				    (size_t)(t[i].end - t[i].start)) == 0)
-					pe.dupkey = 1;
-				x = lt_jtok_skip(t, x + 1);
-			}
-		}
-		i = lt_jtok_skip(t, i + 1);
-	}
+	a = members(js, t, &pe);
 	/* name and cat that are not strings do not count. */
 	if (pe.name.type != '"')
 		memset(&pe.name, 0, sizeof(pe.name));
@@ -291,7 +304,7 @@ pf_jsonev(struct pfsim *sim, const struct ltjev *ev, long line)
 	if (ev->flags & (LT_JS_SURROGATE | LT_JS_CTRL))
 		rawscan(sim, ev->raw, ev->rawn, &pe);
 	if (ev->flags & (LT_JS_UTF8 | LT_JS_NUL))
-		pf_find(sim, "LT-STRICT-JSON", NULL, PF_OK, line,
+		pf_find(pf_finds(sim), "LT-STRICT-JSON", NULL, PF_OK, line,
 		    ev->flags & LT_JS_UTF8 ? "invalid UTF-8 in a string" :
 		    "a NUL character in a string");
 	pf_event(sim, &pe);

@@ -4,8 +4,7 @@
  * decimal parser, then CoerceToTs), for ltcheck's model.  No libm: the
  * Makefile links none, and the few operations needed are simple.
  */
-#include "lt.h"
-#include "pfint.h"
+#include "pfsim.h"
 
 /* 10^e as a double, exact up to 10^22 like pow(10, e). */
 static double
@@ -60,7 +59,7 @@ pf_num(const char *p, size_t n, struct pfnum *v)
 		neg = 1;
 		p++;
 	}
-	for (q = p; p < e && ISDIGIT(*p); p++) {
+	for (q = p; p < e && PF_ISDIGIT(*p); p++) {
 		if (ip > (uint64_t)INT64_MAX / 10 ||
 		    ip * 10 + (uint64_t)(*p - '0') > (uint64_t)INT64_MAX)
 			v->wrap = 1;
@@ -73,7 +72,7 @@ pf_num(const char *p, size_t n, struct pfnum *v)
 	v->isint = 1;
 	if (p < e && *p == '.') {
 		v->isint = 0;
-		for (q = ++p; p < e && ISDIGIT(*p); p++) {
+		for (q = ++p; p < e && PF_ISDIGIT(*p); p++) {
 			fr = fr * 10 + (uint64_t)(*p - '0');
 			div *= 10;
 			if (*p != '0')
@@ -89,7 +88,7 @@ pf_num(const char *p, size_t n, struct pfnum *v)
 		v->isint = 0;
 		if (++p < e && (*p == '+' || *p == '-'))
 			eneg = *p++ == '-';
-		for (q = p; p < e && ISDIGIT(*p); p++)
+		for (q = p; p < e && PF_ISDIGIT(*p); p++)
 			if (ex < 100000)
 				ex = ex * 10 + (*p - '0');
 		if (p == q)

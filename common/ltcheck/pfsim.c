@@ -7,131 +7,54 @@
  * applies every check that does not depend on the order of events
  * (missing ph or ts, bad dur, counters, metadata, pid coercion, number
  * overflow), runs Queue::Append's bookkeeping and keeps a 20-byte record
- * of the events the slice stacks and flows need.  The sort and the
- * replay of those records are in pfstack.c, findings in pffind.c, the
- * number parser in pfnum.c and the -s summary in pfsum.c.
+ * of the events the slice stacks and flows need (pfrec.c).  pf_finish()
+ * sorts the records and replays them (pfstack.c).
  */
 #include <stdlib.h>
 
 #include "lt.h"
 #include "pfint.h"
 
-#define CKEVERY		1024
 #define PREC_US		9007199254740.992	/* 2^53 ns in us */
 
-/* -------- tables -------- */
-
-uint64_t
-pf_hash(const void *p, size_t n, uint64_t seed)
-{
-	const unsigned char *s = p;
-	uint64_t h = seed ^ (n * 0x9e3779b97f4a7c15ULL), w;
-
-	while (n >= 8) {
-		memcpy(&w, s, 8);
-		h = (h ^ (w * 0xff51afd7ed558ccdULL)) * 0xc4ceb9fe1a85ec53ULL;
-		h ^= h >> 29;
-		s += 8;
-		n -= 8;
-	}
-	w = 0;
-	while (n > 0)
-		w = w << 8 | s[--n];
-	h = (h ^ (w * 0xff51afd7ed558ccdULL)) * 0xc4ceb9fe1a85ec53ULL;
-	h ^= h >> 32;
-	h *= 0x9e3779b97f4a7c15ULL;
-	h ^= h >> 29;
-	return h != 0 ? h : 1;
-}
-
-/* -------- categories -------- */
-
-static uint32_t
-catid(struct pfsim *s, const struct pfval *cat)
-{
-	struct pfcat *c;
-	uint32_t *slot;
-	int created;
-
-	if (cat->type != '"' || cat->n == 0)
-		return 0;
-	c = &s->sum.cats[s->lastcat];
-	if (s->lastcat != 0 && c->namelen == cat->n &&
-	    memcmp(c->name, cat->p, cat->n) == 0)
-		return s->lastcat;
-	slot = lt_map_get(&s->catmap, pf_hash(cat->p, cat->n, 7), NULL, NULL,
-	    &created);
-	if (!created)
-		return s->lastcat = *slot;
-	s->sum.cats = lt_grow(s->sum.cats, &s->sum.capcats, s->sum.ncats + 1,
-	    sizeof(*s->sum.cats));
-	c = &s->sum.cats[s->sum.ncats];
-	memset(c, 0, sizeof(*c));
-	c->name = memcpy(lt_malloc(cat->n + 1), cat->p, cat->n);
-	((char *)c->name)[cat->n] = '\0';
-	c->namelen = cat->n;
-	*slot = (uint32_t)s->sum.ncats++;
-	return s->lastcat = *slot;
-}
-
-/*
- * Log buckets: values below 2 * HSUB exactly, then HSUB buckets per
- * power of two, so a bucket is at most 1/HSUB of its values wide.
- */
-/* -------- the simulator -------- */
+struct pfsim {
+	int		 band;
+	int		 stalled;
+	long long	 lost;
+	struct pfrecs	 rs;
+	struct pffinds	 fd;
+	struct pfsum	 sum;
+};
 
 struct pfsim *
-pf_new(int band)
+pf_new(int band, int summary)
 {
 	struct pfsim *s = lt_calloc(1, sizeof(*s));
 
 	s->band = band;
-	s->sum.first = INT64_MAX;
-	s->sum.last = INT64_MIN;
-	s->sum.cats = lt_grow(s->sum.cats, &s->sum.capcats, 1,
-	    sizeof(*s->sum.cats));
-	memset(&s->sum.cats[0], 0, sizeof(s->sum.cats[0]));
-	s->sum.ncats = 1;
+	pf_sum_init(&s->sum, summary);
 	return s;
 }
 
 void
 pf_free(struct pfsim *s)
 {
-	size_t i;
-
-	for (i = 1; i < s->sum.ncats; i++) {
-		free((char *)s->sum.cats[i].name);
-		free(s->sum.cats[i].dur);
-		free(s->sum.cats[i].hist);
-	}
-	free(s->sum.cats);
-	for (i = 0; i < s->sum.nprocs; i++)
-		free((char *)s->sum.procs[i].name);
-	free(s->sum.procs);
-	free(s->recs);
-	free(s->ld);
-	free(s->ckline);
-	free(s->ckpos);
-	lt_map_free(&s->tracks);
-	lt_map_free(&s->catmap);
-	lt_map_free(&s->pairmap);
-	lt_map_free(&s->flowmap);
-	lt_map_free(&s->procmap);
-	free(s->pairs);
-	free(s->flows);
-	free(s->v2);
-	free(s->longs);
-	free(s->finds);
+	pf_sum_free(&s->sum);
+	pf_recs_free(&s->rs);
+	pf_finds_free(&s->fd);
 	free(s);
 }
 
-/* The tokenizer stalled at line: every later event is lost. */
-static void
-pf_stall(struct pfsim *s, long line)
+struct pffinds *
+pf_finds(struct pfsim *s)
 {
-	s->stalled = 1;
-	s->stall_line = line;
+	return &s->fd;
+}
+
+const struct pfsum *
+pf_sum(const struct pfsim *s)
+{
+	return &s->sum;
 }
 
 int
@@ -140,142 +63,15 @@ pf_stalled(const struct pfsim *s)
 	return s->stalled;
 }
 
-/* Queue::Append, literally: see ltcheck(1), SORTING. */
+/* A finding about the event at line. */
 static void
-push(struct pfsim *s, int64_t ts, int isx)
+find(struct pfsim *s, const char *rule, const char *counter, int card,
+    long line)
 {
-	if (isx)
-		s->slow = 1;
-	if (ts > s->maxts || (!s->slow && ts == s->maxts))
-		s->maxts = ts;
-	else if (s->sort_start == 0) {
-		s->sort_start = s->nq;
-		s->sort_min = ts;
-		s->rec_start = s->nrec;
-	} else if (ts < s->sort_min)
-		s->sort_min = ts;
-	s->nq++;
+	pf_find(&s->fd, rule, counter, card, line, NULL);
 }
 
-static void
-addline(struct pfsim *s, long line)
-{
-	uint64_t d = line > s->lastline ? (uint64_t)(line - s->lastline) : 0;
-
-	if (s->nrec % CKEVERY == 0) {
-		s->ckline = lt_grow(s->ckline, &s->capck, s->nck + 1,
-		    sizeof(*s->ckline));
-		s->ckpos = lt_reallocarray(s->ckpos, s->capck,
-		    sizeof(*s->ckpos));
-		s->ckline[s->nck] = line;
-		s->ckpos[s->nck++] = s->nld;
-		d = 0;
-	}
-	s->ld = lt_grow(s->ld, &s->capld, s->nld + 6, 1);
-	if (d < 255)
-		s->ld[s->nld++] = (uint8_t)d;
-	else {
-		if (d > UINT32_MAX)
-			d = UINT32_MAX;
-		s->ld[s->nld++] = 255;
-		memcpy(s->ld + s->nld, &(uint32_t){ (uint32_t)d }, 4);
-		s->nld += 4;
-	}
-	s->lastline = line;
-}
-
-/* The line of record idx. */
-long
-pf_recline(const struct pfsim *s, long long idx)
-{
-	size_t c = (size_t)idx / CKEVERY, pos, k;
-	long line;
-	uint32_t d;
-
-	if (idx < 0 || (size_t)idx >= s->nrec)
-		return 0;
-	line = (long)s->ckline[c];
-	pos = s->ckpos[c];
-	for (k = c * CKEVERY; k <= (size_t)idx; k++) {
-		if (s->ld[pos] < 255)
-			d = s->ld[pos++];
-		else {
-			memcpy(&d, s->ld + pos + 1, 4);
-			pos += 5;
-		}
-		line += (long)d;
-	}
-	return line;
-}
-
-static void
-addrec(struct pfsim *s, long line, int64_t ts, int kind, int flags,
-    uint32_t track, uint32_t u)
-{
-	struct rec *r;
-
-	if (s->nrec >= UINT32_MAX - 1)
-		lt_die(LT_EXIT_SYS, "too many events (more than %u)",
-		    UINT32_MAX - 1);
-	s->recs = lt_grow(s->recs, &s->caprec, s->nrec + 1, sizeof(*s->recs));
-	addline(s, line);
-	r = &s->recs[s->nrec];
-	r->tslo = (uint32_t)(uint64_t)ts;
-	r->tshi = (uint32_t)((uint64_t)ts >> 32);
-	r->u = u;
-	r->idx = (uint32_t)s->nrec;
-	r->tk = track << 8 | (uint32_t)flags << 4 | (uint32_t)kind;
-	s->nrec++;
-}
-
-static uint32_t
-track(struct pfsim *s, uint64_t key)
-{
-	uint32_t *slot;
-	int created;
-
-	/* Events of one thread often come together. */
-	if (key == s->lastkey && s->ntracks > 0)
-		return s->lasttrack;
-	s->lastkey = key;
-	slot = lt_map_get(&s->tracks, key, NULL, NULL, &created);
-	if (created) {
-		if (s->ntracks >= MAXTRACKS)
-			lt_die(LT_EXIT_SYS, "too many tracks (more than %u)",
-			    MAXTRACKS);
-		*slot = s->ntracks++;
-	}
-	return s->lasttrack = *slot;
-}
-
-static uint32_t
-pair(struct pfsim *s, uint32_t cat, const struct pfval *name,
-    const char *dflt)
-{
-	struct pair *pp;
-	uint64_t nh = 0, key[2];
-	uint32_t *slot;
-	int created;
-
-	if (name->type == '"' && name->n > 0)
-		nh = pf_hash(name->p, name->n, 11);
-	else if (dflt != NULL)
-		nh = pf_hash(dflt, strlen(dflt), 11);
-	key[0] = nh;
-	key[1] = cat;
-	slot = lt_map_get(&s->pairmap, pf_hash(key, sizeof(key), 13), NULL,
-	    NULL, &created);
-	if (created) {
-		s->pairs = lt_grow(s->pairs, &s->cappairs, s->npairs + 1,
-		    sizeof(*s->pairs));
-		pp = &s->pairs[s->npairs];
-		pp->name = nh;
-		pp->cat = cat;
-		pp->pad = 0;
-		*slot = (uint32_t)s->npairs++;
-	}
-	return *slot;
-}
+/* -------- members -------- */
 
 static int
 streq(const struct pfval *v, const char *s)
@@ -293,44 +89,105 @@ numval(const struct pfval *v, struct pfnum *n)
 	return pf_num(v->p, v->n, n);
 }
 
-/* pid or tid, coerced as CoerceToUint32 does; key gets its identity. */
-static void
-pidkey(struct pfsim *s, const struct pfval *v, long line, uint64_t *key)
+/* The hash of a name, or of dflt when it has none; 0 for neither. */
+static uint64_t
+namehash(const struct pfval *name, const char *dflt)
+{
+	uint64_t h;
+
+	if (name->type == '"' && name->n > 0)
+		h = lt_hash(name->p, name->n);
+	else if (dflt != NULL)
+		h = lt_hash(dflt, strlen(dflt));
+	else
+		return 0;
+	return h != 0 ? h : 1;
+}
+
+enum { ID_OK, ID_RANGE, ID_FRACTION, ID_WRAP };
+
+/*
+ * pid or tid as the tokenizer makes it: a number through CoerceToUint32
+ * (a fraction truncated, out of 0..2^32-1 0; digits beyond 64 bits wrap
+ * first, as Perfetto's parser does), a string as its text, which *key
+ * gets as a hash with the top bit set.  Returns ID_OK, or how the
+ * number was changed.
+ */
+static int
+coerce(const struct pfval *v, uint64_t *key)
 {
 	struct pfnum n;
 
-	if (v->type == '"') {
-		pf_find(s, "PF-PID-STRING", NULL, PF_SILENT, line, NULL);
-		*key = pf_hash(v->p, v->n, 5) | (uint64_t)1 << 63;
-		return;
-	}
 	*key = 0;
-	if (v->type != 'n' || pf_num(v->p, v->n, &n) < 0)
-		return;
-	if (n.isint) {
-		if (!n.wrap && n.i >= 0 && n.i <= (int64_t)UINT32_MAX) {
-			*key = (uint64_t)n.i;
-			return;
-		}
-	} else if (n.d >= 0 && n.d < 4294967296.0) {
-		*key = (uint64_t)n.d;
-		if (!pf_integral(n.d))
-			pf_find(s, "PF-PID-COERCE", NULL, PF_SILENT, line,
-			    NULL);
-		return;
+	if (v->type == '"') {
+		*key = lt_hash(v->p, v->n) | (uint64_t)1 << 63;
+		return ID_OK;
 	}
-	pf_find(s, "PF-PID-COERCE", NULL, PF_SILENT, line, NULL);
+	if (v->type != 'n' || pf_num(v->p, v->n, &n) < 0)
+		return ID_OK;
+	if (n.isint) {
+		if (n.i < 0 || n.i > (int64_t)UINT32_MAX)
+			return ID_RANGE;
+		*key = (uint64_t)n.i;
+		return n.wrap ? ID_WRAP : ID_OK;
+	}
+	if (n.d <= -1 || n.d >= 4294967296.0)
+		return ID_RANGE;
+	*key = n.d > 0 ? (uint64_t)n.d : 0;
+	return pf_integral(n.d) ? ID_OK : ID_FRACTION;
 }
 
-static uint64_t
-key3(int tag, uint64_t a, uint64_t b)
-{
-	uint64_t k[3];
+/* How a pid or tid was changed (ID_*), for the report. */
+static const char *const pidwhy[] = {
+	NULL, "a pid out of 0..4294967295 becomes 0",
+	"a fractional pid is truncated",
+	"a pid of more than 64 bits wraps around"
+};
+static const char *const tidwhy[] = {
+	NULL, "a tid out of 0..4294967295 becomes 0",
+	"a fractional tid is truncated",
+	"a tid of more than 64 bits wraps around"
+};
+static const char *const tozero[] = {
+	"a tid of 0 becomes the pid: the main thread's track",
+	"a tid out of 0..4294967295 becomes 0, then the pid: the main "
+	    "thread's track",
+	"a tid truncated to 0 becomes the pid: the main thread's track",
+	"a tid of more than 64 bits wraps to 0, then the pid: the main "
+	    "thread's track"
+};
 
-	k[0] = (uint64_t)tag;
-	k[1] = a;
-	k[2] = b;
-	return pf_hash(k, sizeof(k), 17);
+/*
+ * The thread track of an event (pid gets the coerced pid).  Perfetto
+ * makes a tid of 0 the pid, unless it was a string, so a tid it coerced
+ * to 0 and a written tid of 0 land on the main thread's track.  M events
+ * name processes with a tid of 0: that is no finding.
+ */
+static uint32_t
+thread(struct pfsim *s, const struct pfev *ev, int ph, uint64_t *pid)
+{
+	uint64_t tid;
+	int why;
+
+	if (ev->pid.type == '"')
+		find(s, "PF-PID-STRING", NULL, PF_SILENT, ev->line);
+	if ((why = coerce(&ev->pid, pid)) != ID_OK)
+		pf_find(&s->fd, "PF-PID-COERCE", NULL, PF_SILENT, ev->line,
+		    pidwhy[why]);
+	if (ev->tid.type == 0)
+		return pf_track(&s->rs, pf_key('t', *pid, *pid));
+	if (ev->tid.type == '"')
+		find(s, "PF-PID-STRING", NULL, PF_SILENT, ev->line);
+	why = coerce(&ev->tid, &tid);
+	if (tid == 0 && ev->tid.type != '"' && *pid != 0) {
+		tid = *pid;
+		if (why != ID_OK || ph != 'M')
+			pf_find(&s->fd, "PF-PID-COERCE", NULL, PF_SILENT,
+			    ev->line, tozero[why]);
+	} else if (why != ID_OK)
+		pf_find(&s->fd, "PF-PID-COERCE", NULL, PF_SILENT, ev->line,
+		    tidwhy[why]);
+	return pf_track(&s->rs, pf_key('t', *pid, tid));
 }
 
 /*
@@ -357,7 +214,7 @@ flowid(const struct pfval *v, uint64_t *id)
 	if (p == e)
 		return -1;
 	for (; p < e; p++) {
-		if (ISDIGIT(*p))
+		if (PF_ISDIGIT(*p))
 			d = *p - '0';
 		else if (*p >= 'a' && *p <= 'f')
 			d = *p - 'a' + 10;
@@ -371,26 +228,12 @@ flowid(const struct pfval *v, uint64_t *id)
 	return 0;
 }
 
-static uint32_t
-flowslot(struct pfsim *s, uint64_t key)
-{
-	uint32_t *slot;
-	int created;
-
-	slot = lt_map_get(&s->flowmap, key, NULL, NULL, &created);
-	if (created) {
-		s->flows = lt_grow(s->flows, &s->capflows, s->nflows + 1, 1);
-		s->flows[s->nflows] = 0;
-		*slot = (uint32_t)s->nflows++;
-	}
-	return *slot;
-}
+/* -------- phases -------- */
 
 /* A v2 flow (bind_id, flow_in, flow_out) on B or X; returns RF_V2 or 0. */
 static int
 v2flow(struct pfsim *s, const struct pfev *ev)
 {
-	struct v2flow *f;
 	uint64_t id;
 	uint32_t dir = 0;
 
@@ -401,15 +244,11 @@ v2flow(struct pfsim *s, const struct pfev *ev)
 	if (ev->flow_out.type == 't')
 		dir |= 2;
 	if (dir == 0) {
-		pf_find(s, "PF-FLOW-V2-NO-DIRECTION", "flow_without_direction",
-		    PF_TE, ev->line, NULL);
+		find(s, "PF-FLOW-V2-NO-DIRECTION", "flow_without_direction",
+		    PF_TE, ev->line);
 		return 0;
 	}
-	s->v2 = lt_grow(s->v2, &s->capv2, s->nv2 + 1, sizeof(*s->v2));
-	f = &s->v2[s->nv2++];
-	f->idx = (uint32_t)s->nrec;
-	f->slot = flowslot(s, key3('2', id, 0));
-	f->dir = dir;
+	pf_addv2(&s->rs, pf_flowslot(&s->rs, pf_key('2', id, 0)), dir);
 	return RF_V2;
 }
 
@@ -420,18 +259,17 @@ xdur(struct pfsim *s, const struct pfev *ev, int64_t *dur, int *flags)
 	struct pfnum n;
 
 	if (ev->dur.type == 0) {
-		pf_find(s, "PF-X-NO-DUR", "json_parser_failure", PF_TE,
-		    ev->line, NULL);
+		find(s, "PF-X-NO-DUR", "json_parser_failure", PF_TE, ev->line);
 		return -1;
 	}
 	numval(&ev->dur, &n);	/* checked by the tokenizer */
 	if (pf_tons(&n, dur))
-		pf_find(s, "PF-TS-OVERFLOW", NULL, PF_SILENT, ev->line, NULL);
+		find(s, "PF-TS-OVERFLOW", NULL, PF_SILENT, ev->line);
 	if (n.fracwrap)
-		pf_find(s, "PF-NUM-DIGITS", NULL, PF_SILENT, ev->line, NULL);
+		find(s, "PF-NUM-DIGITS", NULL, PF_SILENT, ev->line);
 	if (*dur < 0) {
-		pf_find(s, "PF-X-NEG-DUR", "slice_negative_duration", PF_IE,
-		    ev->line, NULL);
+		find(s, "PF-X-NEG-DUR", "slice_negative_duration", PF_IE,
+		    ev->line);
 		return -1;
 	}
 	if (!n.exact)
@@ -440,46 +278,93 @@ xdur(struct pfsim *s, const struct pfev *ev, int64_t *dur, int *flags)
 }
 
 static void
-async(struct pfsim *s, const struct pfev *ev, int64_t ts, int flags,
-    uint32_t cat, uint64_t pid, int ph)
+complete(struct pfsim *s, const struct pfev *ev, int64_t ts, int flags,
+    uint32_t cat, uint32_t tr)
+{
+	int64_t dur;
+	uint32_t u;
+
+	if (xdur(s, ev, &dur, &flags) < 0)
+		return;
+	if (pf_endof(ts, dur) > s->sum.last)
+		s->sum.last = pf_endof(ts, dur);
+	pf_adddur(&s->sum, cat, dur);
+	u = pf_setdur(&s->rs, dur, &flags);
+	flags |= v2flow(s, ev);
+	pf_addrec(&s->rs, ev->line, ts, K_X, flags, tr, u);
+}
+
+/* i, I, R: on the thread, the process (s "p") or the global track. */
+static void
+instant(struct pfsim *s, const struct pfev *ev, int64_t ts, uint64_t pid,
+    uint32_t tr)
+{
+	if (streq(&ev->s, "g"))
+		tr = pf_track(&s->rs, pf_key('g', 0, 0));
+	else if (streq(&ev->s, "p")) {
+		if (ev->pid.type == 0) {
+			find(s, "PF-INSTANT-NO-TID", "json_parser_failure",
+			    PF_TE, ev->line);
+			return;
+		}
+		tr = pf_track(&s->rs, pf_key('p', pid, 0));
+	} else {
+		if (ev->s.type != 0 && !streq(&ev->s, "t"))
+			find(s, "SC-INSTANT-SCOPE", NULL, PF_OK, ev->line);
+		if (ev->tid.type == 0) {
+			find(s, "PF-INSTANT-NO-TID", "json_parser_failure",
+			    PF_TE, ev->line);
+			return;
+		}
+	}
+	pf_addrec(&s->rs, ev->line, ts, K_I, 0, tr, 0);
+}
+
+/* The cookie of an async id: its text and its JSON type, in scope. */
+static uint64_t
+cookie(const struct pfval *id, int type, uint64_t scope)
+{
+	return lt_mix(lt_hash(id->p, id->n) + (uint64_t)type) ^ scope;
+}
+
+/* b, e, n: on the track of their cookie, hash(cat, id). */
+static void
+async(struct pfsim *s, const struct pfev *ev, int64_t ts, uint32_t cat,
+    uint64_t pid, int ph)
 {
 	const struct pfval *id;
 	uint64_t idkey, alt, scope = 0;
-	int kind;
+	int kind, flags = 0;
 
 	if (ev->pid.type == 0 || (ev->id.type == 0 && !ev->has_id2) ||
 	    (ev->id.type == 0 && ev->id2_local.type == 0 &&
 	    ev->id2_global.type == 0)) {
-		pf_find(s, "PF-ASYNC-NO-ID", "json_parser_failure", PF_TE,
-		    ev->line, NULL);
+		find(s, "PF-ASYNC-NO-ID", "json_parser_failure", PF_TE,
+		    ev->line);
 		return;
 	}
 	if (ev->id.type != 0) {
 		id = &ev->id;
 		if (ev->has_id2)
-			pf_find(s, "SC-ID2-AMBIGUOUS", NULL, PF_SILENT,
-			    ev->line, NULL);
+			find(s, "SC-ID2-AMBIGUOUS", NULL, PF_SILENT, ev->line);
 	} else if (ev->id2_global.type != 0) {
 		id = &ev->id2_global;
 		if (ev->id2_local.type != 0)
-			pf_find(s, "SC-ID2-AMBIGUOUS", NULL, PF_SILENT,
-			    ev->line, NULL);
+			find(s, "SC-ID2-AMBIGUOUS", NULL, PF_SILENT, ev->line);
 	} else {
 		id = &ev->id2_local;
 		scope = pid | (uint64_t)1 << 62;
 	}
-	idkey = pf_hash(id->p, id->n, (uint64_t)id->type) ^ scope;
-	alt = pf_hash(id->p, id->n, id->type == '"' ? 'n' : '"') ^ scope;
+	idkey = cookie(id, id->type, scope);
+	alt = cookie(id, id->type == '"' ? 'n' : '"', scope);
 	kind = ph == 'b' ? K_AB : ph == 'e' ? K_AE : K_AN;
 	/* An e whose cookie is new but exists with the other id type. */
-	if (kind == K_AE && lt_map_get(&s->tracks, key3('a', cat, idkey),
-	    NULL, NULL, NULL) == NULL && lt_map_get(&s->tracks,
-	    key3('a', cat, alt), NULL, NULL, NULL) != NULL)
+	if (kind == K_AE && !pf_hastrack(&s->rs, pf_key('a', cat, idkey)) &&
+	    pf_hastrack(&s->rs, pf_key('a', cat, alt)))
 		flags = RF_SIDE;
-	else
-		flags = 0;
-	addrec(s, ev->line, ts, kind, flags, track(s, key3('a', cat, idkey)),
-	    pair(s, cat, &ev->name, kind == K_AE ? NULL : "[No name]"));
+	pf_addrec(&s->rs, ev->line, ts, kind, flags,
+	    pf_track(&s->rs, pf_key('a', cat, idkey)), pf_pair(&s->rs, cat,
+	    namehash(&ev->name, kind == K_AE ? NULL : "[No name]")));
 }
 
 static void
@@ -490,18 +375,18 @@ flowv1(struct pfsim *s, const struct pfev *ev, int64_t ts, uint32_t cat,
 	int kind;
 
 	if (ev->id.type == 0 || flowid(&ev->id, &id) < 0) {
-		pf_find(s, "PF-FLOW-INVALID-ID", "flow_invalid_id", PF_TE,
-		    ev->line, NULL);
+		find(s, "PF-FLOW-INVALID-ID", "flow_invalid_id", PF_TE,
+		    ev->line);
 		return;
 	}
-	nh = ev->name.type == '"' ? pf_hash(ev->name.p, ev->name.n, 11) : 0;
+	nh = ev->name.type == '"' ? lt_hash(ev->name.p, ev->name.n) : 0;
 	kind = ph == 's' ? K_S : ph == 't' ? K_T : K_F;
 	if (ph == 'f' && streq(&ev->bp, "e"))
 		kind = K_FE;
 	else if (ev->bp.type != 0 && !streq(&ev->bp, "e"))
-		pf_find(s, "SC-BP-VALUE", NULL, PF_OK, ev->line, NULL);
-	addrec(s, ev->line, ts, kind, 0, tr,
-	    flowslot(s, key3('1', id, nh ^ (uint64_t)cat << 40)));
+		find(s, "SC-BP-VALUE", NULL, PF_OK, ev->line);
+	pf_addrec(&s->rs, ev->line, ts, kind, 0, tr, pf_flowslot(&s->rs,
+	    pf_key('1', id, nh ^ (uint64_t)cat << 40)));
 }
 
 static void
@@ -510,15 +395,15 @@ meta(struct pfsim *s, const struct pfev *ev)
 	if (streq(&ev->name, "process_name") ||
 	    streq(&ev->name, "thread_name")) {
 		if (!ev->m_name_ok)
-			pf_find(s, "PF-META-BAD", "json_parser_failure", PF_TE,
-			    ev->line, NULL);
+			find(s, "PF-META-BAD", "json_parser_failure", PF_TE,
+			    ev->line);
 	} else if (streq(&ev->name, "process_sort_index") ||
 	    streq(&ev->name, "thread_sort_index")) {
 		if (!ev->m_sort_ok)
-			pf_find(s, "PF-META-BAD", "json_parser_failure", PF_TE,
-			    ev->line, NULL);
+			find(s, "PF-META-BAD", "json_parser_failure", PF_TE,
+			    ev->line);
 	} else
-		pf_find(s, "SC-META-UNKNOWN", NULL, PF_OK, ev->line, NULL);
+		find(s, "SC-META-UNKNOWN", NULL, PF_OK, ev->line);
 }
 
 static void
@@ -527,11 +412,66 @@ counter(struct pfsim *s, const struct pfev *ev)
 	int i;
 
 	if (ev->args_count <= 0)
-		pf_find(s, "PF-COUNTER-BAD", "json_parser_failure", PF_TE,
-		    ev->line, NULL);
+		find(s, "PF-COUNTER-BAD", "json_parser_failure", PF_TE,
+		    ev->line);
 	for (i = 0; i < ev->args_badnum; i++)
-		pf_find(s, "PF-COUNTER-BAD", "json_parser_failure", PF_TE,
-		    ev->line, NULL);
+		find(s, "PF-COUNTER-BAD", "json_parser_failure", PF_TE,
+		    ev->line);
+}
+
+/* -------- one event -------- */
+
+/*
+ * What the tokenizer says before it looks at ts: returns 0 to go on, or
+ * -1 when the event is dropped, or stalls the tokenizer.
+ */
+static int
+precheck(struct pfsim *s, const struct pfev *ev)
+{
+	if (ev->surrogate_top)
+		find(s, "PF-UNICODE-SURROGATE", "fatal", PF_FATAL, ev->line);
+	if (ev->surrogate_args)
+		find(s, "PF-UNICODE-SURROGATE", NULL, PF_SILENT, ev->line);
+	if (ev->dupkey)
+		find(s, "SC-DUP-KEY", NULL, PF_OK, ev->line);
+	if (ev->ctrl)
+		find(s, "SC-CONTROL-CHAR", NULL, PF_OK, ev->line);
+	if (ev->empty) {
+		if (s->band == PF_V57)
+			find(s, "PF-EMPTY-OBJECT", NULL, PF_OK, ev->line);
+		else
+			find(s, "PF-EMPTY-OBJECT", "json_tokenizer_failure",
+			    PF_TE, ev->line);
+		return -1;
+	}
+	if ((ev->dur.type != 0 && numval(&ev->dur, &(struct pfnum){0}) < 0) ||
+	    (ev->tdur.type != 0 && numval(&ev->tdur, &(struct pfnum){0}) < 0) ||
+	    (ev->tts.type != 0 && numval(&ev->tts, &(struct pfnum){0}) < 0)) {
+		find(s, "PF-BAD-DUR-STALL", "json_tokenizer_failure", PF_TE,
+		    ev->line);
+		s->stalled = 1;
+		return -1;
+	}
+	if (ev->id2_bad)
+		find(s, "SC-ID2-AMBIGUOUS", "json_tokenizer_failure", PF_TE,
+		    ev->line);
+	return 0;
+}
+
+/* A fractional ts beyond double's ns range: where rounding moves it. */
+static void
+precision(struct pfsim *s, const struct pfev *ev, const struct pfnum *n,
+    int64_t ts, int *flags)
+{
+	int64_t exact;
+
+	if (n->isint || pf_integral(n->d) || (n->d < PREC_US &&
+	    n->d > -PREC_US))
+		return;
+	*flags |= RF_PREC;
+	if (lt_dec_parse(ev->ts.p, ev->ts.n, 3, &exact) == LT_NUM_OK &&
+	    exact != ts)
+		find(s, "PF-TS-PRECISION", NULL, PF_SILENT, ev->line);
 }
 
 /* The per-event half of the tokenizer: returns 0 with *ts, or -1. */
@@ -540,12 +480,11 @@ tokenize(struct pfsim *s, const struct pfev *ev, int ph, int64_t *ts,
     int *flags)
 {
 	struct pfnum n;
-	int64_t exact;
 	int over;
 
 	if (ev->ph.type != '"') {
-		pf_find(s, "PF-MISSING-PH", "json_tokenizer_failure", PF_TE,
-		    ev->line, NULL);
+		find(s, "PF-MISSING-PH", "json_tokenizer_failure", PF_TE,
+		    ev->line);
 		return -1;
 	}
 	if (numval(&ev->ts, &n) < 0) {
@@ -553,160 +492,64 @@ tokenize(struct pfsim *s, const struct pfev *ev, int ph, int64_t *ts,
 			*ts = 0;
 			return 0;
 		}
-		pf_find(s, "PF-MISSING-TS", "json_tokenizer_failure", PF_TE,
-		    ev->line, NULL);
+		find(s, "PF-MISSING-TS", "json_tokenizer_failure", PF_TE,
+		    ev->line);
 		return -1;
 	}
 	over = pf_tons(&n, ts);
 	if (n.fracwrap)
-		pf_find(s, "PF-NUM-DIGITS", *ts < 0 ?
+		find(s, "PF-NUM-DIGITS", *ts < 0 ?
 		    "trace_sorter_negative_timestamp_dropped" : NULL,
-		    *ts < 0 ? PF_TE : PF_SILENT, ev->line, NULL);
+		    *ts < 0 ? PF_TE : PF_SILENT, ev->line);
 	else if (over)
-		pf_find(s, "PF-TS-OVERFLOW", NULL, PF_SILENT, ev->line, NULL);
+		find(s, "PF-TS-OVERFLOW", NULL, PF_SILENT, ev->line);
 	if (*ts < 0) {
 		if (!n.fracwrap)
-			pf_find(s, "PF-NEGATIVE-TS",
+			find(s, "PF-NEGATIVE-TS",
 			    "trace_sorter_negative_timestamp_dropped", PF_TE,
-			    ev->line, NULL);
+			    ev->line);
 		return -1;
 	}
 	if (!n.exact)
 		*flags |= RF_ROUND;
-	if (!n.isint && !pf_integral(n.d) && (n.d >= PREC_US ||
-	    n.d <= -PREC_US)) {
-		*flags |= RF_PREC;
-		if (lt_dec_parse(ev->ts.p, ev->ts.n, 3, &exact) ==
-		    LT_NUM_OK && exact != *ts)
-			pf_find(s, "PF-TS-PRECISION", NULL, PF_SILENT,
-			    ev->line, NULL);
-	}
+	precision(s, ev, &n, *ts, flags);
 	return 0;
 }
 
-/* One event: count it, check it, keep what the replay needs. */
-void
-pf_event(struct pfsim *s, const struct pfev *ev)
+/* The phase, for the counts; what the tokenizer reads of ph is later. */
+static int
+phase(const struct pfev *ev)
 {
-	uint64_t pid, tid;
-	int64_t ts, dur;
-	uint32_t cat, tr, u;
-	int ph, flags = 0;
-
-	s->sum.events++;
-	ph = ev->ph.type == '"' && ev->ph.n > 0 ?
+	return ev->ph.type == '"' && ev->ph.n > 0 ?
 	    (unsigned char)ev->ph.p[0] : 0;
-	s->sum.nph[ph & 127]++;
-	cat = catid(s, &ev->cat);
-	s->sum.cats[cat].count++;
-	if (s->summary)
-		pf_countproc(s, &ev->pid);
-	if (s->stalled) {
-		s->lost++;
-		return;
-	}
-	if (ev->notobj)
-		return;		/* a syntax error: the caller said so */
-	if (ev->surrogate_top)
-		pf_find(s, "PF-UNICODE-SURROGATE", "fatal", PF_FATAL,
-		    ev->line, NULL);
-	if (ev->surrogate_args)
-		pf_find(s, "PF-UNICODE-SURROGATE", NULL, PF_SILENT, ev->line,
-		    NULL);
-	if (ev->dupkey)
-		pf_find(s, "SC-DUP-KEY", NULL, PF_OK, ev->line, NULL);
-	if (ev->ctrl)
-		pf_find(s, "SC-CONTROL-CHAR", NULL, PF_OK, ev->line, NULL);
-	if (ev->empty) {
-		if (s->band == PF_V57)
-			pf_find(s, "PF-EMPTY-OBJECT", NULL, PF_OK, ev->line,
-			    NULL);
-		else
-			pf_find(s, "PF-EMPTY-OBJECT", "json_tokenizer_failure",
-			    PF_TE, ev->line, NULL);
-		return;
-	}
-	if ((ev->dur.type != 0 && numval(&ev->dur, &(struct pfnum){0}) < 0) ||
-	    (ev->tdur.type != 0 && numval(&ev->tdur, &(struct pfnum){0}) < 0) ||
-	    (ev->tts.type != 0 && numval(&ev->tts, &(struct pfnum){0}) < 0)) {
-		pf_find(s, "PF-BAD-DUR-STALL", "json_tokenizer_failure",
-		    PF_TE, ev->line, NULL);
-		pf_stall(s, ev->line);
-		return;
-	}
-	if (ev->id2_bad)
-		pf_find(s, "SC-ID2-AMBIGUOUS", "json_tokenizer_failure", PF_TE,
-		    ev->line, NULL);
-	if (tokenize(s, ev, ph, &ts, &flags) < 0)
-		return;
-	push(s, ts, ph == 'X');
-	if (ph != 'M' && ts < s->sum.first)
-		s->sum.first = ts;
-	if (ph != 'M' && ts > s->sum.last)
-		s->sum.last = ts;
-	if (ev->args.type != 0 && ev->args.type != '{' && ph != 'C')
-		pf_find(s, "SC-ARGS-NOT-OBJECT", NULL, PF_OK, ev->line, NULL);
+}
 
-	pidkey(s, &ev->pid, ev->line, &pid);
-	if (ev->tid.type != 0)
-		pidkey(s, &ev->tid, ev->line, &tid);
-	else
-		tid = pid;
-	tr = track(s, key3('t', pid, tid));
+/* The event, by phase, once it has a ts. */
+static void
+dispatch(struct pfsim *s, const struct pfev *ev, int ph, int64_t ts,
+    int flags, uint32_t cat)
+{
+	uint64_t pid;
+	uint32_t tr;
+
+	tr = thread(s, ev, ph, &pid);
 	switch (ph) {
 	case 'B':
 		flags |= v2flow(s, ev);
-		addrec(s, ev->line, ts, K_B, flags, tr,
-		    pair(s, cat, &ev->name, "[No name]"));
+		pf_addrec(&s->rs, ev->line, ts, K_B, flags, tr,
+		    pf_pair(&s->rs, cat, namehash(&ev->name, "[No name]")));
 		break;
 	case 'E':
-		addrec(s, ev->line, ts, K_E, 0, tr,
-		    pair(s, cat, &ev->name, NULL));
+		pf_addrec(&s->rs, ev->line, ts, K_E, 0, tr,
+		    pf_pair(&s->rs, cat, namehash(&ev->name, NULL)));
 		break;
 	case 'X':
-		if (xdur(s, ev, &dur, &flags) < 0)
-			break;
-		if (endof(ts, dur) > s->sum.last)
-			s->sum.last = endof(ts, dur);
-		pf_adddur(s, cat, dur);
-		u = (uint32_t)dur;
-		if (dur >= DUR_SIDE) {
-			s->longs = lt_grow(s->longs, &s->caplongs,
-			    s->nlongs + 1, sizeof(*s->longs));
-			s->longs[s->nlongs].idx = (uint32_t)s->nrec;
-			s->longs[s->nlongs].hi = (uint32_t)((uint64_t)dur >> 32);
-			s->longs[s->nlongs++].lo = (uint32_t)dur;
-			u = DUR_SIDE;
-			flags |= RF_SIDE;
-		}
-		flags |= v2flow(s, ev);
-		addrec(s, ev->line, ts, K_X, flags, tr, u);
+		complete(s, ev, ts, flags, cat, tr);
 		break;
 	case 'i':
 	case 'I':
 	case 'R':
-		if (streq(&ev->s, "g"))
-			tr = track(s, key3('g', 0, 0));
-		else if (streq(&ev->s, "p")) {
-			if (ev->pid.type == 0) {
-				pf_find(s, "PF-INSTANT-NO-TID",
-				    "json_parser_failure", PF_TE, ev->line,
-				    NULL);
-				break;
-			}
-			tr = track(s, key3('p', pid, 0));
-		} else {
-			if (ev->s.type != 0 && !streq(&ev->s, "t"))
-				pf_find(s, "SC-INSTANT-SCOPE", NULL, PF_OK,
-				    ev->line, NULL);
-			if (ev->tid.type == 0) {
-				pf_find(s, "PF-INSTANT-NO-TID",
-				    "json_parser_failure", PF_TE, ev->line,
-				    NULL);
-				break;
-			}
-		}
-		addrec(s, ev->line, ts, K_I, 0, tr, 0);
+		instant(s, ev, ts, pid, tr);
 		break;
 	case 's':
 	case 't':
@@ -716,7 +559,7 @@ pf_event(struct pfsim *s, const struct pfev *ev)
 	case 'b':
 	case 'e':
 	case 'n':
-		async(s, ev, ts, flags, cat, pid, ph);
+		async(s, ev, ts, cat, pid, ph);
 		break;
 	case 'C':
 		counter(s, ev);
@@ -725,30 +568,72 @@ pf_event(struct pfsim *s, const struct pfev *ev)
 		meta(s, ev);
 		break;
 	case 'T':
-		if (ev->dur.type == 0)
-			pf_find(s, "PF-PHASE-T", "json_parser_failure", PF_TE,
-			    ev->line, NULL);
-		else
-			pf_find(s, "PF-PHASE-T", NULL, PF_SILENT, ev->line,
-			    NULL);
+		find(s, "PF-PHASE-T", ev->dur.type == 0 ?
+		    "json_parser_failure" : NULL, ev->dur.type == 0 ? PF_TE :
+		    PF_SILENT, ev->line);
 		break;
 	case 'P':
 		if (ev->p_profile)
 			break;
 		/* FALLTHROUGH */
 	default:
-		pf_find(s, "PF-PHASE-IGNORED", NULL, PF_SILENT, ev->line,
-		    NULL);
+		find(s, "PF-PHASE-IGNORED", NULL, PF_SILENT, ev->line);
 	}
 }
 
-/* At the end of the input: sort, replay, and report what was lost. */
+/* One event: count it, check it, keep what the replay needs. */
+void
+pf_event(struct pfsim *s, const struct pfev *ev)
+{
+	int64_t ts;
+	uint32_t cat;
+	int ph = phase(ev), flags = 0;
+
+	s->sum.events++;
+	s->sum.nph[ph & 127]++;
+	cat = pf_catid(&s->sum, &ev->cat);
+	s->sum.cats[cat].count++;
+	pf_countproc(&s->sum, &ev->pid);
+	if (s->stalled) {
+		s->lost++;
+		return;
+	}
+	if (ev->notobj)
+		return;		/* a syntax error: the caller said so */
+	if (precheck(s, ev) < 0 || tokenize(s, ev, ph, &ts, &flags) < 0)
+		return;
+	pf_push(&s->rs, ts, ph == 'X');
+	if (ph != 'M' && ts < s->sum.first)
+		s->sum.first = ts;
+	if (ph != 'M' && ts > s->sum.last)
+		s->sum.last = ts;
+	if (ev->args.type != 0 && ev->args.type != '{' && ph != 'C')
+		find(s, "SC-ARGS-NOT-OBJECT", NULL, PF_OK, ev->line);
+	dispatch(s, ev, ph, ts, flags, cat);
+}
+
+/*
+ * At the end of the input: sort, replay, report what was lost, and give
+ * every example its line.
+ */
 void
 pf_finish(struct pfsim *s)
 {
-	if (s->stalled && s->lost > 0) {
-		pf_find(s, "PF-BAD-DUR-STALL", NULL, PF_SILENT, 0,
+	struct pffind *f;
+	size_t i;
+	int k;
+
+	if (s->stalled && s->lost > 0)
+		pf_find(&s->fd, "PF-BAD-DUR-STALL", NULL, PF_SILENT, 0,
 		    NULL)->n += s->lost - 1;
+	pf_sort(&s->rs);
+	pf_replay(&s->rs, &s->fd, &s->sum, s->band);
+	for (i = 0; i < s->fd.n; i++) {
+		f = &s->fd.f[i];
+		for (k = 0; k < f->nex; k++)
+			if (f->exrec[k]) {
+				f->ex[k] = pf_recline(&s->rs, f->ex[k]);
+				f->exrec[k] = 0;
+			}
 	}
-	pf_replay(s);
 }

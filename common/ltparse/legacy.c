@@ -3,10 +3,10 @@
  * legacy.c: the event names of every LitData release, made stable.
  *
  * Releases before 0.2.68 bake indexes into names ("read_chunk_29_size_64",
- * litdata-log.md sections 3.2 and 3.3) and write no category.  Such a
+ * ltparse(1), "Names and categories") and write no category.  Such a
  * name becomes the name the current release writes, its indexes become
  * args (as the current release writes them), and a missing category is
- * inferred from the name (section 11).  Only pointers into the log line
+ * inferred from the name (same section).  Only pointers into the log line
  * and static strings are handed out.
  */
 #include "lt.h"

@@ -3,8 +3,8 @@
  * logline.c: one line of a LitData enable_tracer() log, tokenised.
  *
  * A record is a prefix, "ts:T;PID:P; TID:T; " (v1 adds logger_name and
- * level before PID), then "key: value;" pairs (litdata-log.md section
- * 2).  Tokens are split on ';', each at its first ':', keys and values
+ * level before PID), then "key: value;" pairs (ltparse(1), section
+ * Logs).  Tokens are split on ';', each at its first ':', keys and values
  * trimmed; nothing is copied, the line is only pointed into.  Every line
  * is classified, as an event or as one kind of skipped line, so that
  * each line of a log is accounted for.  A damaged record is never

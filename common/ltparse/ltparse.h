@@ -24,7 +24,7 @@ enum {
 	LT_NKIND
 };
 
-/* The formatter that wrote a record (litdata-log.md section 1). */
+/* The formatter that wrote a record (ltparse(1), section Logs). */
 enum {
 	LT_GEN_V1,		/* 0.2.45-0.2.56: logger_name, level, seconds */
 	LT_GEN_OLD,		/* 0.2.57-0.2.67: seconds */

@@ -34,7 +34,7 @@ s=$BENCHDIR/kineto-rss
 runstat -o "$s.1" ltparse "$json" |
     runstat -o "$s.2" ltlanefix -q |
     runstat -o "$s.3" ltjson >/dev/null
-sum=$(cat "$s.1" "$s.2" "$s.3" | awk '{ k += $2 } END { print k }')
+sum=$(cat "$s.1" "$s.2" "$s.3" | awk '{ k += $3 } END { print k }')
 
 awk -v w="$wall" -v b="$bytes" -v p="$peak" -v s="$sum" 'BEGIN {
 	ref = 8.5; mib = 482

@@ -1,11 +1,11 @@
 #!/bin/sh
-# tests/bench/bench-litracer.sh: the driver end to end (make bench), as
-# issue 7 measures it: litracer -q on a 1M-line current-format log
-# against a five-stage cat pipeline moving the same bytes (lines/s, and
-# the ratio in "x cat"; the goal is at least 1M lines/s and at most 5),
-# in one part and in two (-w 2), and the stages one by one on what the
-# stage before them wrote.  Knobs: LINES (default 1000000), RUNS,
-# BENCHDIR.
+# tests/bench/bench-litracer.sh: the driver end to end (make bench):
+# litracer -q on a 1M-line current-format log beside a five-stage cat
+# pipeline moving the same bytes, in one part and in two (-w 2), the
+# stages one by one on what the stage before them wrote, and how CPU and
+# memory scale with the log (SCALE: multiples of LINES, default 1 4 16;
+# the goal is CPU per line steady and the peak within 1.3x of 1M lines).
+# Knobs: LINES (default 1000000), SCALE, RUNS, BENCHDIR.
 set -eu
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 export TOP
@@ -17,7 +17,7 @@ out=$BENCHDIR/litracer-$LINES.json
 out2=$BENCHDIR/litracer-w2-$LINES.json
 
 # ltparse, ltpair, ltlanefix and ltjson: four stages, five cats.
-header "litracer end to end ($LINES log lines; x cat: against cat x5)"
+header "litracer end to end ($LINES log lines; cat cpu: cat x5)"
 measure "litracer -q" "$log" 4 "litracer -q -o '$out' '$log' 2>/dev/null"
 measure "litracer -q -w 2" "$log" 4 \
     "litracer -q -w 2 -o '$out2' '$log' 2>/dev/null"
@@ -47,3 +47,18 @@ measure "ltparse -P 1/2 & -P 2/2" "$log" 1 \
 measure "ltpair" "$p" 1 "ltpair '$p' > /dev/null"
 measure "ltlanefix" "$pp" 1 "ltlanefix -q '$pp' > /dev/null"
 measure "ltjson" "$l" 1 "ltjson '$l' > /dev/null"
+
+# Scaling: the same chain on logs SCALE times as long.
+printf '\nlitracer -q as the log grows\n%-36s %7s %7s %9s %11s\n' case wall cpu \
+    'peak MiB' 'cpu per 1M'
+for k in ${SCALE:-1 4 16}; do
+	n=$((LINES * k))
+	f=$(genlog_cached new "$n")
+	best "litracer -q -o '$BENCHDIR/scale.json' '$f' 2>/dev/null"
+	awk -v l="litracer -q, $n lines" -v w="$WALL" -v c="$CPU" -v r="$RSS" \
+	    -v n="$n" 'BEGIN {
+		printf "%-36s %7.3f %7.3f %9.1f %9.3f s\n", l, w, c,
+		    r / 1024, c / (n / 1e6)
+	}'
+done
+rm -f "$BENCHDIR/scale.json"

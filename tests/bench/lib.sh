@@ -1,8 +1,10 @@
 # tests/bench/lib.sh: shared by the benchmark scripts (sourced, POSIX sh).
 #
-# Timings are reported as ratios against a cat(1) pipeline that moves
-# the same bytes through the same number of processes, so they say what
-# the tools cost beyond the pipes, whatever the machine.
+# Each case is reported in wall seconds and in CPU seconds (user + system
+# of every process: the figure that stays steady when the machine is
+# busy), with the CPU of a cat(1) pipeline that moves the same bytes
+# through the same number of processes beside it, and the largest peak
+# resident set of one process.
 
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 PATH="$TOP/tools:$TOP/tests/gen:$TOP/tests/bench:$PATH"
@@ -23,9 +25,11 @@ catpipe() {
 	printf '%s > /dev/null' "$_c"
 }
 
-# best CMD: run sh -c CMD RUNS times; sets WALL (best) and RSS (KiB, max).
+# best CMD: run sh -c CMD RUNS times; sets WALL and CPU (seconds, the
+# best of the runs) and RSS (KiB, the largest).
 best() {
 	WALL=
+	CPU=
 	RSS=0
 	_i=0
 	while [ "$_i" -lt "$RUNS" ]; do
@@ -33,8 +37,10 @@ best() {
 			echo "bench: failed: $1" >&2
 			return 1
 		}
-		read -r _w _r < "$BENCHDIR/runstat"
+		read -r _w _c _r < "$BENCHDIR/runstat"
 		WALL=$(awk -v a="$WALL" -v b="$_w" \
+		    'BEGIN { print (a == "" || b + 0 < a + 0) ? b : a }')
+		CPU=$(awk -v a="$CPU" -v b="$_c" \
 		    'BEGIN { print (a == "" || b + 0 < a + 0) ? b : a }')
 		RSS=$(awk -v a="$RSS" -v b="$_r" \
 		    'BEGIN { print (b + 0 > a + 0) ? b : a }')
@@ -44,23 +50,23 @@ best() {
 
 header() {
 	printf '\n%s\n' "$1"
-	printf '%-40s %8s %9s %9s %8s %9s\n' case seconds 'MB/s' 'lines/s' \
-	    'x cat' 'peak MiB'
+	printf '%-36s %7s %7s %7s %8s %9s %9s\n' case wall cpu 'cat cpu' \
+	    'MB/cpu-s' 'lines/s' 'peak MiB'
 }
 
-# measure LABEL FILE STAGES CMD: time CMD on FILE against STAGES cats.
+# measure LABEL FILE STAGES CMD: time CMD on FILE beside STAGES cats.
 measure() {
 	_bytes=$(wc -c < "$2")
 	_lines=$(wc -l < "$2")
 	best "$(catpipe "$3" "$2")" || return 1
-	_base=$WALL
+	_base=$CPU
 	best "$4" || return 1
-	awk -v l="$1" -v w="$WALL" -v b="$_base" -v n="$_bytes" \
+	awk -v l="$1" -v w="$WALL" -v c="$CPU" -v b="$_base" -v n="$_bytes" \
 	    -v ln="$_lines" -v r="$RSS" 'BEGIN {
 		if (w <= 0) w = 0.001
-		if (b <= 0) b = 0.001
-		printf "%-40s %8.3f %9.1f %9.0f %8.2f %9.1f\n", l, w,
-		    n / 1e6 / w, ln / w, w / b, r / 1024
+		if (c <= 0) c = 0.001
+		printf "%-36s %7.3f %7.3f %7.3f %8.1f %9.0f %9.1f\n", l, w,
+		    c, b, n / 1e6 / c, ln / w, r / 1024
 	}'
 }
 

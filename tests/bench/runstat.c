@@ -1,12 +1,13 @@
 /* See LICENSE file for copyright and license details. */
 /*
- * runstat: run a command; write its wall time in seconds and the peak
- * resident set of it and its descendants (KiB) to a file.  Used by the
- * benchmark scripts, which have no GNU time(1) to rely on.
+ * runstat: run a command; write its wall time in seconds, its CPU time
+ * (user + system of it and every descendant waited for, in seconds) and
+ * the largest peak resident set of one of them (KiB) to a file.  Used by
+ * the benchmark scripts, which have no GNU time(1) to rely on.
  *
  *	runstat -o FILE command [arg ...]
  *
- * FILE receives "SECONDS KIB\n".  Exit status: that of the command.
+ * FILE receives "SECONDS CPU KIB\n".  Exit status: that of the command.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,8 +51,11 @@ main(int argc, char *argv[])
 		perror(argv[2]);
 		return 2;
 	}
-	fprintf(fp, "%.3f %ld\n", (double)(t1.tv_sec - t0.tv_sec) +
-	    (double)(t1.tv_nsec - t0.tv_nsec) / 1e9, ru.ru_maxrss);
+	fprintf(fp, "%.3f %.3f %ld\n", (double)(t1.tv_sec - t0.tv_sec) +
+	    (double)(t1.tv_nsec - t0.tv_nsec) / 1e9,
+	    (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+	    (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6,
+	    ru.ru_maxrss);
 	if (fclose(fp) != 0) {
 		perror(argv[2]);
 		return 2;

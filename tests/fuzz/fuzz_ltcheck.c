@@ -15,7 +15,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct pffind *f;
 	struct pfsim *sim;
 	struct ltjev ev;
 	struct ltjr jr;
@@ -34,8 +33,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		in.eof = 1;
 		in.limit = -1;
 		in.child = -1;
-		sim = pf_new(band);
-		pf_summary(sim, band == PF_V57);
+		sim = pf_new(band, band == PF_V57);
 		pf_sniff(sim, in.buf, size);
 		lt_jr_init(&jr, &in, LT_JR_LAZY);
 		while ((k = lt_jr_next(&jr, &ev)) == LT_JEV_EVENT ||
@@ -43,7 +41,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (k == LT_JEV_EVENT)
 				pf_jsonev(sim, &ev, ev.line);
 		pf_finish(sim);
-		pf_findings(sim, &f);
 		lt_jr_free(&jr);
 		pf_free(sim);
 		free(in.buf);

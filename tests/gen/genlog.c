@@ -9,8 +9,8 @@
  * Writes what litdata_debug.log holds after a DDP training job traced by
  * LitData, deterministically: the same options give the same bytes.  It
  * feeds benchmarks, demos and tests; -t FILE writes exact counts of what
- * was written (keys above truth() below).  The facts it follows are in
- * shared/spec/litdata-log.md.
+ * was written (keys above truth() below).  The formats are those
+ * ltparse(1) reads (sections Logs, Names and categories).
  *
  *   -f new|old|v1|mixed  format generation (default new): new 0.2.68+ (us
  *        timestamps, cat/cname), old 0.2.65-0.2.67 (seconds, indexes baked

@@ -12,6 +12,12 @@
  *              made: on the streams, two thirds under 5 us, the rest real
  *              overlaps; one in five on the CPU threads, a child outliving
  *              its parent by under 1 us.  Each crosses exactly one slice.
+ *              -i gives the CPU threads the ids Perfetto coerces or keeps
+ *              apart (issue reports of real Kineto traces): one tid
+ *              negative, one above 2^32-1 (both become the main thread in
+ *              Perfetto, and they run beside it), and a fourth thread whose events carry its tid
+ *              as a string while its flow starts carry the number.  -d
+ *              puts that many days between the two halves of the trace.
  *   -f dense   many small tracks of 2-25 random slices, most of them
  *              crossing, a fifth properly nested; each slice carries
  *              {"i":N} in args (for the randomised test of ltlanefix).
@@ -26,13 +32,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#define USAGE	"usage: gentrace [-l] [-f kineto|dense|stair] [-n events] " \
-		"[-s seed] [-x crossings]\n"
+#define USAGE	"usage: gentrace [-il] [-d days] [-f kineto|dense|stair] " \
+		"[-n events] [-s seed] [-x crossings]\n"
 
 #define BASE	((int64_t)1692108548132154000)	/* ns: an epoch time */
 #define US	((int64_t)1000)
 
 static int		 lflag;
+static int		 iflag;		/* odd tids */
+static long long	 days;		/* the gap in the middle */
+static long long	 strtid;	/* written as a string, but in flows */
 static uint64_t		 rng;
 static long long	 nevents, limit;
 static long long	 ncross, nkernels, kernelno, nops, opno;
@@ -92,6 +101,14 @@ struct ev {
 	int		 bp;		/* 'e' or 0 */
 };
 
+/* Is the tid of e written as a string (all but flows of strtid)? */
+static int
+quoted(const struct ev *e)
+{
+	return strtid != 0 && e->tid == strtid && e->ph != 's' &&
+	    e->ph != 't' && e->ph != 'f';
+}
+
 static void
 emit(const struct ev *e)
 {
@@ -105,7 +122,8 @@ emit(const struct ev *e)
 			putus(e->ts);
 		else
 			putchar('-');
-		printf("\t%c\t%lld\t%lld\t", e->ph, e->pid, e->tid);
+		printf(quoted(e) ? "\t%c\t%lld\t\"%lld\"\t" :
+		    "\t%c\t%lld\t%lld\t", e->ph, e->pid, e->tid);
 		if (e->dur >= 0)
 			putus(e->dur);
 		else
@@ -124,8 +142,9 @@ emit(const struct ev *e)
 	first = 0;
 	if (e->cat != NULL)
 		printf(", \"cat\": \"%s\"", e->cat);
-	printf(", \"name\": \"%s\", \"pid\": %lld, \"tid\": %lld", e->name,
-	    e->pid, e->tid);
+	printf(quoted(e) ? ", \"name\": \"%s\", \"pid\": %lld, \"tid\": "
+	    "\"%lld\"" : ", \"name\": \"%s\", \"pid\": %lld, \"tid\": %lld",
+	    e->name, e->pid, e->tid);
 	if (e->ts >= 0) {
 		printf(",\n    \"ts\": ");
 		putus(e->ts);
@@ -180,6 +199,20 @@ meta(long long pid, long long tid, const char *name, const char *args)
 #define NSTREAM	3
 
 static const long long streams[NSTREAM] = { 7, 20, 24 };
+static int ncpu = 3;			/* CPU threads */
+
+/* The tid of CPU thread i. */
+static long long
+cputid(int i)
+{
+	if (!iflag || i == 0)
+		return CPU + i * 17;
+	if (i == 1)
+		return -19360192;
+	if (i == 2)
+		return CPU + 34 + 4294967296LL;
+	return CPU + i * 17;
+}
 static int64_t cursor[NSTREAM];		/* when each stream is free */
 static int64_t room[NSTREAM];	/* how far a kernel may start before */
 static long long owed, cpuowed;	/* crossings spread here, not yet made */
@@ -356,7 +389,7 @@ static void
 kineto(void)
 {
 	char args[128];
-	int64_t t = BASE, end, step0;
+	int64_t t = BASE, end, step0, start = BASE, e;
 	long long step = 0, tid;
 	int i;
 
@@ -374,11 +407,11 @@ kineto(void)
 	meta(CPU, 0, "process_sort_index", "{\"sort_index\":3100453}");
 	meta(0, 0, "process_name", "{\"name\":\"GPU 0\"}");
 	meta(0, 0, "process_sort_index", "{\"sort_index\":5000000}");
-	for (i = 0; i < 3; i++) {
-		tid = CPU + i * 17;
+	for (i = 0; i < ncpu; i++) {
+		tid = cputid(i);
 		snprintf(args, sizeof(args), "{\"name\":\"thread %lld (%s)\"}",
 		    tid, i == 0 ? "python3" : i == 1 ? "pt_autograd_0" :
-		    "pt_data_worker");
+		    i == 2 ? "pt_data_worker" : "pt_autograd_1");
 		meta(CPU, tid, "thread_name", args);
 		snprintf(args, sizeof(args), "{\"sort_index\":%lld}", tid);
 		meta(CPU, tid, "thread_sort_index", args);
@@ -396,12 +429,25 @@ kineto(void)
 	/* A fifth of the crossings are on the CPU threads. */
 	while (nevents < limit) {
 		step0 = t;
-		for (i = 0; i < 3 && nevents < limit; i++) {
-			tid = CPU + i * 17;
+		if (days > 0 && nevents >= limit / 2 && t < BASE +
+		    days * 86400000000 * US)
+			t += days * 86400000000 * US;
+		for (i = 0; i < ncpu && nevents < limit; i++) {
+			tid = cputid(i);
 			if (!counting && spread(opno, ncross / 5, nops))
 				cpuowed++;
 			opno++;
-			t = op(t + 3 * US, tid, 3, cpuowed > 0);
+			/*
+			 * The coerced tids run beside the main thread, as
+			 * in the traces where Perfetto then crosses them.
+			 */
+			if (!iflag || i == 0 || i == 3)
+				start = t + 3 * US;
+			else
+				start += US;
+			e = op(start, tid, 3, cpuowed > 0);
+			if (e > t)
+				t = e;
 		}
 		end = t + 20 * US;
 		snprintf(args, sizeof(args), "{\"External id\":%lld}", extid++);
@@ -516,14 +562,22 @@ main(int argc, char *argv[])
 	int c;
 
 	limit = 100000;
-	while ((c = getopt(argc, argv, "f:hln:s:x:")) != -1) {
+	while ((c = getopt(argc, argv, "d:f:hiln:s:x:")) != -1) {
 		switch (c) {
+		case 'd':
+			days = number(optarg, 10000);
+			break;
 		case 'f':
 			form = optarg;
 			break;
 		case 'h':
 			fputs(USAGE, stdout);
 			return 0;
+		case 'i':
+			iflag = 1;
+			ncpu = 4;
+			strtid = CPU + 3 * 17;
+			break;
 		case 'l':
 			lflag = 1;
 			break;

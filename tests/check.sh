@@ -1,0 +1,75 @@
+#!/bin/sh
+# tests/check.sh: make check's runner.  Runs the bats files under prove,
+# keeps each file's TAP, then prints what bats said about each failed
+# test (prove shows only its number) and, last, how many tests were
+# skipped and why (prove prints "Result: PASS" even when tests skipped).
+#
+# Usage: sh tests/check.sh [file.bats ...]   (default: every tests/*.bats)
+# With CI=true in the environment, a test skipped for want of a tool
+# ("TOOL is not installed", what tests/helper.bash's need and tp_need
+# say) fails the run, naming the tool.
+#
+# Internally, prove runs "sh tests/check.sh --bats FILE" for each file.
+set -eu
+
+if [ "${1:-}" = --bats ]; then
+	# One bats file: its TAP to prove and to $LT_TAPDIR, its status kept.
+	tap=$LT_TAPDIR/$(echo "$2" | tr / _).tap
+	echo "# file $2" >"$tap"
+	{ st=0; bats --tap "$2" || st=$?; echo "$st" >"$tap.status"; } |
+	    tee -a "$tap"
+	exit "$(cat "$tap.status")"
+fi
+
+cd "$(dirname "$0")/.."
+LT_TAPDIR=$(mktemp -d "${TMPDIR:-/tmp}/litracer-check.XXXXXX")
+export LT_TAPDIR
+trap 'rm -rf "$LT_TAPDIR"' EXIT
+trap 'exit 2' HUP INT TERM
+
+[ $# -gt 0 ] || set -- tests/
+st=0
+prove -e 'sh tests/check.sh --bats' --ext .bats "$@" || st=$?
+
+# prove hides what bats says about a failed test: its "#" lines after
+# "not ok".  Print them, then the skips, "ok N name # skip REASON".
+cat "$LT_TAPDIR"/*.tap | awk -v ci="${CI:-}" '
+/^# file / { file = substr($0, 8); next }
+/^1\.\.[0-9]+$/ { total += substr($0, 4) }
+/^(not )?ok / { failed = 0 }
+/^not ok / { failed = ++nfailed; said = 0; printf "\n%s: %s\n", file, $0; next }
+failed && /^#/ {
+	if (++said <= 60)
+		print
+	else if (said == 61)
+		print "# ..."
+}
+/^ok .* # skip/ {
+	why = $0
+	sub(/.* # skip */, "", why)
+	if (why == "")
+		why = "(no reason given)"
+	if (!(why in n)) {
+		order[++kinds] = why
+		if (ci == "true" && why ~ /is not installed/)
+			missing = missing "\n  " why
+	}
+	n[why]++
+	skipped++
+}
+END {
+	if (nfailed)
+		print ""
+	if (skipped == 0) {
+		printf "Skipped: none of %d tests\n", total
+	} else {
+		printf "Skipped: %d of %d tests:\n", skipped, total
+		for (i = 1; i <= kinds; i++)
+			printf "%6d  %s\n", n[order[i]], order[i]
+	}
+	if (missing != "") {
+		printf "CI=true: tests may not skip for a missing tool:%s\n", missing
+		exit 1
+	}
+}' || st=1
+exit "$st"

@@ -1,0 +1,423 @@
+#!/usr/bin/env bats
+# ltstat: the report (hand-made figures, every log generation, partial
+# logs), the records of -t, and what Perfetto's own importer makes of a
+# trace with them.
+
+bats_require_minimum_version 1.5.0
+load helper
+
+D=$DATA/ltstat
+HAND=$D/hand.lt1
+
+# jget FILE EXPR: EXPR evaluated by node on the JSON object o of FILE.
+jget() {
+	need node
+	node -e 'const o = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+		const v = eval(process.argv[2]);
+		console.log(typeof v === "object" ? JSON.stringify(v) : String(v))' "$1" "$2"
+}
+
+# tpq TRACE SQL: tp_query without the quotes of strings.
+tpq() {
+	tp_query "$1" "$2" | tr -d '"'
+}
+
+# chain LOG OUT [ltstat -t options]: the default chain with ltstat -t,
+# the report as JSON in OUT.report.
+chain() {
+	local log=$1 out=$2
+	shift 2
+	ltparse "$log" | ltpair | ltlanefix -q |
+	    ltstat -t -j -o "$out.report" "$@" | ltjson > "$out"
+}
+
+@test "ltstat: -h prints the usage and options, and the man page agrees" {
+	run -0 ltstat -h
+	[ "${lines[0]}" = "usage: ltstat [-hjt] [-n count] [-o file] [-x parts] [file ...]" ]
+	[[ $output == *"--json"* ]]
+	[[ $output == *"--trace"* ]]
+	[[ $output == *"--exclude"* ]]
+	need mandoc
+	[ "usage: $(synopsis ltstat)" = "${lines[0]}" ]
+}
+
+@test "ltstat: usage errors exit 2" {
+	run -2 --separate-stderr ltstat -q
+	[[ ${stderr_lines[-1]} == "usage: ltstat "* ]]
+	run -2 --separate-stderr ltstat -n 101 "$HAND"
+	[ "$stderr" = "ltstat: -n 101: too large" ]
+	run -2 --separate-stderr ltstat -t -x waits,bogus "$HAND"
+	[ "$stderr" = "ltstat: -x waits,bogus: not waits, share, flows or counters" ]
+	run -2 --separate-stderr ltstat -o "$BATS_TEST_TMPDIR/no/such/dir" "$HAND"
+	[[ $stderr == "ltstat: $BATS_TEST_TMPDIR/no/such/dir: No such file"* ]]
+	[ -z "$output" ]
+	run -2 --separate-stderr ltstat "$BATS_TEST_TMPDIR/missing.lt1"
+	[[ $stderr == "ltstat: $BATS_TEST_TMPDIR/missing.lt1"* ]]
+}
+
+@test "ltstat: bad data exits 1 with file and line, and no report" {
+	f=$BATS_TEST_TMPDIR/bad.lt1
+	printf 'ts:1;PID:1; TID:1; name: x;ph: B;\n' > "$f"
+	run -1 --separate-stderr ltstat "$f"
+	[ "$stderr" = "ltstat: $f:1: not an lt1 stream: missing #lt1 header" ]
+	[ -z "$output" ]
+	printf '#lt1\n1\tX\t1\t1\t2\tbatch\tbatch\t{}\t{}\n1.5e3\tX\t1\t1\t2\tbatch\tbatch\t{}\t{}\n' > "$f"
+	run -1 --separate-stderr ltstat "$f"
+	[ "$stderr" = "ltstat: $f:3: column ts: not microseconds (-?D+ with at most 3 decimals) or -" ]
+	[ -z "$output" ]
+	printf '#lt1\n1\tX\t1\t1\t2\tread\tread\t{"chunk":1,}\t{}\n' > "$f"
+	run -1 --separate-stderr ltstat "$f"
+	[[ $stderr == "ltstat: $f:2: column args: "* ]]
+	printf '#lt1\n1\tX\t1\t1\tlong\tread\tread\t{}\t{}\n' > "$f"
+	run -1 --separate-stderr ltstat "$f"
+	[ "$stderr" = "ltstat: $f:2: column dur: not microseconds (-?D+ with at most 3 decimals) or -" ]
+	printf '#lt1\n1\tX\t1.5\t1\t2\tread\tread\t{}\t{}\n' > "$f"
+	run -1 --separate-stderr ltstat "$f"
+	[ "$stderr" = "ltstat: $f:2: column pid: not an integer, a JSON string or -" ]
+	printf '#lt1\n1\tX\t1\t1\t2\tre"ad\tread\t{}\t{}\n' > "$f"
+	run -1 --separate-stderr ltstat "$f"
+	[ "$stderr" = "ltstat: $f:2: column cat: not JSON string contents" ]
+	printf '#lt2\n' > "$f"
+	run -1 --separate-stderr ltstat -t "$f"
+	[ "$stderr" = "ltstat: $f:1: unsupported stream version \"#lt2\"" ]
+}
+
+# The hand-made stream: one rank (pid 10), one worker (pid 11), two
+# epochs; times in µs.  Epoch 1 [1000, 11000): batches 0 [3000, 4000),
+# 1 [4500, 5500), 2 [5500, 7500), 3 [9000, 9500); epoch 2 [12000, 15000),
+# left open: batches 0 [12500, 12800), 2 [13000, 13200) (batch 1 is not in
+# the stream), 3 at 13300, left open.  Chunk 7: download [1500, 2500), read
+# [1200, 5200), delete [6000, 6010); chunk 8: download [2600, 5600), read
+# [5200, 9200), delete [9500, 9510).
+@test "ltstat: the figures of a hand-made stream, computed by hand" {
+	ltstat -j "$HAND" > "$BATS_TEST_TMPDIR/r.json"
+	r=$BATS_TEST_TMPDIR/r.json
+	[ "$(jget "$r" 'o.ranks.length')" = 1 ]
+	[ "$(jget "$r" '[o.ranks[0].rank, o.ranks[0].pid]')" = "[0,10]" ]
+	# Batches: 4 + 3, one left open; compute 1000+1000+2000+500+300+200+0.
+	[ "$(jget "$r" 'o.ranks[0].batches')" = 7 ]
+	[ "$(jget "$r" 'o.ranks[0].open_batches')" = 1 ]
+	[ "$(jget "$r" 'o.ranks[0].compute_us')" = 5000 ]
+	# Waits: 3000-1000, 4500-4000, 9000-7500; 12500-12000, 13300-13200;
+	# none between batch 0 and 2 of epoch 2 (1 is missing).
+	[ "$(jget "$r" 'o.ranks[0].wait_us')" = 4600 ]
+	[ "$(jget "$r" 'o.ranks[0].waits')" = 5 ]
+	[ "$(jget "$r" 'o.ranks[0].wait_share')" = 0.4792 ]
+	[ "$(jget "$r" 'o.ranks[0].epochs.map(e => [e.epoch, e.ts_us, e.dur_us, e.open, e.batches, e.compute_us, e.wait_us, e.first_wait_us])')" = \
+	    "[[1,1000,10000,false,4,4500,4000,2000],[2,12000,3000,true,3,500,600,500]]" ]
+	# The longest first; ties in the order they were found.
+	[ "$(jget "$r" 'o.ranks[0].longest_waits.map(w => [w.epoch, w.batch, w.ts_us, w.at_us, w.dur_us])')" = \
+	    "[[1,0,1000,0,2000],[1,3,7500,6500,1500],[1,1,4000,3000,500],[2,0,12000,11000,500],[2,3,13200,12200,100]]" ]
+	# In flight during [1000, 3000): both downloads and the read of 7;
+	# during [7500, 9000): the read of 8 only.
+	[ "$(jget "$r" 'o.ranks[0].longest_waits[0].in_flight.map(i => i.kind + " " + i.chunk)')" = \
+	    '["download 7","download 8","read 7"]' ]
+	[ "$(jget "$r" 'o.ranks[0].longest_waits[1].in_flight.map(i => i.pid + " " + i.kind + " " + i.chunk)')" = \
+	    '["11 read 8"]' ]
+	[ "$(jget "$r" 'o.ranks[0].longest_waits[3].in_flight.length')" = 0 ]
+	# Categories: batch durations 0 200 300 500 1000 1000 2000 (nearest
+	# rank: p50 is the 4th, p95 and p99 the 7th); waits 100 500 500 1500
+	# 2000; the crash instant counts with no duration.
+	[ "$(jget "$r" 'Object.keys(o.categories).join()')" = "batch,crash,delete,download,epoch,read,wait" ]
+	[ "$(jget "$r" 'o.categories.batch')" = \
+	    '{"count":7,"total_us":5000,"p50_us":500,"p95_us":2000,"p99_us":2000,"max_us":2000,"exact":true}' ]
+	[ "$(jget "$r" 'o.categories.wait')" = \
+	    '{"count":5,"total_us":4600,"p50_us":500,"p95_us":2000,"p99_us":2000,"max_us":2000,"exact":true}' ]
+	[ "$(jget "$r" '[o.categories.epoch.count, o.categories.epoch.total_us, o.categories.epoch.p50_us, o.categories.epoch.p95_us]')" = "[2,13000,3000,10000]" ]
+	[ "$(jget "$r" '[o.categories.download.total_us, o.categories.read.total_us, o.categories.delete.total_us, o.categories.crash.count]')" = "[4000,8000,20,1]" ]
+	# The worker: chunks 7 and 8 both held in [5600, 6010); one download
+	# at a time.
+	[ "$(jget "$r" 'o.workers')" = \
+	    '[{"rank":0,"worker":0,"pid":11,"downloaded":2,"read":2,"deleted":2,"download_mean_us":2000,"read_mean_us":4000,"held_max":2,"downloading_max":1}]' ]
+	[ "$(jget "$r" 'o.slowest_chunks.map(c => [c.chunk, c.ts_us, c.download_us, c.read_us])')" = "[[8,2600,3000,4000],[7,1500,1000,4000]]" ]
+	[ "$(jget "$r" '[o.t0_us, o.spans, o.open, o.crashes]')" = "[1000,15,2,1]" ]
+}
+
+@test "ltstat: golden: the text report of the hand-made stream" {
+	golden "$D/hand.txt" ltstat "$HAND"
+}
+
+@test "ltstat: -t passes the stream on and adds waits, flows and counters, as computed by hand" {
+	ltstat -t "$HAND" > "$BATS_TEST_TMPDIR/t.lt1"
+	t=$BATS_TEST_TMPDIR/t.lt1
+	# Every line of the input, in its order; the header once.
+	[ "$(head -n 1 "$t")" = "#lt1" ]
+	grep -v -F -x -f "$t" "$HAND" && false
+	diff <(tail -n +2 "$HAND") <(grep -F -x -f "$HAND" "$t" | tail -n +2)
+	# The waits, on tid 1000 * 1 + 999 of the rank's process.
+	[ "$(awk -F '\t' '$7 == "data wait" && $2 == "X" { print $1, $3, $4, $5, $6, $8 }' "$t")" = \
+	"4000 10 1999 500 wait {\"batch\":1,\"epoch\":1}
+7500 10 1999 1500 wait {\"batch\":3,\"epoch\":1}
+1000 10 1999 2000 wait {\"batch\":0,\"epoch\":1}
+13200 10 1999 100 wait {\"batch\":3,\"epoch\":2}
+12000 10 1999 500 wait {\"batch\":0,\"epoch\":2}" ]
+	# Flows: s at the start of the slice that starts first, f at the
+	# other's: the read of chunk 7 began before its download.
+	[ "$(awk -F '\t' '$2 == "s" || $2 == "f" { print $2, $1, $3, $4, $8, $9 }' "$t")" = \
+	"s 1200 11 1 {\"chunk\":7} {\"id\":1}
+f 1500 11 2 {\"chunk\":7} {\"bp\":\"e\",\"id\":1}
+s 1200 11 1 {\"chunk\":7} {\"id\":2}
+f 6000 11 2 {\"chunk\":7} {\"bp\":\"e\",\"id\":2}
+s 2600 11 2 {\"chunk\":8} {\"id\":3}
+f 5200 11 1 {\"chunk\":8} {\"bp\":\"e\",\"id\":3}
+s 5200 11 1 {\"chunk\":8} {\"id\":4}
+f 9500 11 2 {\"chunk\":8} {\"bp\":\"e\",\"id\":4}" ]
+	# Counters of the worker, in time order; the share per second of the
+	# rank: 4000 / (4000 + 4500), then 600 / (600 + 500), and 0 after the
+	# last closed batch of each epoch.
+	[ "$(awk -F '\t' '$2 == "C" && $3 == 11 { print $1, $8 }' "$t" | tr '\n' ' ')" = \
+	    '1500 {"downloading":1} 1500 {"in cache":0} 2500 {"downloading":0} 2500 {"in cache":1} 2600 {"downloading":1} 5600 {"downloading":0} 5600 {"in cache":2} 6010 {"in cache":1} 9510 {"in cache":0} ' ]
+	[ "$(awk -F '\t' '$2 == "C" && $3 == 10 { print $1, $8 }' "$t" | tr '\n' ' ')" = \
+	    '1000 {"share":0.471} 9500 {"share":0} 12000 {"share":0.545} 13200 {"share":0} ' ]
+	# The wait track is named after the main thread and sorts with it.
+	grep -qxF -e "$(printf -- '-\tM\t10\t1999\t-\t\tthread_name\t{"name":"main 1407 data wait"}\t{}')" "$t"
+	grep -qxF -e "$(printf -- '-\tM\t10\t1999\t-\t\tthread_sort_index\t{"sort_index":1}\t{}')" "$t"
+	[ "$(tail -n 1 "$t")" = "$(printf '#stat\tltstat\twaits=5\tflows=4\tcounters=13\tranks=1\tspans=15\topen=2')" ]
+	# No report without -o.
+	ltstat -t -o "$BATS_TEST_TMPDIR/r.txt" "$HAND" | cmp - "$t"
+	ltstat "$HAND" | cmp - "$BATS_TEST_TMPDIR/r.txt"
+}
+
+@test "ltstat: -x leaves out what -t would add, -n how many waits are listed" {
+	ltstat -t -x flows,counters,share "$HAND" > "$BATS_TEST_TMPDIR/t.lt1"
+	t=$BATS_TEST_TMPDIR/t.lt1
+	[ "$(stat_of ltstat waits "$t")" = 5 ]
+	[ "$(stat_of ltstat flows "$t")" = 0 ]
+	[ "$(stat_of ltstat counters "$t")" = 0 ]
+	[ "$(awk -F '\t' '$2 == "C" || $2 == "s" || $2 == "f"' "$t" | wc -l)" -eq 0 ]
+	ltstat -t -x waits "$HAND" > "$t"
+	[ "$(awk -F '\t' '$6 == "wait"' "$t" | grep -c '	X	' || true)" -eq 0 ]
+	grep -q 'data wait"}' "$t" && false
+	[ "$(stat_of ltstat flows "$t")" = 4 ]
+	ltstat -j -n 2 "$HAND" > "$BATS_TEST_TMPDIR/r.json"
+	[ "$(jget "$BATS_TEST_TMPDIR/r.json" '[o.ranks[0].longest_waits.length, o.slowest_chunks.length, o.ranks[0].waits]')" = "[2,2,5]" ]
+	ltstat -j -n 0 "$HAND" > "$BATS_TEST_TMPDIR/r.json"
+	[ "$(jget "$BATS_TEST_TMPDIR/r.json" '[o.ranks[0].longest_waits.length, o.slowest_chunks.length, o.ranks[0].wait_us]')" = "[0,0,4600]" ]
+}
+
+@test "ltstat: every prefix of the hand-made stream is handled (0 or 1, never a crash)" {
+	n=$(wc -c < "$HAND")
+	for i in $(seq 0 37 "$n"); do
+		head -c "$i" "$HAND" > "$BATS_TEST_TMPDIR/p.lt1"
+		run ltstat -j "$BATS_TEST_TMPDIR/p.lt1"
+		[ "$status" -le 1 ] || { echo "prefix $i: status $status"; false; }
+		run ltstat -t "$BATS_TEST_TMPDIR/p.lt1"
+		[ "$status" -le 1 ] || { echo "prefix $i: -t status $status"; false; }
+	done
+}
+
+# genlog LOG TRUTH [ARGS]: a generated log and its truth file.
+gen() {
+	local log=$1 truth=$2
+	shift 2
+	genlog -n 4000 -t "$truth" "$@" > "$log"
+}
+
+# truthval KEY FILE
+truthval() {
+	sed -n "s/^$1=//p" "$2"
+}
+
+@test "ltstat: on genlog logs of every format, every span of the log is counted once" {
+	for f in new old v1 mixed; do
+		for extra in "" "-c -b"; do
+			# shellcheck disable=SC2086
+			gen "$BATS_TEST_TMPDIR/g.log" "$BATS_TEST_TMPDIR/truth" -f $f $extra
+			ltparse "$BATS_TEST_TMPDIR/g.log" | ltpair | ltstat -j > "$BATS_TEST_TMPDIR/r.json"
+			r=$BATS_TEST_TMPDIR/r.json
+			tr=$BATS_TEST_TMPDIR/truth
+			# Every B of the log is a span, closed or left open.
+			spans=$(jget "$r" 'Object.entries(o.categories).filter(([k]) => k !== "wait" && k !== "crash").reduce((a, [, v]) => a + v.count, 0)')
+			[ "$spans" = "$(truthval B "$tr")" ] || { echo "$f $extra: $spans spans"; false; }
+			[ "$(jget "$r" 'o.open')" = "$(truthval unmatched_B "$tr")" ]
+			[ "$(jget "$r" 'o.crashes')" = "$(truthval crashes "$tr")" ]
+			for c in batch download read delete; do
+				pairs=$(truthval "pairs_$c" "$tr")
+				got=$(jget "$r" "(o.categories.$c || {count: 0}).count")
+				[ "$got" -ge "$pairs" ] || { echo "$f $extra $c: $got < $pairs"; false; }
+			done
+		done
+	done
+}
+
+@test "ltstat: the generation of the log and what it cannot tell" {
+	gen "$BATS_TEST_TMPDIR/new.log" "$BATS_TEST_TMPDIR/t1"
+	ltparse "$BATS_TEST_TMPDIR/new.log" | ltpair | ltstat -j > "$BATS_TEST_TMPDIR/new.json"
+	[ "$(jget "$BATS_TEST_TMPDIR/new.json" '[o.format.old, o.format.v1, o.format.new > 0]')" = "[0,0,true]" ]
+	[ "$(jget "$BATS_TEST_TMPDIR/new.json" 'o.ranks.length')" = 2 ]
+	[ "$(jget "$BATS_TEST_TMPDIR/new.json" 'o.ranks.every(r => r.batches > 0 && r.waits > 0)')" = true ]
+	[ "$(jget "$BATS_TEST_TMPDIR/new.json" 'o.workers.length')" = 4 ]
+
+	gen "$BATS_TEST_TMPDIR/old.log" "$BATS_TEST_TMPDIR/t2" -f old
+	ltparse "$BATS_TEST_TMPDIR/old.log" | ltpair | ltstat > "$BATS_TEST_TMPDIR/old.txt"
+	grep -q '^ltstat: LitData 0.2.57 to 0.2.67;' "$BATS_TEST_TMPDIR/old.txt"
+	grep -q 'no batch spans (LitData writes them from 0.2.68 on' "$BATS_TEST_TMPDIR/old.txt"
+	grep -q 'never closes the last read of a worker epoch' "$BATS_TEST_TMPDIR/old.txt"
+	grep -q ': no batch spans$' "$BATS_TEST_TMPDIR/old.txt"
+
+	gen "$BATS_TEST_TMPDIR/v1.log" "$BATS_TEST_TMPDIR/t3" -f v1
+	ltparse "$BATS_TEST_TMPDIR/v1.log" | ltpair | ltstat -j > "$BATS_TEST_TMPDIR/v1.json"
+	[ "$(jget "$BATS_TEST_TMPDIR/v1.json" 'o.format.v1 > 0 && o.format.new == 0')" = true ]
+	[ "$(jget "$BATS_TEST_TMPDIR/v1.json" 'o.notes.some(n => n.startsWith("LitData before 0.2.57 reports worker 0"))')" = true ]
+	[ "$(jget "$BATS_TEST_TMPDIR/v1.json" 'o.notes.some(n => / read spans are of one item each/.test(n))')" = true ]
+
+	gen "$BATS_TEST_TMPDIR/mixed.log" "$BATS_TEST_TMPDIR/t4" -f mixed
+	ltparse "$BATS_TEST_TMPDIR/mixed.log" | ltpair | ltstat > "$BATS_TEST_TMPDIR/mixed.txt"
+	grep -q '^ltstat: mixed LitData generations;' "$BATS_TEST_TMPDIR/mixed.txt"
+}
+
+@test "ltstat: partial logs: a crash, a break, a log cut anywhere" {
+	genlog -c -b -r 2 -w 1 -l chunk > "$BATS_TEST_TMPDIR/g.log"
+	ltparse "$BATS_TEST_TMPDIR/g.log" | ltpair | ltstat -j > "$BATS_TEST_TMPDIR/r.json"
+	r=$BATS_TEST_TMPDIR/r.json
+	[ "$(jget "$r" 'o.open > 0 && o.ranks.some(x => x.open_batches > 0)')" = true ]
+	[ "$(jget "$r" 'o.notes.some(n => / spans were left open/.test(n))')" = true ]
+	# The restarted job's ranks are processes of their own.
+	[ "$(jget "$r" 'o.ranks.map(x => x.rank).join()')" = "0,0,1,1" ]
+	[ "$(jget "$r" 'o.crashes')" = 1 ]
+	for n in 1 100 700 1200; do
+		head -n "$n" "$BATS_TEST_TMPDIR/g.log" > "$BATS_TEST_TMPDIR/cut.log"
+		ltparse "$BATS_TEST_TMPDIR/cut.log" | ltpair | ltstat -j > "$r"
+		json_ok "$r"
+		ltparse "$BATS_TEST_TMPDIR/cut.log" | ltpair | ltstat -t > /dev/null
+	done
+}
+
+@test "ltstat: percentiles beyond 2048 spans: from log buckets, within 0.2%, marked" {
+	f=$BATS_TEST_TMPDIR/many.lt1
+	# 3000 reads of 1, 2, ..., 3000 µs: p50 is 1500 µs, p95 2850, p99 2970.
+	{ echo '#lt1'; seq 1 3000 | awk '{ printf "%d\tX\t1\t1\t%d\tread\tread\t{}\t{}\n", $1 * 10000, $1 }'; } > "$f"
+	ltstat -j "$f" > "$BATS_TEST_TMPDIR/r.json"
+	r=$BATS_TEST_TMPDIR/r.json
+	[ "$(jget "$r" '[o.categories.read.count, o.categories.read.total_us, o.categories.read.max_us, o.categories.read.exact]')" = "[3000,4501500,3000,false]" ]
+	[ "$(jget "$r" '[[o.categories.read.p50_us, 1500], [o.categories.read.p95_us, 2850], [o.categories.read.p99_us, 2970]].every(([g, e]) => g >= e && g <= e * 1.002)')" = true ]
+	ltstat "$f" | grep -q '^read .* ~ '
+	# 2048 or fewer: exact.
+	head -n 2049 "$f" > "$BATS_TEST_TMPDIR/few.lt1"
+	ltstat -j "$BATS_TEST_TMPDIR/few.lt1" > "$r"
+	[ "$(jget "$r" '[o.categories.read.p50_us, o.categories.read.p99_us, o.categories.read.exact]')" = "[1024,2028,true]" ]
+}
+
+@test "ltstat: B and E records, records without times, other phases are counted, not paired" {
+	f=$BATS_TEST_TMPDIR/be.lt1
+	printf '#lt1\n1\tB\t1\t1\t-\tbatch\tbatch\t{}\t{}\n5\tE\t1\t1\t-\tbatch\tbatch\t{}\t{}\n-\tX\t1\t1\t3\tread\tread\t{}\t{}\n9\tX\t1\t1\t-\tread\tread\t{}\t{}\n9\tC\t1\t1\t-\tc\tc\t{"v":1}\t{}\n' > "$f"
+	ltstat -j "$f" > "$BATS_TEST_TMPDIR/r.json"
+	r=$BATS_TEST_TMPDIR/r.json
+	[ "$(jget "$r" '[o.spans, o.ranks.length, Object.keys(o.categories).length]')" = "[0,0,0]" ]
+	[ "$(jget "$r" 'o.notes.join("|")')" = \
+	    "no batch spans (LitData writes them from 0.2.68 on, at tracer level batch or above): compute and data-wait time are unknown|2 B and E records are not paired: run ltpair before ltstat|2 X records without ts or dur and 0 with a negative dur are left out" ]
+}
+
+# -------- with Perfetto's own importer --------
+
+# The figures of ltstat's report equal what Perfetto computes from the
+# trace written with them: per rank the sum of its batch slices and of its
+# wait slices, per category the count and total, to the µs.
+same_as_perfetto() {
+	local t=$1 r=$1.report got want
+	json_ok "$r"
+	tp_clean "$t"
+	want=$(jget "$r" 'o.ranks.map(x => x.pid + "," + Math.round(x.compute_us * 1000) + "," + Math.round(x.wait_us * 1000) + "," + x.waits).sort().join(" ")')
+	got=$(tpq "$t" "select p.pid || ',' || ifnull((select sum(s.dur) from slice s join thread_track tt on s.track_id = tt.id join thread th using (utid) where th.upid = p.upid and s.name = 'batch'), 0) || ',' || ifnull((select sum(s.dur) from slice s join thread_track tt on s.track_id = tt.id join thread th using (utid) where th.upid = p.upid and s.name = 'data wait'), 0) || ',' || (select count(*) from slice s join thread_track tt on s.track_id = tt.id join thread th using (utid) where th.upid = p.upid and s.name = 'data wait') from process p where exists (select 1 from slice s join thread_track tt on s.track_id = tt.id join thread th using (utid) where th.upid = p.upid and s.name in ('batch', 'dataloader'));" | sort | tr '\n' ' ' | sed 's/ $//')
+	[ "$got" = "$want" ] || { echo "ranks: perfetto $got, ltstat $want"; return 1; }
+	want=$(jget "$r" 'Object.entries(o.categories).map(([k, v]) => k + "," + v.count + "," + Math.round(v.total_us * 1000)).sort().join(" ")')
+	got=$(tpq "$t" "select ifnull(category, '') || ',' || count(*) || ',' || sum(dur) from slice group by category;" | sort | tr '\n' ' ' | sed 's/ $//')
+	[ "$got" = "$want" ] || { echo "categories: perfetto $got, ltstat $want"; return 1; }
+}
+
+# Every flow joins a download and its read, or a read and its delete, of
+# one chunk in one process; each worker process has both chunk counters.
+flows_and_counters() {
+	local t=$1 r=$1.report got n
+	n=$(jget "$r" 'o.workers.filter(w => w.downloaded > 0).length')
+	got=$(tpq "$t" "select count(*), sum(so.name || ' ' || si.name in ('download read', 'read download', 'read delete')), sum(extract_arg(so.arg_set_id, 'args.chunk') = extract_arg(si.arg_set_id, 'args.chunk')), sum(tso.upid = tsi.upid) from flow f join slice so on so.id = f.slice_out join slice si on si.id = f.slice_in join thread_track a on so.track_id = a.id join thread tso on tso.utid = a.utid join thread_track b on si.track_id = b.id join thread tsi on tsi.utid = b.utid;")
+	IFS=, read -r flows kinds chunks procs <<EOF
+$got
+EOF
+	[ "$flows" -gt 0 ]
+	[ "$flows" = "$kinds" ] && [ "$flows" = "$chunks" ] && [ "$flows" = "$procs" ] ||
+	    { echo "flows, right kinds, same chunk, same process: $got"; return 1; }
+	[ "$flows" = "$(sed -n 's/.*"ltstat":{"waits":[0-9]*,"flows":\([0-9]*\).*/\1/p' "$t")" ]
+	got=$(tpq "$t" "select count(*) from process p where exists (select 1 from slice s join thread_track tt on s.track_id = tt.id join thread th using (utid) where th.upid = p.upid and s.name = 'download') and exists (select 1 from process_counter_track c where c.upid = p.upid and c.name = 'chunks downloading') and exists (select 1 from process_counter_track c where c.upid = p.upid and c.name = 'chunks in cache');")
+	[ "$got" = "$n" ] || { echo "workers with both counters: $got of $n"; return 1; }
+	# Each value of chunks downloading is the number of download slices
+	# of its process around it.
+	got=$(tpq "$t" "select count(*) = sum(c.value = (select count(*) from slice s join thread_track tt on s.track_id = tt.id join thread th using (utid) where th.upid = t.upid and s.name = 'download' and s.ts <= c.ts and c.ts < s.ts + s.dur)) from counter c join process_counter_track t on c.track_id = t.id where t.name = 'chunks downloading';")
+	[ "$got" = 1 ]
+}
+
+@test "ltstat -t: Perfetto computes ltstat's totals from the trace, to the µs (new format, lanes, crash, break, no workers, mixed)" {
+	tp_need
+	for args in "-l sample" "-l debug -a sync" "-c -b -l sample" "-p -e 3" "-w 0 -l sample" "-f mixed" "-f old"; do
+		# shellcheck disable=SC2086
+		genlog -n 6000 $args > "$BATS_TEST_TMPDIR/g.log"
+		chain "$BATS_TEST_TMPDIR/g.log" "$BATS_TEST_TMPDIR/t.json"
+		same_as_perfetto "$BATS_TEST_TMPDIR/t.json" || { echo "genlog $args"; false; }
+	done
+}
+
+@test "ltstat -t: flows bind to their chunk's slices after ltlanefix, and every worker has its counters" {
+	tp_need
+	for args in "-l sample" "-l debug -a async" "-c -b -l sample" "-f old" "-f v1" "-w 0"; do
+		# shellcheck disable=SC2086
+		genlog -n 6000 $args > "$BATS_TEST_TMPDIR/g.log"
+		chain "$BATS_TEST_TMPDIR/g.log" "$BATS_TEST_TMPDIR/t.json"
+		flows_and_counters "$BATS_TEST_TMPDIR/t.json" || { echo "genlog $args"; false; }
+	done
+	# Slices moved to lanes are among those the flows join.
+	genlog -n 6000 -l sample > "$BATS_TEST_TMPDIR/g.log"
+	chain "$BATS_TEST_TMPDIR/g.log" "$BATS_TEST_TMPDIR/t.json"
+	[ "$(sed -n 's/.*"ltlanefix":{[^}]*"moved":\([0-9]*\).*/\1/p' "$BATS_TEST_TMPDIR/t.json")" -gt 0 ]
+	got=$(tpq "$BATS_TEST_TMPDIR/t.json" "select count(*) from flow f join slice s on s.id in (f.slice_in, f.slice_out) join thread_track tt on s.track_id = tt.id join thread th using (utid) where th.name like '% lane %';")
+	[ "$got" -gt 0 ]
+}
+
+@test "ltstat -t: the sample log, and the same chain before ltlanefix -k (B and E)" {
+	tp_need
+	chain "$DATA/sample.log" "$BATS_TEST_TMPDIR/t.json"
+	same_as_perfetto "$BATS_TEST_TMPDIR/t.json"
+	flows_and_counters "$BATS_TEST_TMPDIR/t.json"
+	# The waits sit on a thread of their own, named after the thread of
+	# the batches, in every rank with waits.
+	got=$(tpq "$BATS_TEST_TMPDIR/t.json" "select count(distinct th.upid), count(*), sum(th.tid != bt.tid and th.name = bt.name || ' data wait') from slice s join thread_track tt on s.track_id = tt.id join thread th using (utid), (select distinct b.upid, b.tid, b.name from slice x join thread_track y on x.track_id = y.id join thread b using (utid) where x.name = 'batch') bt where s.name = 'data wait' and bt.upid = th.upid;")
+	IFS=, read -r ranks n right <<EOF
+$got
+EOF
+	[ "$ranks" -ge 2 ] && [ "$n" -gt 0 ] && [ "$n" = "$right" ] || { echo "$got"; false; }
+	genlog -n 6000 -l sample -c > "$BATS_TEST_TMPDIR/g.log"
+	ltparse "$BATS_TEST_TMPDIR/g.log" | ltpair | ltstat -t -j -o "$BATS_TEST_TMPDIR/k.json.report" |
+	    ltlanefix -q -k | ltjson > "$BATS_TEST_TMPDIR/k.json"
+	flows_and_counters "$BATS_TEST_TMPDIR/k.json"
+	tp_clean "$BATS_TEST_TMPDIR/k.json"
+}
+
+@test "ltstat -t: the data-wait share of each second is the waits' share of it" {
+	tp_need
+	genlog -n 6000 -l sample -c -b > "$BATS_TEST_TMPDIR/g.log"
+	chain "$BATS_TEST_TMPDIR/g.log" "$BATS_TEST_TMPDIR/t.json"
+	# Closed batches and waits of the process, clipped to the second of
+	# each value; a value of 0 may also mark the end of the last batch.
+	got=$(tpq "$BATS_TEST_TMPDIR/t.json" "with s as (select s.name, s.ts, s.ts + s.dur as e, th.upid from slice s join thread_track tt on s.track_id = tt.id join thread th using (utid) where s.name in ('batch', 'data wait') and extract_arg(s.arg_set_id, 'args.ltpair') is null), c as (select c.ts, c.value, t.upid, c.ts / 1000000000 * 1000000000 as k from counter c join process_counter_track t on c.track_id = t.id where t.name = 'data wait share'), y as (select c.*, ifnull((select sum(min(e, k + 1000000000) - max(ts, k)) from s where s.upid = c.upid and s.name = 'data wait' and s.ts < k + 1000000000 and s.e > k), 0) as w, ifnull((select sum(min(e, k + 1000000000) - max(ts, k)) from s where s.upid = c.upid and s.name = 'batch' and s.ts < k + 1000000000 and s.e > k), 0) as b from c) select count(*), sum(abs(value - round(1.0 * w / (w + b), 3)) < 0.0005 or (value = 0 and exists (select 1 from s where s.upid = y.upid and s.name = 'batch' and s.e = y.ts))), sum(value > 0) from y;")
+	IFS=, read -r n right positive <<EOF
+$got
+EOF
+	[ "$n" -gt 0 ] && [ "$positive" -gt 0 ]
+	[ "$n" = "$right" ] || { echo "$got"; false; }
+}
+
+@test "ltstat -t: nothing of a category that a filter removed (--cat read: no waits, flows, counters)" {
+	tp_need
+	genlog -n 6000 -l sample > "$BATS_TEST_TMPDIR/g.log"
+	ltparse "$BATS_TEST_TMPDIR/g.log" | ltpair | ltfilter -c read | ltlanefix -q |
+	    ltstat -t -j -o "$BATS_TEST_TMPDIR/t.json.report" | ltjson > "$BATS_TEST_TMPDIR/t.json"
+	t=$BATS_TEST_TMPDIR/t.json
+	got=$(tpq "$t" "select (select count(*) from slice where category != 'read'), (select count(*) from flow), (select count(*) from counter_track);")
+	[ "$got" = "0,0,0" ]
+	same_as_perfetto "$t"
+	# Downloads and reads kept: their flows, but no waits.
+	ltparse "$BATS_TEST_TMPDIR/g.log" | ltpair | ltfilter -c download,read | ltlanefix -q |
+	    ltstat -t -j -o "$t.report" | ltjson > "$t"
+	got=$(tpq "$t" "select (select count(*) from slice where name = 'data wait'), (select count(*) > 0 from flow), (select count(*) from counter_track where name = 'data wait share');")
+	[ "$got" = "0,1,0" ]
+	flows_and_counters "$t"
+}
