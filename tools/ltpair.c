@@ -27,7 +27,14 @@
 
 #define SYNOPSIS	"ltpair [-k] [-m keys] [file ...]"
 #define DEFKEYS		"epoch,batch,chunk,index,op,path"
-#define TELL		4096	/* records between two #open rounds */
+/*
+ * #open rounds: every TELL records, or every TELLNS ns of the stream's
+ * time after TELLMIN records, so that ltlanefix writes a slice not much
+ * later (in time, which is what ltstat after it minds) than it came.
+ */
+#define TELL		4096
+#define TELLMIN		64
+#define TELLNS		200000000
 
 static struct ltout	 out;
 static struct keys	 keys;		/* identifying keys, quoted */
@@ -497,7 +504,9 @@ main(int argc, char *argv[])
 			record(&rd, &rec);
 		else
 			putline(&rec);
-		if (tell && ++since == TELL) {
+		if (tell && (++since == TELL || (since >= TELLMIN &&
+		    spans.told <= INT64_MAX - TELLNS &&
+		    spans.latest >= spans.told + TELLNS))) {
 			lp_tell(&spans, &out);
 			since = 0;
 		}

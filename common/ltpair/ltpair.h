@@ -93,6 +93,8 @@ struct spans {
 	struct thread	*dirty;		/* threads seen since the last #open */
 	const struct keys *keys;
 	unsigned long long seq;
+	int64_t		 latest;	/* the latest time of any thread */
+	int64_t		 told;		/* the latest at the last #open */
 	long long	 nopen, maxopen;
 	struct ltbuf	 key;		/* scratch */
 };

@@ -66,6 +66,7 @@ lp_spans_init(struct spans *sp, const struct keys *keys)
 	lt_id_init(&sp->names, sizeof(struct named));
 	lt_id_init(&sp->groups, sizeof(struct group));
 	sp->keys = keys;
+	sp->latest = sp->told = INT64_MIN;
 }
 
 /*
@@ -107,6 +108,8 @@ lp_touch(struct spans *sp, struct thread *th, int64_t t)
 		th->last = t;
 	if (t > th->now)
 		th->now = t;
+	if (t > sp->latest)
+		sp->latest = t;
 	if (!th->dirty) {
 		th->dirty = 1;
 		th->dnext = sp->dirty;
@@ -373,6 +376,7 @@ lp_tell(struct spans *sp, struct ltout *out)
 	struct thread *th;
 	struct span *s;
 
+	sp->told = sp->latest;
 	for (; (th = sp->dirty) != NULL; sp->dirty = th->dnext) {
 		th->dirty = 0;
 		if (th->quiet)
