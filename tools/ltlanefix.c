@@ -118,12 +118,15 @@ main(int argc, char *argv[])
 			lf_live_start(&lf);
 			live = 1;
 		}
-		if (!live)
+		if (!live) {
 			lf_whole_add(&lf, &rd, &rec, k);
-		else if (k == LT_REC)
+			continue;
+		}
+		if (k == LT_REC)
 			lf_live_rec(&lf, &rd, &rec);
 		else
 			lf_live_dir(&lf, &rec);
+		lf_live_drain(&lf);
 	}
 	lt_rd_done(&rd);
 	if (live)

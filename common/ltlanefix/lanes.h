@@ -251,6 +251,7 @@ struct lfheld {
 	struct ltslice	 x;		/* LF_SLICE */
 	int64_t		 ts;		/* LF_FLOW */
 	int		 next;
+	int		 rec, meta;	/* LF_LINE: a record, an M record */
 };
 
 void	lf_whole_add(struct lf *, struct ltrd *, const struct ltrec *, int);
@@ -264,6 +265,7 @@ void	lf_whole_free(void);
 void	lf_live_start(struct lf *);
 void	lf_live_rec(struct lf *, struct ltrd *, const struct ltrec *);
 void	lf_live_dir(struct lf *, const struct ltrec *);
+void	lf_live_drain(struct lf *);
 void	lf_live_end(struct lf *);
 void	lf_live_free(void);
 

@@ -31,11 +31,21 @@
 #include "lt.h"
 #include "lanes.h"
 
-/* A slice waiting to be placed. */
+#define QMAX	65536	/* lines waiting their turn, at most */
+
+/*
+ * A line to write, in the order lines came: a record or directive as it
+ * came (ready at once), or a slice waiting to be placed.
+ */
 struct held {
 	struct ltslice	 x;
 	uint64_t	 seq;		/* the order it came in */
-	struct ltbuf	 line;		/* its record, without newline */
+	struct ltbuf	 line;		/* as it came, without newline */
+	uint32_t	 thread;	/* of the record; LF_NONE: a directive */
+	uint8_t		 slice;		/* a slice, x its placement */
+	uint8_t		 ready;		/* written when its turn comes */
+	uint8_t		 loose;		/* out of the queue: written when ready */
+	uint8_t		 names;		/* the new lanes are named after it */
 	struct held	*next;		/* free list */
 };
 
@@ -49,6 +59,16 @@ struct hflow {
 					   its end: else, its slice */
 	struct ltbuf	 line;
 	struct hflow	*link;
+	uint32_t	 thread;
+	uint8_t		 ready, loose;
+	int64_t		 nts;		/* when ready: its ts */
+	uint32_t	 lane;		/* and the lane it moves to, or 0 */
+};
+
+/* The lines to write, oldest first: each a held or a flow. */
+struct qent {
+	void		*p;
+	int		 flow;
 };
 
 /* A heap of pointers, smallest first. */
@@ -116,6 +136,10 @@ struct lth {
 static struct lth	**lths;
 static size_t		 nlths;
 static struct held	*freeheld;
+static struct qent	*outq;		/* a ring */
+static size_t		 outhead, outn, outcap;
+static struct held	*lastm, *lastrec;	/* where new lanes are named */
+static int		 sawm, named;
 static uint64_t		 seq;
 static int		 expect;	/* a #close was read: its X may follow */
 static uint32_t		 xthread;
@@ -258,14 +282,16 @@ owner(struct lf *lf, uint32_t th)
 	return lf_rename(&lf->ids, th);
 }
 
-/* The record line of thread th as it came, or with its new tid. */
+/* -------- the output, in the order lines came -------- */
+
+/* The line of thread th as it came, or with its new tid. */
 static void
 putline(struct lf *lf, uint32_t th, char *p, size_t n)
 {
 	struct ltfield f[LT_NCOL];
-	const struct thread *t = &lf->ids.th[th];
+	const struct thread *t;
 
-	if (t->col.tidlen == 0) {
+	if (th == LF_NONE || (t = &lf->ids.th[th])->col.tidlen == 0) {
 		lt_out_write(&lf->out, p, n);
 		lt_out_putc(&lf->out, '\n');
 		return;
@@ -281,7 +307,12 @@ copyline(struct ltbuf *b, const char *p, size_t n)
 	lt_buf_add(b, p, n);
 }
 
-/* -------- flows -------- */
+static void
+release(struct held *h)
+{
+	h->next = freeheld;
+	freeheld = h;
+}
 
 static void
 freeflow(struct hflow *f)
@@ -290,29 +321,180 @@ freeflow(struct hflow *f)
 	free(f);
 }
 
-/* Flow f bound to slice b (NULL: none) of thread th, written. */
+/* A held line, whose turn it is: a slice as placed.  Then let it go. */
+static void
+writeheld(struct lf *lf, struct held *h)
+{
+	const struct thread *t;
+	const struct lane *ln = NULL;
+	struct ltfield f[LT_NCOL];
+
+	if (h->slice) {
+		t = &lf->ids.th[h->thread];
+		if ((ln = lf_laneof(lf, t->track - 1, &h->x)) == NULL &&
+		    t->col.tidlen != 0)
+			ln = &t->col;
+	}
+	if (ln == NULL && (!h->slice || !lf_changed(&h->x)))
+		putline(lf, h->thread, h->line.p, h->line.n);
+	else {
+		lf_cols(h->line.p, h->line.n, f);
+		lf_putslice(&lf->out, f, &h->x, &lf->ids, ln);
+	}
+	if (h == lastm)
+		lastm = NULL;
+	if (h == lastrec)
+		lastrec = NULL;
+	if (h->names) {
+		/* Where the stream names its threads, as a whole one. */
+		lf->nadded += lf_putlanes(&lf->out, &lf->ids, lf->tracks,
+		    lf->ntracks);
+		named = 1;
+	}
+	release(h);
+}
+
+/* A flow, whose turn it is, as it follows its slice.  Then let it go. */
+static void
+writeflow(struct lf *lf, struct hflow *f)
+{
+	const struct thread *t = &lf->ids.th[f->thread];
+	const struct lane *ln = NULL;
+	struct ltfield fc[LT_NCOL];
+
+	if (f->lane != 0)
+		ln = &lf->tracks[t->track - 1].lane[f->lane - 1];
+	else if (t->col.tidlen != 0)
+		ln = &t->col;
+	if (ln == NULL && f->nts == f->ts)
+		putline(lf, f->thread, f->line.p, f->line.n);
+	else {
+		lf_cols(f->line.p, f->line.n, fc);
+		lf_putrec(&lf->out, fc, f->nts != f->ts ? &f->nts : NULL,
+		    &lf->ids, ln, NULL);
+	}
+	freeflow(f);
+}
+
+static void
+enqueue(void *p, int flow)
+{
+	size_t i;
+
+	if (outn == outcap) {
+		outq = lt_reallocarray(outq, outcap != 0 ? 2 * outcap : 1024,
+		    sizeof(*outq));
+		/* The part that wrapped goes after the rest. */
+		for (i = 0; i < outhead; i++)
+			outq[outcap + i] = outq[i];
+		outcap = outcap != 0 ? 2 * outcap : 1024;
+	}
+	i = (outhead + outn++) % outcap;
+	outq[i].p = p;
+	outq[i].flow = flow;
+}
+
+/*
+ * Write the lines whose turn has come.  The queue holds at most QMAX:
+ * beyond, the oldest, if it waits for a slice that cannot be placed yet,
+ * leaves it and is written when placed, out of order.  So memory stays
+ * bounded even when a span stays open to the end; all: the stream ends.
+ */
+static void
+drain(struct lf *lf, int all)
+{
+	struct held *h;
+	struct hflow *f;
+	struct qent *e;
+	int ready;
+
+	while (outn > 0) {
+		e = &outq[outhead];
+		h = e->flow ? NULL : e->p;
+		f = e->flow ? e->p : NULL;
+		ready = h != NULL ? h->ready : f->ready;
+		if (!ready && !all && outn <= QMAX)
+			break;
+		outhead = (outhead + 1) % outcap;
+		outn--;
+		if (!ready) {
+			if (h != NULL)
+				h->loose = 1;
+			else
+				f->loose = 1;
+		} else if (h != NULL)
+			writeheld(lf, h);
+		else
+			writeflow(lf, f);
+	}
+}
+
+/* Slice h is placed: written now if its turn has come. */
+static void
+heldready(struct lf *lf, struct held *h)
+{
+	h->ready = 1;
+	if (h->loose)
+		writeheld(lf, h);
+}
+
+/* A line of thread th (LF_NONE: a directive) as it came, in its turn. */
+static struct held *
+emit(struct lf *lf, uint32_t th, const char *p, size_t n)
+{
+	struct held *h;
+
+	if ((h = freeheld) != NULL)
+		freeheld = h->next;
+	else
+		h = lt_calloc(1, sizeof(*h));
+	copyline(&h->line, p, n);
+	h->thread = th;
+	h->slice = 0;
+	h->ready = 1;
+	h->loose = 0;
+	h->names = 0;
+	enqueue(h, 0);
+	(void)lf;
+	return h;
+}
+
+/*
+ * An M record, h: the new lanes are named after the last one, as in a
+ * whole stream, so what follows an M record waits until the next one
+ * comes, or the end (or the queue is full).
+ */
+static void
+metaline(struct lf *lf, struct held *h)
+{
+	h->ready = 0;
+	if (lastm != NULL)
+		heldready(lf, lastm);
+	lastm = h;
+	sawm = 1;
+}
+
+/* -------- flows -------- */
+
+/*
+ * Flow f of thread th is bound to slice b (NULL: none): it follows it,
+ * and is written in its turn.
+ */
 static void
 putflow(struct lf *lf, uint32_t th, struct hflow *f, const struct ltslice *b)
 {
-	struct ltfield fc[LT_NCOL];
-	const struct thread *t = &lf->ids.th[th];
-	const struct lane *ln = NULL;
-	int64_t nts;
 	int moved;
 
-	if (b == NULL || !lf_follow(b, f->ts, f->next, &nts, &moved)) {
-		putline(lf, th, f->line.p, f->line.n);
-		freeflow(f);
-		return;
+	f->nts = f->ts;
+	f->lane = 0;
+	if (b != NULL && lf_follow(b, f->ts, f->next, &f->nts, &moved)) {
+		lf->nrewritten++;
+		f->lane = moved ? b->lane : 0;
 	}
-	lf->nrewritten++;
-	if (moved)
-		ln = lf_laneof(lf, t->track - 1, b);
-	else if (t->col.tidlen != 0)
-		ln = &t->col;
-	lf_cols(f->line.p, f->line.n, fc);
-	lf_putrec(&lf->out, fc, nts != f->ts ? &nts : NULL, &lf->ids, ln, NULL);
-	freeflow(f);
+	(void)th;
+	f->ready = 1;
+	if (f->loose)
+		writeflow(lf, f);
 }
 
 /*
@@ -403,9 +585,11 @@ addflow(struct lf *lf, uint32_t th, const struct ltrec *rec, int64_t ts)
 	copyline(&f->line, rec->line, rec->len);
 	f->ts = ts;
 	f->seq = seq++;
+	f->thread = th;
 	f->next = rec->f[LT_PH].p[0] == 'f' &&
 	    !((v = lt_json_member(x->p, x->n, "bp", &vn)) != NULL &&
 	    vn == 3 && memcmp(v, "\"e\"", 3) == 0);
+	enqueue(f, 1);
 	lf->nflows++;
 	if (t->any && (ts < t->lts || (f->next && ts <= t->lts))) {
 		lf->nlatef++;
@@ -447,22 +631,12 @@ opened(struct lth *t, int64_t ts)
 	return &t->bst[t->nbst++];
 }
 
-static void
-release(struct held *h)
-{
-	h->next = freeheld;
-	freeheld = h;
-}
-
-/* The waiting slice h of thread th, placed and written. */
+/* The waiting slice h of thread th, placed, and written in its turn. */
 static void
 placeheld(struct lf *lf, uint32_t th, struct held *h)
 {
 	struct lth *t = lth(th);
-	const struct thread *tt = &lf->ids.th[th];
-	uint32_t tr = tt->track - 1;
-	struct ltfield f[LT_NCOL];
-	const struct lane *ln;
+	uint32_t tr = lf->ids.th[th].track - 1;
 	struct bslice *b;
 
 	bindbefore(lf, th, h->x.ts);
@@ -485,16 +659,7 @@ placeheld(struct lf *lf, uint32_t th, struct held *h)
 	t->last = *b;
 	t->haslast = 1;
 	bindnext(lf, th);
-	ln = lf_laneof(lf, tr, &h->x);
-	if (ln == NULL && tt->col.tidlen != 0)
-		ln = &tt->col;
-	if (!lf_changed(&h->x) && ln == NULL)
-		putline(lf, th, h->line.p, h->line.n);
-	else {
-		lf_cols(h->line.p, h->line.n, f);
-		lf_putslice(&lf->out, f, &h->x, &lf->ids, ln);
-	}
-	release(h);
+	heldready(lf, h);
 }
 
 /*
@@ -727,14 +892,14 @@ closeopen(struct lf *lf, uint32_t th, struct held *h)
 		pd->flows = f->link;
 		putflow(lf, th, f, &h->x);
 	}
-	putline(lf, th, h->line.p, h->line.n);
-	release(h);
+	heldready(lf, h);
 }
 
 /* -------- records -------- */
 
+/* The slice x of thread th, of record rec, waits: in its turn too. */
 static struct held *
-newheld(const struct ltrec *rec, const struct ltslice *x)
+newheld(const struct ltrec *rec, const struct ltslice *x, uint32_t th)
 {
 	struct held *h;
 
@@ -744,7 +909,11 @@ newheld(const struct ltrec *rec, const struct ltslice *x)
 		h = lt_calloc(1, sizeof(*h));
 	h->x = *x;
 	h->seq = seq++;
+	h->thread = th;
+	h->slice = 1;
+	h->ready = h->loose = h->names = 0;
 	copyline(&h->line, rec->line, rec->len);
+	enqueue(h, 0);
 	return h;
 }
 
@@ -762,11 +931,12 @@ addslice(struct lf *lf, uint32_t th, const struct ltrec *rec,
     const struct ltslice *x, int closes)
 {
 	struct lth *t = lth(th);
-	struct held *h = newheld(rec, x);
+	struct held *h = newheld(rec, x, th);
 	int64_t ts = x->ts;
 
 	lf_track(lf, th, rec->line, rec->len);
 	lf->nslices++;
+	lastrec = h;
 	if (closes && t->pend.on && t->pend.ts == ts) {
 		closeopen(lf, th, h);
 		return;
@@ -838,7 +1008,9 @@ lf_live_rec(struct lf *lf, struct ltrd *rd, const struct ltrec *rec)
 		lf_meta(&lf->ids, rec, th);
 	else if (c == 'B' || c == 'E')
 		lf->nbe++;
-	putline(lf, th, rec->line, rec->len);
+	lastrec = emit(lf, th, rec->line, rec->len);
+	if (c == 'M')
+		metaline(lf, lastrec);
 }
 
 /* The fields of a directive line, in place; how many. */
@@ -947,8 +1119,7 @@ lf_live_dir(struct lf *lf, const struct ltrec *rec)
 	if (ours)
 		return;
 	dropped(lf);
-	lt_out_write(&lf->out, rec->line, rec->len);
-	lt_out_putc(&lf->out, '\n');
+	emit(lf, LF_NONE, rec->line, rec->len);
 }
 
 /* Take over from whole.c what it held, and go on live. */
@@ -958,6 +1129,7 @@ lf_live_start(struct lf *lf)
 	struct lfheld h;
 	struct ltrec r;
 	struct lth *t;
+	struct held *x;
 	struct hflow *f;
 	const char *why;
 	size_t pos = 0;
@@ -966,15 +1138,18 @@ lf_live_start(struct lf *lf)
 	lt_put_header(&lf->out);
 	while (lf_whole_held(&pos, &h)) {
 		if (h.kind == LF_LINE) {
-			lt_out_write(&lf->out, h.p, h.n);
-			lt_out_putc(&lf->out, '\n');
+			x = emit(lf, LF_NONE, h.p, h.n);
+			if (h.rec)
+				lastrec = x;
+			if (h.meta)
+				metaline(lf, x);
 			continue;
 		}
 		if (lt_rec_split(h.p, h.n, &r, &why) < 0)
 			lt_die(LT_EXIT_SYS, "internal error: %s", why);
 		t = lth(h.thread);
 		if (h.kind == LF_SLICE) {
-			qpush(&t->wait, newheld(&r, &h.x));
+			qpush(&t->wait, lastrec = newheld(&r, &h.x, h.thread));
 			continue;
 		}
 		f = lt_calloc(1, sizeof(*f));
@@ -982,6 +1157,8 @@ lf_live_start(struct lf *lf)
 		f->ts = h.ts;
 		f->seq = seq++;
 		f->next = h.next;
+		f->thread = h.thread;
+		enqueue(f, 1);
 		hpush(f->next ? &t->fnext : &t->fwait, f, flowless);
 	}
 	lf_whole_free();
@@ -999,8 +1176,6 @@ placelate(struct lf *lf, uint32_t th)
 	struct ltslice *sl;
 	struct lttrack eng;
 	struct ltxc before;
-	struct ltfield f[LT_NCOL];
-	const struct lane *ln;
 	struct held *h;
 
 	if (t->nlate == 0)
@@ -1020,10 +1195,7 @@ placelate(struct lf *lf, uint32_t th)
 		h->x = sl[idx[i]];
 		lf_place_late(lf, trk, &eng, base, &before, &h->x, h->line.p,
 		    h->line.n);
-		ln = lf_laneof(lf, trk, &h->x);
-		lf_cols(h->line.p, h->line.n, f);
-		lf_putslice(&lf->out, f, &h->x, &lf->ids, ln);
-		release(h);
+		heldready(lf, h);
 	}
 	lt_track_free(&lf->work, &eng);
 	lt_xc_free(&before);
@@ -1061,8 +1233,27 @@ lf_live_end(struct lf *lf)
 	for (i = 0; i < nlths; i++)
 		if (lths[i] != NULL)
 			placelate(lf, (uint32_t)i);
-	lf->nadded += lf_putlanes(&lf->out, &lf->ids, lf->tracks,
-	    lf->ntracks);
+	/*
+	 * The new lanes are named after the last M record, or the last
+	 * record when there is none, as for a whole stream, if it is not
+	 * written yet; else at the end.
+	 */
+	if (sawm && lastm != NULL) {
+		lastm->names = 1;
+		heldready(lf, lastm);
+	} else if (!sawm && lastrec != NULL)
+		lastrec->names = 1;
+	drain(lf, 1);
+	if (!named)
+		lf->nadded += lf_putlanes(&lf->out, &lf->ids, lf->tracks,
+		    lf->ntracks);
+}
+
+/* What waits its turn, written when it is due, after each line read. */
+void
+lf_live_drain(struct lf *lf)
+{
+	drain(lf, 0);
 }
 
 void
@@ -1086,6 +1277,7 @@ lf_live_free(void)
 		free(t);
 	}
 	free(lths);
+	free(outq);
 	while ((h = freeheld) != NULL) {
 		freeheld = h->next;
 		lt_buf_free(&h->line);

@@ -181,6 +181,9 @@ lf_whole_held(size_t *pos, struct lfheld *h)
 	h->p = at(*pos);
 	h->n = next - *pos - 1;
 	h->kind = LF_LINE;
+	h->rec = h->p[0] != '#';
+	h->meta = h->rec && h->n > 2 && memchr(h->p, '\t', h->n) != NULL &&
+	    memcmp((char *)memchr(h->p, '\t', h->n) + 1, "M\t", 2) == 0;
 	if (i < nsl && soff[i] == *pos) {
 		h->kind = LF_SLICE;
 		h->x = sl[i];
