@@ -11,12 +11,21 @@
 #include "lt.h"
 #include "ltpair.h"
 
+/* A key's length, second and last but one byte (it is quoted), in 7 bits. */
+static unsigned
+keyhash(const struct ltfield *k)
+{
+	return ((unsigned)k->n * 37 + (unsigned char)k->p[1] * 7 +
+	    (unsigned char)k->p[k->n - 2]) & 127;
+}
+
 /* -m: "a,b" to the quoted keys "\"a\"", "\"b\"". */
 void
 lp_setkeys(struct keys *ks, const char *list)
 {
 	const char *p, *comma;
 	size_t i, n;
+	unsigned h;
 
 	ks->text.n = 0;
 	ks->n = 0;
@@ -33,10 +42,13 @@ lp_setkeys(struct keys *ks, const char *list)
 	}
 	free(ks->k);
 	ks->k = lt_reallocarray(NULL, ks->n, sizeof(*ks->k));
+	ks->sig[0] = ks->sig[1] = 0;
 	for (i = 0, p = ks->text.p; i < ks->n; i++, p += n + 1) {
 		n = strlen(p);
 		ks->k[i].p = (char *)p;
 		ks->k[i].n = n;
+		h = keyhash(&ks->k[i]);
+		ks->sig[h >> 6] |= 1ULL << (h & 63);
 	}
 }
 
@@ -77,6 +89,7 @@ lp_members(const struct keys *ks, const struct ltfield *args,
 	struct ltobj it;
 	size_t i, j;
 	long n;
+	unsigned h;
 	int r;
 
 	for (i = 0; i < ks->n; i++)
@@ -97,7 +110,11 @@ lp_members(const struct keys *ks, const struct ltfield *args,
 		if (r < 0)
 			return it.err;
 	}
-	for (j = 0; j < m->n; j++)
+	for (j = 0; j < m->n; j++) {
+		/* Most members are told from every key by one bit. */
+		h = keyhash(&m->k[j]);
+		if ((ks->sig[h >> 6] >> (h & 63) & 1) == 0)
+			continue;
 		for (i = 0; i < ks->n; i++)
 			if (m->k[j].n == ks->k[i].n &&
 			    m->k[j].p[1] == ks->k[i].p[1] &&
@@ -105,32 +122,16 @@ lp_members(const struct keys *ks, const struct ltfield *args,
 				id[i] = m->v[j];	/* the last one counts */
 				break;
 			}
+	}
 	return NULL;
 }
 
-/*
- * Are the keys of m all different?  Keys that differ in length, first or
- * last letter are: a bit for each of those, and only keys whose bits
- * clash are compared.
- */
+/* Are the keys of m all different?  Their length and first letter first. */
 int
 lp_unique(const struct members *m)
 {
-	uint64_t seen[2] = { 0, 0 };
-	const struct ltfield *k;
 	size_t i, j;
-	unsigned h;
-	int clash = 0;
 
-	for (i = 0; i < m->n; i++) {
-		k = &m->k[i];
-		h = ((unsigned)k->n * 37 + (unsigned char)k->p[1] * 7 +
-		    (unsigned char)k->p[k->n - 2]) & 127;
-		clash |= (seen[h >> 6] >> (h & 63) & 1) != 0;
-		seen[h >> 6] |= 1ULL << (h & 63);
-	}
-	if (!clash)
-		return 1;
 	for (i = 1; i < m->n; i++)
 		for (j = 0; j < i; j++)
 			if (m->k[i].n == m->k[j].n &&

@@ -29,6 +29,7 @@ struct members {
 struct keys {
 	struct ltfield	*k;		/* identifying keys, quoted */
 	size_t		 n;
+	uint64_t	 sig[2];	/* a bit for each key's hash (args.c) */
 	struct ltbuf	 text;
 };
 
@@ -61,7 +62,7 @@ struct span {
 	struct thread	*th;
 	struct named	*nm;		/* the spans of its name */
 	struct group	*g;		/* of its name and identifying args */
-	unsigned	 mask;		/* which identifying args it has */
+	unsigned	 mask;		/* which identifying args it has (indexed) */
 	unsigned long long seq;		/* later spans have larger ones */
 	int64_t		 ts;
 	int		 told;		/* announced by #open */

@@ -175,6 +175,7 @@ index_span(struct spans *sp, struct span *s)
 	nm = lt_id_get(&sp->names, &tk, &s->f[LT_NAME], 1, NULL);
 	lpush(&nm->newest, s, L_NAME);
 	s->nm = nm;
+	s->mask = lp_mask(sp, s->id);
 	for (i = 0; i < NMASK; i++)
 		if (nm->nmask[i] > 0 && nm->mask[i] == s->mask)
 			break;
@@ -262,7 +263,6 @@ lp_open(struct spans *sp, const struct ltrec *rec, int64_t ts,
 	s->asis = m->plain && lp_unique(m);
 	s->ts = ts;
 	s->th = th;
-	s->mask = lp_mask(sp, s->id);
 	s->seq = ++sp->seq;
 	s->told = 0;
 	s->nm = NULL;
