@@ -194,7 +194,7 @@ lf_cached(struct ids *ids, const struct ltrec *rec)
 	size_t n = (size_t)(rec->f[LT_TID].p + rec->f[LT_TID].n - p);
 	struct idcache *c;
 	uint64_t x, y;
-	int i;
+	unsigned i;
 
 	/* Most keys differ in their first eight bytes: no call then. */
 	if (n >= 8)

@@ -142,7 +142,7 @@ struct ids {
 	int64_t		 nextfb;	/* lane tids counted from here */
 	struct ltbuf	 base;		/* scratch */
 	struct idcache	 cache[LF_NCACHE];	/* the threads of late */
-	int		 hand;		/* the latest */
+	unsigned	 hand;		/* the latest */
 };
 
 void	lf_ids_init(struct ids *);

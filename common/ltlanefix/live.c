@@ -255,11 +255,13 @@ qpop(struct queue *q)
 
 /* -------- threads -------- */
 
-static struct lth *
+static inline struct lth *
 lth(uint32_t th)
 {
 	size_t old = nlths;
 
+	if (th < nlths && lths[th] != NULL)
+		return lths[th];
 	if (th >= nlths) {
 		lths = lt_grow(lths, &nlths, (size_t)th + 1, sizeof(*lths));
 		memset(lths + old, 0, (nlths - old) * sizeof(*lths));
