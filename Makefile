@@ -44,17 +44,21 @@ LTJSON = tools/ltjson.o $(CORE) $(JSONW) common/ltjson/strtab.o
 LTCHECK = tools/ltcheck.o $(CORE) $(JSONEV) $(JSONW) common/ltcheck/pfjson.o \
 	common/ltcheck/pfsim.o common/ltcheck/pfstack.o \
 	common/ltcheck/pfrec.o common/ltcheck/pfsum.o \
-	common/ltcheck/pffind.o common/ltcheck/pfnum.o common/ltcheck/pftp.o
+	common/ltcheck/pffind.o common/ltcheck/pfnum.o common/ltcheck/pftp.o \
+	common/pb.o
 LTSTAT = tools/ltstat.o $(CORE) $(IDTAB) common/ltstat/input.o \
 	common/ltstat/hist.o common/ltstat/ctr.o common/ltstat/run.o \
 	common/ltstat/emit.o common/ltstat/report.o
+LTPROTO = tools/ltproto.o $(CORE) common/pb.o common/ltproto/intern.o \
+	common/ltproto/tracks.o common/ltproto/args.o \
+	common/ltproto/window.o common/ltproto/roots.o common/ltproto/event.o
 
 CPROGS = tools/ltparse tools/ltpair tools/ltfilter tools/ltlanefix \
-	tools/ltjson tools/ltcheck tools/ltstat
+	tools/ltjson tools/ltcheck tools/ltstat tools/ltproto
 SCRIPTS = tools/litracer
 PROGS = $(CPROGS) $(SCRIPTS)
 OBJS = $(sort $(LTPARSE) $(LTPAIR) $(LTFILTER) $(LTLANEFIX) $(LTJSON) \
-	$(LTCHECK) $(LTSTAT))
+	$(LTCHECK) $(LTSTAT) $(LTPROTO))
 HDR = $(wildcard common/*.h common/*/*.h)
 MAN1 = $(wildcard man/*.1)
 MAN5 = $(wildcard man/*.5)
@@ -81,6 +85,8 @@ tools/ltcheck: $(LTCHECK)
 	$(CC) $(LDFLAGS) -o $@ $(LTCHECK)
 tools/ltstat: $(LTSTAT)
 	$(CC) $(LDFLAGS) -o $@ $(LTSTAT)
+tools/ltproto: $(LTPROTO)
+	$(CC) $(LDFLAGS) -o $@ $(LTPROTO)
 
 # Objects are rebuilt whenever the flags change (say for check-asan).
 # A private module sees its own header and the core's.

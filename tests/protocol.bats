@@ -11,7 +11,7 @@ setup() {
 
 # The tools that read lt1 and write it or JSON, and of them the filters
 # (lt1 in, lt1 out).  Every one is built: a missing one fails the test.
-READERS="ltpair ltfilter ltlanefix ltjson ltstat"
+READERS="ltpair ltfilter ltlanefix ltjson ltstat ltproto"
 FILTERS="ltpair ltfilter ltlanefix"
 
 @test "every lt1 reader refuses a missing or unknown header with exit 1" {

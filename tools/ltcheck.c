@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "jsonev.h"
+#include "pb.h"
 #include "pfsim.h"
 #include "pftp.h"
 
@@ -724,6 +725,43 @@ output(void)
 	return bad || diff;
 }
 
+/*
+ * A Perfetto protobuf trace (ltproto(1)): said what it holds, and
+ * whether it is well-formed; its import is Perfetto's to check.
+ */
+static int
+proto(struct ltin *in)
+{
+	struct pbtrace t;
+	char line[256];
+	int ok = pb_trace(in, &t);
+
+	if (mode == MODE_QUIET) {
+		if (!ok)
+			lt_warn("%s: Perfetto protobuf trace, not well-formed "
+			    "after %lld packets: %s", fname, t.packets, t.err);
+	} else {
+		lt_out_puts(&out, fname);
+		if (ok)
+			lt_out_puts(&out, ": Perfetto protobuf trace, ");
+		else
+			lt_out_puts(&out, ": Perfetto protobuf trace, not "
+			    "well-formed: ");
+		if (!ok) {
+			lt_out_puts(&out, t.err);
+			lt_out_puts(&out, ", after ");
+		}
+		snprintf(line, sizeof(line), "%lld bytes, %lld packets: %lld "
+		    "track events, %lld track descriptors, %lld with interned "
+		    "data\n", t.bytes, t.packets, t.events, t.descriptors,
+		    t.interned);
+		lt_out_puts(&out, line);
+		lt_out_puts(&out, "ltcheck checks JSON and lt1; Perfetto's "
+		    "own importer (trace_processor_shell) checks this one\n");
+	}
+	return ok ? LT_EXIT_OK : LT_EXIT_DATA;
+}
+
 /* The path the trace processor is given: never taken for a flag or URL. */
 static char *
 tppath(const char *path)
@@ -754,6 +792,15 @@ main(int argc, char *argv[])
 	lt_in_open(&in, path);
 	fname = in.name;
 	lt1 = lt_in_fill(&in, 5) >= 4 && memcmp(in.buf + in.pos, "#lt1", 4) == 0;
+	if (!lt1 && pb_istrace(&in)) {
+		lt_out_init(&out, 1, "<stdout>");
+		bad = proto(&in);
+		lt_in_close(&in);
+		lt_out_close(&out);
+		pf_free(sim);
+		free(tpprog);
+		return bad;
+	}
 	if (tpprog != NULL && !lt1) {
 		if (strcmp(path, "-") != 0 && stat(path, &st) == 0 &&
 		    S_ISREG(st.st_mode))

@@ -1,0 +1,586 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * event.c: one lt1 record as the trace packets Perfetto makes of the
+ * same event in JSON (ltproto(1) has the table).
+ *
+ * An X slice is a SLICE_BEGIN at ts and a SLICE_END at ts + dur (an
+ * INSTANT when dur is 0), B and E are a begin and an end, thread
+ * instants are INSTANTs; flow events (s, t, f), async events (b, e, n)
+ * and process or global instants are TrackEvents with the LegacyEvent
+ * of their phase and ids, which Perfetto reads as it reads them from
+ * JSON.  Flows bound to slices (bind_id, flow_in, flow_out) go in the
+ * slice's LegacyEvent.  C events are counters, one track per member of
+ * args; M records name and rank processes and threads.  Names,
+ * categories and the names of args are interned.
+ */
+#include <stdlib.h>
+
+#include "ltproto.h"
+
+struct ptcount		 pt_count;
+static int64_t		 t0;		/* of #t0, if it came first */
+static int		 t0set;
+static int		 based;		/* the clock's base is set */
+
+static struct ltbuf	 pk;		/* the packet being written */
+static struct ltbuf	 fix[LT_NCOL];	/* columns made canonical */
+static struct ltbuf	 sname, skey, sval;
+static size_t		 po, eo;	/* open: the packet, its TrackEvent */
+static struct ltfield	 ak[PT_SPLIT], av[PT_SPLIT];	/* args, cut */
+static long		 an;		/* their number, or -1 */
+
+/* The members of the extra column that events are read with. */
+struct extra {
+	struct ltfield	 s, id, id2, bp, bind_id, flow_in, flow_out, scope;
+};
+
+static void
+readextra(const struct ltfield *x, struct extra *e)
+{
+	static const struct {
+		const char	*key;
+		size_t		 off;
+	} keys[] = {
+		{ "\"s\"", offsetof(struct extra, s) },
+		{ "\"id\"", offsetof(struct extra, id) },
+		{ "\"id2\"", offsetof(struct extra, id2) },
+		{ "\"bp\"", offsetof(struct extra, bp) },
+		{ "\"bind_id\"", offsetof(struct extra, bind_id) },
+		{ "\"flow_in\"", offsetof(struct extra, flow_in) },
+		{ "\"flow_out\"", offsetof(struct extra, flow_out) },
+		{ "\"scope\"", offsetof(struct extra, scope) }
+	};
+	struct ltobj it;
+	struct ltfield k, v;
+	size_t i;
+
+	memset(e, 0, sizeof(*e));
+	if (x->n <= 2)
+		return;
+	lt_obj_init(&it, x->p, x->n);
+	while (lt_obj_next(&it, &k, &v) > 0)
+		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			if (k.n == strlen(keys[i].key) &&
+			    memcmp(k.p, keys[i].key, k.n) == 0) {
+				*(struct ltfield *)(void *)((char *)e +
+				    keys[i].off) = v;
+				break;
+			}
+}
+
+#define ISTRUE(f)	((f).n == 4 && memcmp((f).p, "true", 4) == 0)
+#define ISSTR(f, s)	((f).n == sizeof(s) + 1 && (f).p[0] == '"' && \
+			    memcmp((f).p + 1, (s), sizeof(s) - 1) == 0)
+
+static void
+begin(int64_t ts)
+{
+	pk.n = 0;
+	po = pb_open(&pk, TRACE_PACKET);
+	pt_ts(&pk, ts);
+	eo = pb_open(&pk, PKT_TRACK_EVENT);
+}
+
+/* The track of the event, unless it is its sequence's default. */
+static void
+track(uint64_t uuid)
+{
+	if (uuid != pt_seq_track())
+		pb_uint(&pk, EV_TRACK_UUID, uuid);
+}
+
+static void
+end(void)
+{
+	pb_close(&pk, eo);
+	pb_close(&pk, po);
+}
+
+/* The name and category of the record, interned. */
+static void
+names(const struct ltrec *rec)
+{
+	const char *s;
+	size_t n;
+
+	if (rec->f[LT_NAME].n > 0) {
+		s = pt_str(&sname, rec->f[LT_NAME].p, rec->f[LT_NAME].n, &n);
+		pb_uint(&pk, EV_NAME_IID, pt_iid(PT_NAMES, 0, s, n));
+	}
+	if (rec->f[LT_CAT].n > 0) {
+		s = pt_str(&sname, rec->f[LT_CAT].p, rec->f[LT_CAT].n, &n);
+		pb_uint(&pk, EV_CATEGORY_IIDS, pt_iid(PT_CATS, 0, s, n));
+	}
+}
+
+/* Does extra have a bind_id member?  Most have not: a quick look first. */
+static char		 lastx[48];	/* hasbind's last extra */
+static size_t		 lastxn = SIZE_MAX;
+static int		 lastxr;
+
+static int
+hasbind(const struct ltfield *x)
+{
+	const char *p = x->p, *end = x->p + x->n, *q;
+	int r = 0;
+
+	/* Records of a kind have the same extra: {"cname":"rail_load"}. */
+	if (x->n == lastxn && memcmp(x->p, lastx, lastxn) == 0)
+		return lastxr;
+	while ((q = memchr(p, 'b', (size_t)(end - p))) != NULL) {
+		if (end - q >= 9 && q > x->p && q[-1] == '"' &&
+		    memcmp(q, "bind_id\":", 9) == 0) {
+			r = 1;
+			break;
+		}
+		p = q + 1;
+	}
+	if (x->n <= sizeof(lastx)) {
+		memcpy(lastx, x->p, x->n);
+		lastxn = x->n;
+		lastxr = r;
+	}
+	return r;
+}
+
+/* A flow bound to a slice (JSON's flow events v2): in its LegacyEvent. */
+static void
+boundflow(const struct ltrec *rec)
+{
+	const struct ltfield *x = &rec->f[LT_EXTRA];
+	struct extra e;
+	uint64_t id;
+	size_t o;
+	int dir;
+
+	if (!hasbind(x))
+		return;
+	readextra(x, &e);
+	dir = (ISTRUE(e.flow_in) ? FLOW_IN : 0) |
+	    (ISTRUE(e.flow_out) ? FLOW_OUT : 0);
+	if (e.bind_id.p == NULL || dir == 0)
+		return;
+	if (!pt_id(e.bind_id.p, e.bind_id.n, &id)) {
+		pt_count.badid++;
+		return;
+	}
+	o = pb_open(&pk, EV_LEGACY);
+	pb_uint(&pk, LEG_BIND_ID, id);
+	pb_uint(&pk, LEG_FLOW_DIRECTION, (uint64_t)dir);
+	pb_close(&pk, o);
+}
+
+static void
+hold(int64_t ts, uint64_t track, int kind, int64_t dur)
+{
+	end();
+	pt_intern_put();
+	pt_hold(ts, (uint32_t)track, kind, dur, pk.p, pk.n);
+}
+
+/* A TrackEvent of a type, named, with args: B, instants, X. */
+static void
+typed(const struct ltrec *rec, const struct ptthread *th, int64_t ts,
+    int type, int flow)
+{
+	begin(ts);
+	pb_uint(&pk, EV_TYPE, (uint64_t)type);
+	track(th->uuid);
+	names(rec);
+	pt_args(&pk, &rec->f[LT_ARGS], ak, av, an);
+	if (flow)
+		boundflow(rec);
+}
+
+/* A slice that crosses another: alone on a track of its own. */
+static void
+spilled(const struct ltrec *rec, const struct ptthread *th, int64_t ts,
+    int64_t dur)
+{
+	uint64_t uuid = pt_spill(th);
+
+	begin(ts);
+	pb_uint(&pk, EV_TYPE, TYPE_SLICE_BEGIN);
+	track(uuid);
+	names(rec);
+	pt_args(&pk, &rec->f[LT_ARGS], ak, av, an);
+	boundflow(rec);
+	hold(ts, uuid, PT_KPUSH, 0);
+	begin(ts + dur);
+	pb_uint(&pk, EV_TYPE, TYPE_SLICE_END);
+	track(uuid);
+	hold(ts + dur, uuid, PT_KXEND, 0);
+	pt_count.spilled++;
+}
+
+static void
+slice(const struct ltrec *rec, const struct ptthread *th, int64_t ts,
+    int hasdur, int64_t dur)
+{
+	if (!hasdur) {
+		pt_count.nots++;
+		return;
+	}
+	if (dur < 0 || ts > INT64_MAX - dur) {
+		pt_count.negative++;
+		return;
+	}
+	if (dur == 0) {
+		typed(rec, th, ts, TYPE_INSTANT, 1);
+		hold(ts, th->uuid, PT_KPUSH, 0);
+		return;
+	}
+	if (pt_roots_cross((uint32_t)th->uuid, ts, ts + dur)) {
+		spilled(rec, th, ts, dur);
+		return;
+	}
+	typed(rec, th, ts, TYPE_SLICE_BEGIN, 1);
+	hold(ts, th->uuid, PT_KXBEGIN, dur);
+	begin(ts + dur);
+	pb_uint(&pk, EV_TYPE, TYPE_SLICE_END);
+	track(th->uuid);
+	hold(ts + dur, th->uuid, PT_KXEND, 0);
+}
+
+static void
+sliceend(const struct ltrec *rec, const struct ptthread *th, int64_t ts)
+{
+	begin(ts);
+	pb_uint(&pk, EV_TYPE, TYPE_SLICE_END);
+	track(th->uuid);
+	names(rec);		/* the E closes the B of its name */
+	pt_args(&pk, &rec->f[LT_ARGS], ak, av, an);
+	hold(ts, th->uuid, PT_KE, 0);
+}
+
+/* A TrackEvent of no type, read by its LegacyEvent: phase and more. */
+static size_t
+legacy(const struct ltrec *rec, const struct ptthread *th, int64_t ts,
+    int args)
+{
+	size_t o;
+
+	begin(ts);
+	track(th->uuid);
+	names(rec);
+	if (args)
+		pt_args(&pk, &rec->f[LT_ARGS], ak, av, an);
+	o = pb_open(&pk, EV_LEGACY);
+	pb_uint(&pk, LEG_PHASE, (unsigned char)rec->f[LT_PH].p[0]);
+	return o;
+}
+
+static void
+instant(const struct ltrec *rec, const struct ptthread *th, int64_t ts)
+{
+	const struct ltfield *x = &rec->f[LT_EXTRA];
+	struct extra e;
+	size_t o;
+	int scope = 0;
+
+	if (x->n > 2) {
+		readextra(x, &e);
+		if (ISSTR(e.s, "g"))
+			scope = SCOPE_GLOBAL;
+		else if (ISSTR(e.s, "p"))
+			scope = SCOPE_PROCESS;
+	}
+	if (scope == 0) {
+		typed(rec, th, ts, TYPE_INSTANT, 0);
+		hold(ts, th->uuid, PT_KPUSH, 0);
+		return;
+	}
+	o = legacy(rec, th, ts, 1);
+	pb_uint(&pk, LEG_INSTANT_SCOPE, (uint64_t)scope);
+	pb_close(&pk, o);
+	hold(ts, th->uuid, PT_KOTHER, 0);
+}
+
+/* s, t, f: flow events, bound to the slice around them (or the next). */
+static void
+flow(const struct ltrec *rec, const struct ptthread *th, int64_t ts)
+{
+	struct extra e;
+	uint64_t id;
+	size_t o;
+
+	readextra(&rec->f[LT_EXTRA], &e);
+	if (e.id.p == NULL || !pt_id(e.id.p, e.id.n, &id)) {
+		pt_count.badid++;
+		return;
+	}
+	o = legacy(rec, th, ts, 0);
+	pb_uint(&pk, LEG_UNSCOPED_ID, id);
+	if (ISSTR(e.bp, "e"))
+		pb_uint(&pk, LEG_BIND_ENCLOSING, 1);
+	pb_close(&pk, o);
+	hold(ts, th->uuid, PT_KOTHER, 0);
+}
+
+/* b, e, n: async events, on tracks of their id, cat and name. */
+static void
+async(const struct ltrec *rec, const struct ptthread *th, int64_t ts)
+{
+	struct extra e;
+	const char *v, *s;
+	uint64_t id;
+	uint32_t f;
+	size_t vn, o, sn;
+
+	readextra(&rec->f[LT_EXTRA], &e);
+	f = LEG_UNSCOPED_ID;
+	v = e.id.p;
+	vn = e.id.n;
+	if (v == NULL && e.id2.p != NULL) {
+		if ((v = lt_json_member(e.id2.p, e.id2.n, "local", &vn)) !=
+		    NULL)
+			f = LEG_LOCAL_ID;
+		else if ((v = lt_json_member(e.id2.p, e.id2.n, "global",
+		    &vn)) != NULL)
+			f = LEG_GLOBAL_ID;
+	}
+	if (v == NULL || !pt_id(v, vn, &id)) {
+		pt_count.badid++;
+		return;
+	}
+	o = legacy(rec, th, ts, 1);
+	pb_uint(&pk, f, id);
+	if (e.scope.p != NULL && e.scope.p[0] == '"') {
+		s = pt_str(&sval, e.scope.p + 1, e.scope.n - 2, &sn);
+		pb_bytes(&pk, LEG_ID_SCOPE, s, sn);
+	}
+	pb_close(&pk, o);
+	hold(ts, th->uuid, PT_KOTHER, 0);
+}
+
+/* C: each member of args a counter "NAME KEY" of the process. */
+static void
+counter(const struct ltrec *rec, int64_t ts)
+{
+	struct ltobj it;
+	struct ltfield k, v;
+	const char *s;
+	uint32_t proc;
+	size_t n;
+	double d;
+	int ok;
+
+	proc = pt_process(&rec->f[LT_PID], &rec->f[LT_EXTRA]);
+	pt_seq_use(SEQ_COMMON, 0);
+	lt_obj_init(&it, rec->f[LT_ARGS].p, rec->f[LT_ARGS].n);
+	while (lt_obj_next(&it, &k, &v) > 0) {
+		if (v.p[0] == '"') {
+			s = pt_str(&sval, v.p + 1, v.n - 2, &n);
+			ok = n > 0 && memchr(s, '\0', n) == NULL &&
+			    pt_number(s, n, &d);
+		} else
+			ok = (v.p[0] == '-' || (v.p[0] >= '0' &&
+			    v.p[0] <= '9')) && pt_number(v.p, v.n, &d);
+		if (!ok) {
+			pt_count.badcounter++;
+			continue;
+		}
+		skey.n = 0;
+		s = pt_str(&sname, rec->f[LT_NAME].p, rec->f[LT_NAME].n, &n);
+		lt_buf_add(&skey, s, n);
+		lt_buf_addc(&skey, ' ');
+		s = pt_str(&sname, k.p + 1, k.n - 2, &n);
+		lt_buf_add(&skey, s, n);
+		begin(ts);
+		pb_uint(&pk, EV_TYPE, TYPE_COUNTER);
+		pb_uint(&pk, EV_TRACK_UUID, pt_counter(proc, skey.p, skey.n));
+		pb_double(&pk, EV_DOUBLE_VALUE, d);
+		end();
+		pt_put(pk.p, pk.n);
+	}
+}
+
+/* M: the names and sort indexes of processes and threads. */
+static void
+meta(const struct ltrec *rec)
+{
+	const struct ltfield *name = &rec->f[LT_NAME];
+	const struct ltfield *args = &rec->f[LT_ARGS];
+	const char *v, *s;
+	size_t vn, n;
+	int64_t rank;
+	int proc;
+
+	if (LT_IS(*name, "process_name") || LT_IS(*name, "thread_name")) {
+		proc = name->p[0] == 'p';
+		v = lt_json_member(args->p, args->n, "name", &vn);
+		if (v == NULL || v[0] != '"')
+			return;
+		s = pt_str(&sval, v + 1, vn - 2, &n);
+		if (proc)
+			pt_process_name(pt_process(&rec->f[LT_PID],
+			    &rec->f[LT_EXTRA]), s, n);
+		else
+			pt_thread_name(pt_thread(&rec->f[LT_PID],
+			    &rec->f[LT_TID], &rec->f[LT_EXTRA]), s, n);
+	} else if (LT_IS(*name, "process_sort_index") ||
+	    LT_IS(*name, "thread_sort_index")) {
+		proc = name->p[0] == 'p';
+		v = lt_json_member(args->p, args->n, "sort_index", &vn);
+		if (v == NULL || lt_int_parse(v, vn, &rank) != LT_NUM_OK)
+			return;
+		/* sibling_order_rank is an int32. */
+		if (rank > INT32_MAX)
+			rank = INT32_MAX;
+		if (rank < INT32_MIN)
+			rank = INT32_MIN;
+		if (proc)
+			pt_process_rank(pt_process(&rec->f[LT_PID],
+			    &rec->f[LT_EXTRA]), (int32_t)rank);
+		else
+			pt_thread_rank(pt_thread(&rec->f[LT_PID],
+			    &rec->f[LT_TID], &rec->f[LT_EXTRA]), (int32_t)rank);
+	}
+}
+
+/* The columns of a record that was valid but not canonical, made so. */
+static void
+canonical(struct ltrec *rec)
+{
+	struct ltjson j;
+	int i;
+
+	for (i = LT_CAT; i < LT_NCOL; i++) {
+		fix[i].n = 0;
+		if (i == LT_CAT || i == LT_NAME)
+			lt_json_str(rec->f[i].p, rec->f[i].n, &fix[i], &j);
+		else
+			lt_json_whole(rec->f[i].p, rec->f[i].n, &fix[i], &j);
+		rec->f[i].p = fix[i].p != NULL ? fix[i].p : rec->f[i].p;
+		rec->f[i].n = fix[i].n;
+	}
+}
+
+/*
+ * Check a record (litracer-stream(5)).  Args, the longest column, are
+ * checked by cutting them into members, which pt_args needs anyway.
+ * Returns 1 when columns had to be made canonical.
+ */
+static int
+check(struct ltrd *rd, struct ltrec *rec, int64_t t[2], int has[2])
+{
+	struct ltfield args = rec->f[LT_ARGS];
+	struct ltjson j;
+	const char *why;
+	int col, r;
+
+	rec->f[LT_ARGS].p = (char *)"{}";
+	rec->f[LT_ARGS].n = 2;
+	r = lt_rec_checkts(rec, &why, &col, t, has);
+	rec->f[LT_ARGS] = args;
+	if (r < 0)
+		lt_rd_bad(rd, "column %s: %s", lt_colname[col], why);
+	if ((an = lt_obj_split(args.p, args.n, ak, av, PT_SPLIT)) >= 0)
+		return r;
+	if (lt_json_whole(args.p, args.n, NULL, &j) != LT_JSON_OK)
+		lt_rd_bad(rd, "column args: %s", j.err);
+	if (j.type != '{')
+		lt_rd_bad(rd, "column args: not a JSON object");
+	return j.flags != 0 ? 1 : r;
+}
+
+void
+pt_record(struct ltrd *rd, struct ltrec *rec)
+{
+	const struct ptthread *th;
+	int64_t t[2];
+	int has[2], ph;
+
+	if (check(rd, rec, t, has) > 0) {
+		canonical(rec);
+		an = lt_obj_split(rec->f[LT_ARGS].p, rec->f[LT_ARGS].n, ak, av,
+		    PT_SPLIT);
+	}
+	ph = rec->f[LT_PH].p[0];
+	if (ph == 'M') {
+		meta(rec);
+		return;
+	}
+	if (!has[0]) {
+		pt_count.nots++;
+		return;
+	}
+	if (t[0] < 0) {
+		pt_count.negative++;
+		return;
+	}
+	if (!based) {
+		pt_seq_base(t0set ? t0 : t[0]);
+		based = 1;
+	}
+	if (ph == 'C') {
+		counter(rec, t[0]);
+		return;
+	}
+	if (strchr("XBEiIRstfben", ph) == NULL) {
+		pt_count.unsupported++;
+		return;
+	}
+	if (pt_intern_due()) {
+		pt_flush();
+		pt_intern_reset();
+	}
+	th = pt_thread(&rec->f[LT_PID], &rec->f[LT_TID], &rec->f[LT_EXTRA]);
+	pt_seq_use(th->seq, th->uuid);
+	switch (ph) {
+	case 'X':
+		slice(rec, th, t[0], has[1], t[1]);
+		break;
+	case 'B':
+		typed(rec, th, t[0], TYPE_SLICE_BEGIN, 1);
+		hold(t[0], th->uuid, PT_KPUSH, 0);
+		break;
+	case 'E':
+		sliceend(rec, th, t[0]);
+		break;
+	case 'i':
+	case 'I':
+		instant(rec, th, t[0]);
+		break;
+	case 'R':
+		typed(rec, th, t[0], TYPE_INSTANT, 0);
+		hold(t[0], th->uuid, PT_KPUSH, 0);
+		break;
+	case 's':
+	case 't':
+	case 'f':
+		flow(rec, th, t[0]);
+		break;
+	default:
+		async(rec, th, t[0]);
+	}
+}
+
+/* #t0: where the stream's times start, our clock's base. */
+void
+pt_t0(const char *p, size_t n)
+{
+	int64_t v;
+
+	if (!t0set && lt_us_parse(p, n, &v) == LT_NUM_OK && v >= 0) {
+		t0 = v;
+		t0set = 1;
+	}
+}
+
+void
+pt_event_free(void)
+{
+	int i;
+
+	for (i = 0; i < LT_NCOL; i++)
+		lt_buf_free(&fix[i]);
+	lt_buf_free(&pk);
+	lt_buf_free(&sname);
+	lt_buf_free(&skey);
+	lt_buf_free(&sval);
+	pt_args_free();
+	memset(&pt_count, 0, sizeof(pt_count));
+	t0set = based = 0;
+	lastxn = SIZE_MAX;
+}

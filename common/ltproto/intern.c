@@ -1,0 +1,355 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * intern.c: the packet sequences of the trace and their incremental
+ * state: interned strings, clock, defaults.
+ *
+ * Each thread's events are a sequence of their own, whose defaults name
+ * its track, so that no event repeats it; counters are on sequence 1.
+ * Event names, categories, debug annotation names and the string values
+ * that repeat (args.c) are interned: each string has one iid (1, 2, ...
+ * per kind), and is written in InternedData on a sequence before the
+ * first packet of that sequence that uses it.  New entries are gathered
+ * while a record is turned into packets and written by pt_intern_put()
+ * in a packet of their own, before those packets: held ones (window.c)
+ * go out later, so every reference comes after its definition in the
+ * file, where Perfetto reads them.
+ *
+ * Memory is bounded: past the limit of strings, pt_intern_due() says so
+ * and the caller (after writing out what it holds) calls
+ * pt_intern_reset(), which forgets every string; each sequence then
+ * starts again with a packet with SEQ_INCREMENTAL_STATE_CLEARED, as its
+ * first packet does.
+ */
+#include <stdlib.h>
+
+#include "ltproto.h"
+
+struct memo {
+	uint64_t	 gen;		/* reset count + 1 when valid */
+	uint64_t	 iid;
+	size_t		 n;
+	char		 s[40];
+};
+
+struct table {
+	struct ltmap	 map;		/* hash -> index */
+	size_t		*off;		/* index -> string in keys */
+	size_t		*len;
+	size_t		 n, cap;
+	struct memo	 memo[PT_MEMOS];
+};
+
+/* A sequence: its generation of state, and the iids it has defined. */
+struct seq {
+	uint64_t	 gen;		/* 0: not started in this one */
+	uint64_t	 track;		/* default track uuid, or 0 */
+	uint64_t	*defined[PT_NTAB];	/* bit per iid */
+	size_t		 words[PT_NTAB];
+};
+
+static struct table	 tab[PT_NTAB];
+static struct ltbuf	 keys;		/* every string, one after another */
+static struct ltbuf	 pending;	/* InternedData entries to write */
+static struct ltbuf	 pkt;
+static size_t		 limit;
+static size_t		 total;
+static uint64_t		 gen = 1;
+static long long	 resets;
+static int64_t		 base;		/* of our clock, in BOOTTIME ns */
+static struct seq	*seqs;		/* by id */
+static size_t		 capseqs;
+static uint32_t		 cur;		/* the sequence being written */
+
+static const uint32_t field[PT_NTAB] = {
+	IN_NAMES, IN_CATEGORIES, IN_ANNOTATION_NAMES, IN_STRING_VALUES
+};
+
+/* Eight bytes at a time: names are hashed for every record. */
+uint64_t
+pt_hash(const char *p, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, w;
+
+	for (; n >= 8; p += 8, n -= 8) {
+		memcpy(&w, p, 8);
+		h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
+		h ^= h >> 31;
+	}
+	w = 0;
+	memcpy(&w, p, n);
+	return lt_mix(h ^ w);
+}
+
+struct key {
+	const struct table	*t;
+	const char		*p;
+	size_t			 n;
+};
+
+static int
+eq(const void *arg, uint32_t i)
+{
+	const struct key *k = arg;
+
+	return k->t->len[i] == k->n &&
+	    memcmp(keys.p + k->t->off[i], k->p, k->n) == 0;
+}
+
+/*
+ * The first packet of a sequence, and the first after a reset: it
+ * clears the incremental state and sets it up again, the clock of our
+ * timestamps with it.  They count from base, so that most take 5 or 6
+ * bytes, not 9: clock CLOCK_OURS is base ns behind BOOTTIME, the clock
+ * Perfetto puts the trace in (and JSON times), so times stay absolute
+ * integer nanoseconds.  A time before base is given in BOOTTIME.
+ */
+static void
+cleared(uint32_t id, const struct seq *sq)
+{
+	size_t o, c, k;
+
+	pkt.n = 0;
+	o = pb_open(&pkt, TRACE_PACKET);
+	pb_uint(&pkt, PKT_SEQ_ID, id);
+	pb_uint(&pkt, PKT_FLAGS, SEQ_CLEARED | SEQ_NEEDS_STATE);
+	if (resets == 0)
+		pb_uint(&pkt, PKT_FIRST_ON_SEQ, 1);
+	c = pb_open(&pkt, PKT_CLOCK_SNAPSHOT);
+	k = pb_open(&pkt, CS_CLOCK);
+	pb_uint(&pkt, CLK_ID, CLOCK_OURS);
+	pb_uint(&pkt, CLK_TIMESTAMP, 0);
+	pb_close(&pkt, k);
+	k = pb_open(&pkt, CS_CLOCK);
+	pb_uint(&pkt, CLK_ID, CLOCK_BOOTTIME);
+	pb_uint(&pkt, CLK_TIMESTAMP, (uint64_t)base);
+	pb_close(&pkt, k);
+	pb_close(&pkt, c);
+	c = pb_open(&pkt, PKT_DEFAULTS);
+	pb_uint(&pkt, PKT_CLOCK_ID, CLOCK_OURS);
+	if (sq->track != 0) {
+		k = pb_open(&pkt, PKT_TRACK_EVENT);
+		pb_uint(&pkt, EV_TRACK_UUID, sq->track);
+		pb_close(&pkt, k);
+	}
+	pb_close(&pkt, c);
+	pb_close(&pkt, o);
+	pt_put(pkt.p, pkt.n);
+}
+
+void
+pt_intern_init(size_t max)
+{
+	limit = max;
+}
+
+/* Times count from t0 (0 or more), given before the first packet. */
+void
+pt_seq_base(int64_t t0)
+{
+	base = t0;
+}
+
+/*
+ * Write on sequence id (1 and up), whose default track is track (0 for
+ * none), from now on; it is started if it is not yet.
+ */
+void
+pt_seq_use(uint32_t id, uint64_t track)
+{
+	struct seq *sq;
+	size_t old = capseqs;
+	int t;
+
+	if (id >= capseqs) {
+		seqs = lt_grow(seqs, &capseqs, (size_t)id + 1, sizeof(*seqs));
+		memset(seqs + old, 0, (capseqs - old) * sizeof(*seqs));
+	}
+	sq = &seqs[id];
+	cur = id;
+	if (sq->gen == gen)
+		return;
+	for (t = 0; t < PT_NTAB; t++)
+		if (sq->words[t] > 0)
+			memset(sq->defined[t], 0, sq->words[t] *
+			    sizeof(*sq->defined[t]));
+	sq->gen = gen;
+	sq->track = track;
+	cleared(id, sq);
+}
+
+/* The default track of the sequence written, 0 for none. */
+uint64_t
+pt_seq_track(void)
+{
+	return seqs[cur].track;
+}
+
+/* The time of the packet being written in b, and its sequence flags. */
+void
+pt_ts(struct ltbuf *b, int64_t ts)
+{
+	if (ts >= base)
+		pb_uint(b, PKT_TIMESTAMP, (uint64_t)(ts - base));
+	else {
+		pb_uint(b, PKT_TIMESTAMP, (uint64_t)ts);
+		pb_uint(b, PKT_CLOCK_ID, CLOCK_BOOTTIME);
+	}
+	pb_uint(b, PKT_SEQ_ID, cur);
+	pb_uint(b, PKT_FLAGS, SEQ_NEEDS_STATE);
+}
+
+/* Is iid (from 1) of table t defined on the sequence written?  Now it is. */
+static int
+defined(int t, uint64_t iid)
+{
+	struct seq *sq = &seqs[cur];
+	size_t w = (size_t)(iid / 64), old = sq->words[t];
+	uint64_t bit = 1ULL << (iid % 64);
+
+	if (w >= sq->words[t]) {
+		sq->defined[t] = lt_grow(sq->defined[t], &sq->words[t], w + 1,
+		    sizeof(*sq->defined[t]));
+		memset(sq->defined[t] + old, 0, (sq->words[t] - old) *
+		    sizeof(*sq->defined[t]));
+	}
+	if (sq->defined[t][w] & bit)
+		return 1;
+	sq->defined[t][w] |= bit;
+	return 0;
+}
+
+static void
+define(int t, uint64_t iid, const char *p, size_t n)
+{
+	size_t o;
+
+	o = pb_open(&pending, field[t]);
+	pb_uint(&pending, IN_IID, iid);
+	pb_bytes(&pending, IN_NAME, p, n);
+	pb_close(&pending, o);
+}
+
+/*
+ * The iid of p[0..n) in table t, interned if new.  A caller that asks
+ * for the same strings in the same order each record (the names of its
+ * args, one after the other) gives each its own memo slot: a string
+ * equal to the last one asked in that slot is answered without a hash.
+ */
+uint64_t
+pt_iid(int t, int slot, const char *p, size_t n)
+{
+	struct table *tb = &tab[t];
+	struct memo *m = &tb->memo[slot];
+	struct key k;
+	uint32_t *v;
+	uint64_t iid;
+	int isnew;
+
+	if (m->gen == gen && m->n == n && memcmp(m->s, p, n) == 0) {
+		if (!defined(t, m->iid))
+			define(t, m->iid, p, n);
+		return m->iid;
+	}
+	k.t = tb;
+	k.p = p;
+	k.n = n;
+	v = lt_map_get(&tb->map, pt_hash(p, n), eq, &k, &isnew);
+	if (isnew) {
+		if (tb->n == tb->cap) {
+			tb->off = lt_grow(tb->off, &tb->cap, tb->n + 1,
+			    sizeof(*tb->off));
+			tb->len = lt_reallocarray(tb->len, tb->cap,
+			    sizeof(*tb->len));
+		}
+		tb->off[tb->n] = keys.n;
+		tb->len[tb->n] = n;
+		lt_buf_add(&keys, p, n);
+		*v = (uint32_t)tb->n++;
+		total++;
+	}
+	iid = *v + 1;
+	if (!defined(t, iid))
+		define(t, iid, p, n);
+	if (n <= sizeof(m->s)) {
+		m->gen = gen;
+		m->n = n;
+		memcpy(m->s, p, n);
+		m->iid = iid;
+	}
+	return iid;
+}
+
+/* Has the table grown past its limit? */
+int
+pt_intern_due(void)
+{
+	return total > limit;
+}
+
+void
+pt_intern_put(void)
+{
+	size_t o, d;
+
+	if (pending.n == 0)
+		return;
+	pkt.n = 0;
+	o = pb_open(&pkt, TRACE_PACKET);
+	pb_uint(&pkt, PKT_SEQ_ID, cur);
+	pb_uint(&pkt, PKT_FLAGS, SEQ_NEEDS_STATE);
+	d = pb_open(&pkt, PKT_INTERNED);
+	lt_buf_add(&pkt, pending.p, pending.n);
+	pb_close(&pkt, d);
+	pb_close(&pkt, o);
+	pt_put(pkt.p, pkt.n);
+	pending.n = 0;
+}
+
+static void
+clear(void)
+{
+	int i;
+
+	for (i = 0; i < PT_NTAB; i++) {
+		lt_map_free(&tab[i].map);
+		free(tab[i].off);
+		free(tab[i].len);
+		memset(&tab[i], 0, sizeof(tab[i]));
+	}
+	keys.n = 0;
+	pending.n = 0;
+	total = 0;
+	gen++;
+}
+
+/*
+ * Forget every string; the caller holds no packet that uses them.  Each
+ * sequence starts again when next used.
+ */
+void
+pt_intern_reset(void)
+{
+	clear();
+	resets++;
+}
+
+void
+pt_intern_free(void)
+{
+	size_t i;
+	int t;
+
+	for (i = 0; i < capseqs; i++)
+		for (t = 0; t < PT_NTAB; t++)
+			free(seqs[i].defined[t]);
+	free(seqs);
+	seqs = NULL;
+	capseqs = 0;
+	cur = 0;
+	resets = 0;
+	base = 0;
+	clear();
+	lt_buf_free(&keys);
+	lt_buf_free(&pending);
+	lt_buf_free(&pkt);
+}

@@ -1,0 +1,388 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * roots.c: the slices of a track that no slice read so far encloses,
+ * with the packets of their start held.
+ *
+ * ltpair writes a slice when it ends, so a parent comes after all its
+ * children: an epoch span that starts at the very instant of its first
+ * sample comes thousands of events after it.  Perfetto opens slices
+ * that start at one time in file order, so the first sample's begin,
+ * written first, would enclose the epoch.  A slice nothing encloses yet
+ * (a root) may still get such a parent, so the packets of its start
+ * (the begins, and what the window gives of their time and track) stay
+ * here; when a slice that starts earlier encloses it, no parent can
+ * start with it any more, and they are written, with what the window
+ * (window.c) holds of their time and track; a slice that starts with it
+ * joins it, and they go together, the longest first.
+ *
+ * Roots of a track are disjoint and come in order of start, a stack.
+ * Memory is bounded: a track keeps its oldest roots and its newest (an
+ * epoch starts with the oldest, a batch with the newest ones); beyond,
+ * the oldest of the newest go, and a parent that would start with one
+ * of those is counted (pt_roots_lost), as Perfetto nests it inside.
+ * Streams written in order of start have no such parents: their roots
+ * go as the newest do.
+ */
+#include <stdlib.h>
+
+#include "ltproto.h"
+
+#define HALFMAX	512		/* oldest and newest roots kept, each */
+#define HALFMIN	4
+#define GONE	64		/* starts of roots written, kept */
+#define GONESLOT(t)	(lt_mix((uint64_t)(t)) & (GONE - 1))
+
+struct root {
+	int64_t		 start, end;
+	struct ltbuf	 items;		/* struct ptitem */
+	struct ltbuf	 bytes;
+};
+
+struct stack {
+	struct root	*bot;		/* the oldest */
+	size_t		 nbot;
+	struct root	*ring;		/* the newest, ring[head] the oldest */
+	size_t		 head, nring;
+	size_t		 half;		/* capacity of bot and ring, each */
+	int		 dropped;	/* roots between them written */
+	int64_t		 dmin, dmax;	/* their starts */
+	int64_t		 gone[GONE];	/* starts of roots written, by hash */
+};
+
+static struct stack	**stacks;	/* by track uuid */
+static size_t		  nstacks, capstacks, ntracks;
+static size_t		  budget = 65536;
+static long long	  lost;
+
+static struct stack *
+stackof(uint32_t track, int create)
+{
+	struct stack *st;
+	size_t old = capstacks, i;
+
+	if (track >= capstacks) {
+		if (!create)
+			return NULL;
+		stacks = lt_grow(stacks, &capstacks, (size_t)track + 1,
+		    sizeof(*stacks));
+		memset(stacks + old, 0, (capstacks - old) * sizeof(*stacks));
+	}
+	if ((st = stacks[track]) != NULL || !create)
+		return st;
+	st = lt_calloc(1, sizeof(*st));
+	for (i = 0; i < GONE; i++)
+		st->gone[i] = INT64_MIN;	/* no time is: ts >= 0 */
+	ntracks++;
+	st->half = budget / (2 * ntracks);
+	if (st->half > HALFMAX)
+		st->half = HALFMAX;
+	if (st->half < HALFMIN)
+		st->half = HALFMIN;
+	st->bot = lt_calloc(st->half, sizeof(*st->bot));
+	st->ring = lt_calloc(st->half, sizeof(*st->ring));
+	stacks[track] = st;
+	if ((size_t)track + 1 > nstacks)
+		nstacks = (size_t)track + 1;
+	return st;
+}
+
+static size_t
+depth(const struct stack *st)
+{
+	return st->nbot + st->nring;
+}
+
+/* The i-th root from the bottom. */
+static struct root *
+at(struct stack *st, size_t i)
+{
+	if (i < st->nbot)
+		return &st->bot[i];
+	return &st->ring[(st->head + i - st->nbot) % st->half];
+}
+
+/*
+ * Let the packets of a root go, with those of its time and track the
+ * window still holds: written in their order.  A packet of that time
+ * and track may still come, in a stream in no order: an X slice that
+ * ends or starts there is then put on a track of its own (the starts
+ * let go last are kept, see pt_roots_cross); an instant or flow comes
+ * after the begins, where it belongs.  The root leaves the stack first
+ * (detach), so that what the window gives to roots meanwhile does not
+ * land in it.
+ */
+static struct ltbuf	 sitems, sbytes;	/* the root let go */
+
+static void
+detach(struct root *r)
+{
+	struct ltbuf t;
+
+	t = sitems;
+	sitems = r->items;
+	r->items = t;
+	t = sbytes;
+	sbytes = r->bytes;
+	r->bytes = t;
+	r->items.n = r->bytes.n = 0;
+}
+
+static void
+release(uint32_t track, struct stack *st, int64_t start)
+{
+	struct ptitem *it;
+	size_t i, n;
+
+	if (st == NULL) {	/* back to the window: see pt_roots_hold */
+		it = (struct ptitem *)(void *)sitems.p;
+		n = sitems.n / sizeof(*it);
+		for (i = 0; i < n; i++)
+			pt_rehold(start, &it[i], sbytes.p + it[i].off);
+		sitems.n = sbytes.n = 0;
+		return;
+	}
+	pt_take(start, track, &sitems, &sbytes);
+	it = (struct ptitem *)(void *)sitems.p;
+	n = sitems.n / sizeof(*it);
+	pt_order(it, n);
+	for (i = 0; i < n; i++)
+		pt_put(sbytes.p + it[i].off, it[i].len);
+	sitems.n = sbytes.n = 0;
+	st->gone[GONESLOT(start)] = start;
+}
+
+static void
+pop(struct stack *st)
+{
+	if (st->nring > 0)
+		st->nring--;
+	else
+		st->nbot--;
+}
+
+static struct root *
+push(uint32_t track, struct stack *st, int64_t start, int64_t end)
+{
+	struct root *r;
+	int64_t old;
+
+	if (st->nring == 0 && st->nbot < st->half)
+		r = &st->bot[st->nbot++];
+	else {
+		if (st->nring == st->half) {
+			r = &st->ring[st->head];
+			old = r->start;
+			detach(r);
+			st->head = (st->head + 1) % st->half;
+			st->nring--;
+			if (!st->dropped || old < st->dmin)
+				st->dmin = old;
+			if (!st->dropped || old > st->dmax)
+				st->dmax = old;
+			st->dropped = 1;
+			release(track, st, old);
+		}
+		r = &st->ring[(st->head + st->nring++) % st->half];
+	}
+	r->start = start;
+	r->end = end;
+	return r;
+}
+
+/* Keep the item it (bytes p) in root r. */
+static void
+keep(struct root *r, const struct ptitem *it, const char *p)
+{
+	struct ptitem x = *it;
+
+	x.off = r->bytes.n;
+	lt_buf_add(&r->bytes, p, it->len);
+	lt_buf_add(&r->items, &x, sizeof(x));
+}
+
+/*
+ * The begin of an X slice [start, end) on a track, item it with the
+ * bytes p: the roots after its start are written (it encloses them, or
+ * the stream is not nested there), and it joins the root of its start
+ * or is a new one.
+ */
+void
+pt_roots_hold(uint32_t track, int64_t start, int64_t end,
+    const struct ptitem *it, const char *p)
+{
+	struct stack *st = stackof(track, 1);
+	struct root *r;
+
+	while (depth(st) > 0) {
+		r = at(st, depth(st) - 1);
+		if (r->start < start)
+			break;
+		if (r->start == start) {
+			if (end > r->end)
+				r->end = end;
+			keep(r, it, p);
+			return;
+		}
+		/*
+		 * Enclosed: nothing of its start can come any more in a
+		 * stream in order of end.  A root after its end, or that
+		 * it crosses, comes of a stream in another order, where
+		 * its own end may fall on that start: the window orders
+		 * them.
+		 */
+		detach(r);
+		pop(st);
+		if (st->nring == 0)
+			st->dropped = 0;	/* enclosed, as r was */
+		release(track, r->end <= end && r->start < end ? st : NULL,
+		    r->start);
+	}
+	/* It may start with a root written to keep within bounds. */
+	if (st->dropped && st->nring == 0 && start <= st->dmax) {
+		if (start >= st->dmin)
+			lost++;
+		if (start <= st->dmin)
+			st->dropped = 0;
+	}
+	keep(push(track, st, start, end), it, p);
+}
+
+/*
+ * Would an X slice [start, end) cross one on the track?  Perfetto moves
+ * a slice that starts inside another and ends after it off the thread's
+ * track (JSON), or closes the wrong one (protobuf), so it is written on
+ * a track of its own (event.c): then every slice keeps its times, if
+ * not always the one that JSON would move.  The slice it would cross is
+ * the innermost one around its start: in a stream in order of end, a
+ * root (those that start after it, it encloses, and they are passed
+ * over); in order of start, one of the last roots, which are looked at.
+ */
+#define CROSSLOOK	8
+
+int
+pt_roots_cross(uint32_t track, int64_t start, int64_t end)
+{
+	struct stack *st = stackof(track, 0);
+	struct root *r;
+	size_t i, n;
+
+	if (st == NULL)
+		return 0;
+	if (st->gone[GONESLOT(start)] == start ||
+	    st->gone[GONESLOT(end)] == end)
+		return 1;		/* too late to be ordered there */
+	for (i = depth(st), n = 0; i > 0 && n < CROSSLOOK; i--) {
+		r = at(st, i - 1);
+		if (r->start > start) {
+			if (r->start < end && r->end > end)
+				return 1;	/* came first, starts inside */
+			continue;	/* it encloses them, or ends before */
+		}
+		if (r->start == start)
+			return 0;
+		if (r->end > start)
+			return end > r->end;
+		n++;
+	}
+	return 0;
+}
+
+/* The root of a track that starts at ts, or NULL (roots are in order). */
+static struct root *
+find(struct stack *st, int64_t ts)
+{
+	size_t lo = 0, hi = depth(st), mid;
+	struct root *r;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		r = at(st, mid);
+		if (r->start == ts)
+			return r;
+		if (r->start < ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/*
+ * The packets it[0..n) of a track at ts, leaving the window (their
+ * bytes in buf): kept, and 1 returned, when a root starts there.
+ */
+int
+pt_roots_keep(uint32_t track, int64_t ts, const struct ptitem *it, size_t n,
+    const char *buf)
+{
+	struct stack *st = stackof(track, 0);
+	struct root *r;
+	size_t i;
+
+	if (st == NULL || (r = find(st, ts)) == NULL)
+		return 0;
+	for (i = 0; i < n; i++)
+		keep(r, &it[i], buf + it[i].off);
+	return 1;
+}
+
+/* Let every root go. */
+void
+pt_roots_flush(void)
+{
+	struct stack *st;
+	struct root *r;
+	size_t t;
+
+	for (t = 0; t < nstacks; t++) {
+		if ((st = stacks[t]) == NULL)
+			continue;
+		while (depth(st) > 0) {
+			r = at(st, depth(st) - 1);
+			detach(r);
+			pop(st);
+			release((uint32_t)t, st, r->start);
+		}
+		st->head = 0;
+		st->dropped = 0;
+	}
+}
+
+void
+pt_roots_budget(size_t events)
+{
+	budget = events;
+}
+
+long long
+pt_roots_lost(void)
+{
+	return lost;
+}
+
+void
+pt_roots_free(void)
+{
+	struct stack *st;
+	size_t t, i;
+
+	for (t = 0; t < nstacks; t++) {
+		if ((st = stacks[t]) == NULL)
+			continue;
+		for (i = 0; i < st->half; i++) {
+			lt_buf_free(&st->bot[i].items);
+			lt_buf_free(&st->bot[i].bytes);
+			lt_buf_free(&st->ring[i].items);
+			lt_buf_free(&st->ring[i].bytes);
+		}
+		free(st->bot);
+		free(st->ring);
+		free(st);
+	}
+	free(stacks);
+	stacks = NULL;
+	nstacks = capstacks = ntracks = 0;
+	lost = 0;
+	lt_buf_free(&sitems);
+	lt_buf_free(&sbytes);
+}

@@ -1,0 +1,468 @@
+#!/usr/bin/env bats
+# ltproto: lt1 to a Perfetto protobuf trace, judged by Perfetto's importer.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load helper
+	T=$BATS_TEST_TMPDIR
+}
+
+# lt1 FILE LINE...: write a stream with the header and the given lines.
+lt1() {
+	local f=$1
+	shift
+	printf '#lt1\n' >"$f"
+	[ $# -eq 0 ] || printf '%s\n' "$@" >>"$f"
+}
+
+# need_tp: Perfetto's own importer, trace_processor_shell, in $TP; the
+# test is skipped, saying so, where there is none.
+need_tp() {
+	local c
+	for c in "${TRACE_PROCESSOR:-}" "$(command -v trace_processor_shell)" \
+	    "$(command -v trace_processor)" \
+	    "$TOP/../shared/perfetto/trace_processor_shell"; do
+		if [ -n "$c" ] && [ -x "$c" ]; then
+			TP=$c
+			return 0
+		fi
+	done
+	skip "no trace_processor_shell: set TRACE_PROCESSOR to one"
+}
+
+# tp_query_local TRACE SQL: the rows of SQL on TRACE in Perfetto's own
+# importer (need_tp first), without the header.
+tp_query_local() {
+	printf '%s\n' "$2" >"$T/query.sql"
+	"$TP" -q "$T/query.sql" "$1" 2>"$T/tp.err" | tail -n +2
+}
+
+# errors TRACE: the error and data loss stats Perfetto counts.
+errors() {
+	tp_query_local "$1" "select name || ' ' || value from stats
+	    where value > 0 and severity in ('error', 'data_loss')"
+}
+
+# view TRACE OFFSET_NS [nodepth]: what Perfetto made of TRACE, one line per
+# slice, arg, flow, counter, named thread and named process, sorted; times
+# plus OFFSET_NS.  Args are keyed without their "args." or "debug.".
+# With nodepth, a slice is known by its thread, not its track and depth
+# (Perfetto moves crossing slices to other tracks).
+view() {
+	local depth="s.depth || '|' || case when t.type = 'thread_overlapping_slice'
+	    or t.name = 'overlapping slices' then 'moved' else t.type end"
+	[ "${3:-}" != nodepth ] || depth="''"
+	tp_query_local "$1" "
+	select 'slice|' || (s.ts + $2) || '|' || s.dur || '|' ||
+	    coalesce(s.name, '') || '|' || coalesce(s.category, '') || '|' ||
+	    $depth || '|' || coalesce(th.tid, '') || '|' ||
+	    coalesce(th.name, '') || '|' || coalesce(p.pid, p2.pid, '')
+	from slice s join track t on s.track_id = t.id
+	left join thread th on th.utid = extract_arg(t.dimension_arg_set_id, 'utid')
+	left join process p on p.upid = th.upid
+	left join process p2 on p2.upid = extract_arg(t.dimension_arg_set_id, 'upid')
+	union all
+	select 'arg|' || (s.ts + $2) || '|' || coalesce(s.name, '') || '|' ||
+	    coalesce(th.tid, '') || '|' || substr(a.key, instr(a.key, '.') + 1) ||
+	    '|' || a.value_type || '|' || a.display_value
+	from slice s join track t on s.track_id = t.id
+	left join thread th on th.utid = extract_arg(t.dimension_arg_set_id, 'utid')
+	join args a on a.arg_set_id = s.arg_set_id
+	where a.key like 'args.%' or a.key like 'debug.%'
+	union all
+	select 'flow|' || (o.ts + $2) || '|' || o.name || '|' || (i.ts + $2) ||
+	    '|' || i.name
+	from flow f join slice o on f.slice_out = o.id join slice i on f.slice_in = i.id
+	union all
+	select 'counter|' || (c.ts + $2) || '|' || c.value || '|' || t.name ||
+	    '|' || coalesce(p.pid, '')
+	from counter c join track t on c.track_id = t.id
+	left join process p on p.upid = extract_arg(t.dimension_arg_set_id, 'upid')
+	union all
+	select 'thread|' || th.tid || '|' || th.name || '|' || coalesce(p.pid, '') ||
+	    '|' || coalesce((select group_concat(key || '=' || display_value)
+	    from args a where a.arg_set_id = th.arg_set_id), '')
+	from thread th left join process p using (upid)
+	where th.name is not null and not (th.utid = 0 and th.name = 'swapper')
+	union all
+	select 'process|' || p.pid || '|' || p.name || '|' ||
+	    coalesce((select group_concat(key || '=' || display_value)
+	    from args a where a.arg_set_id = p.arg_set_id), '')
+	from process p where p.name is not null" | sort
+}
+
+# same STREAM [nodepth] [errors]: ltjson's trace and ltproto's of STREAM
+# are the same to Perfetto (JSON times after ltjson's ts_offset_us), and
+# the .pftrace loads with no error or data loss; with errors, with those
+# of the JSON but the slices it had to move (which ltproto moves itself).
+same() {
+	local off
+	ltjson "$1" >"$T/t.json" || return 1
+	ltproto -o "$T/t.pftrace" "$1" 2>"$T/ltproto.err" || return 1
+	off=$(sed -n 's/.*"ts_offset_us":\([0-9]*\).*/\1/p' "$T/t.json")
+	view "$T/t.json" "${off}000" "${2:-}" >"$T/json.view"
+	view "$T/t.pftrace" 0 "${2:-}" >"$T/proto.view"
+	[ -s "$T/proto.view" ] || { echo "nothing imported"; return 1; }
+	diff -u "$T/json.view" "$T/proto.view" | head -40
+	cmp -s "$T/json.view" "$T/proto.view" || return 1
+	errors "$T/t.pftrace" >"$T/errors"
+	if [ "${3:-}" = errors ]; then
+		errors "$T/t.json" | grep -v '^"slice_spill_' >"$T/json.errors"
+		diff -u "$T/json.errors" "$T/errors"
+	else
+		[ ! -s "$T/errors" ] || { cat "$T/errors"; return 1; }
+	fi
+}
+
+@test "ltproto -h prints the usage on stdout and exits 0" {
+	run -0 --separate-stderr ltproto -h
+	[ "${lines[0]}" = "usage: ltproto [-i strings] [-o file] [-w events] [file ...]" ]
+	[ -z "$stderr" ]
+	run -0 ltproto --help
+	[ "${lines[0]}" = "usage: ltproto [-i strings] [-o file] [-w events] [file ...]" ]
+}
+
+@test "the usage line equals the man page synopsis" {
+	need mandoc
+	syn=$(synopsis ltproto)
+	run -0 ltproto -h
+	[ "${lines[0]}" = "usage: $syn" ]
+}
+
+@test "a bad option or number is a usage error: exit 2" {
+	run -2 --separate-stderr ltproto -x
+	[[ "$stderr" == *"usage: ltproto [-i strings] [-o file] [-w events] [file ...]"* ]]
+	run -2 --separate-stderr ltproto -w 0 /dev/null
+	[ "$stderr" = "ltproto: -w 0: too small" ]
+	run -2 --separate-stderr ltproto -i x /dev/null
+	[ "$stderr" = "ltproto: -i x: invalid" ]
+}
+
+@test "bad input: exit 1 with the file and line; a missing file: exit 2" {
+	printf 'not a stream\n' >"$T/log"
+	run -1 --separate-stderr ltproto -o "$T/t.pftrace" "$T/log"
+	[ "$stderr" = "ltproto: $T/log:1: not an lt1 stream: missing #lt1 header" ]
+	lt1 "$T/bad" "1	X	1	1	2	c	n	{}	{}" "x	X	1	1	2	c	n	{}	{}"
+	run -1 --separate-stderr ltproto -o "$T/t.pftrace" "$T/bad"
+	[[ "$stderr" == "ltproto: $T/bad:3: column ts: "* ]]
+	lt1 "$T/bad" "1	X	1	1	2	c	n	{\"a\":[1,}	{}"
+	run -1 --separate-stderr ltproto -o "$T/t.pftrace" "$T/bad"
+	[[ "$stderr" == "ltproto: $T/bad:2: column args: "* ]]
+	run -2 --separate-stderr ltproto "$T/nosuch"
+	[ "$stderr" = "ltproto: $T/nosuch: No such file or directory" ]
+}
+
+@test "output errors: exit 2, the output named" {
+	lt1 "$T/s" "1	X	1	1	2	c	n	{}	{}"
+	run -2 --separate-stderr ltproto -o "$T/nodir/t.pftrace" "$T/s"
+	[ "$stderr" = "ltproto: $T/nodir/t.pftrace: No such file or directory" ]
+	run -2 --separate-stderr ltproto -o /dev/full "$T/s"
+	[ "$stderr" = "ltproto: write error: /dev/full: No space left on device" ]
+	run -2 --separate-stderr sh -c 'ltproto "$1" >/dev/full' sh "$T/s"
+	[ "$stderr" = "ltproto: write error: <stdout>: No space left on device" ]
+}
+
+@test "the first packet clears the incremental state of the sequence" {
+	lt1 "$T/s" "1	X	1	1	2	c	n	{}	{}"
+	ltproto -o "$T/t.pftrace" "$T/s"
+	# Trace.packet (0a), length; trusted_packet_sequence_id (50 ..),
+	# sequence_flags CLEARED|NEEDS_INCREMENTAL_STATE (68 03),
+	# first_packet_on_sequence (b8 05 01).
+	run -0 sh -c 'od -An -tx1 -N9 "$1" | tr -d " \n"' sh "$T/t.pftrace"
+	[[ "$output" == 0a??50??6803b80501 ]]
+}
+
+@test "an empty stream is a valid trace with nothing in it" {
+	need_tp
+	lt1 "$T/s"
+	run -0 ltproto -o "$T/t.pftrace" "$T/s"
+	run -0 tp_query_local "$T/t.pftrace" "select count(*) from slice"
+	[ "$output" = 0 ]
+	run -0 errors "$T/t.pftrace"
+	[ -z "$output" ]
+}
+
+@test "times are absolute integer nanoseconds, with no offset" {
+	need_tp
+	lt1 "$T/s" "1795940303867556.25	X	7	8	112.5	c	span	{}	{}" \
+	    "1795940303867556.251	i	7	8	-	c	mark	{}	{}" \
+	    "2	X	7	9	0.001	c	early	{}	{}"
+	ltproto -o "$T/t.pftrace" "$T/s"
+	run -0 tp_query_local "$T/t.pftrace" \
+	    "select name || ' ' || ts || ' ' || dur from slice order by ts"
+	[ "${lines[0]}" = '"early 2000 1"' ]
+	[ "${lines[1]}" = '"span 1795940303867556250 112500"' ]
+	[ "${lines[2]}" = '"mark 1795940303867556251 0"' ]
+}
+
+@test "processes and threads: names and sort indexes, as in JSON" {
+	need_tp
+	lt1 "$T/s" \
+	    "10	X	7	8	5	c	a	{}	{}" \
+	    "11	X	7	9	5	c	b	{}	{}" \
+	    "13	X	7	0	5	c	d	{}	{}" \
+	    "20	X	-	-	5	c	e	{}	{\"pid\":7.9,\"tid\":true}" \
+	    "30	X	-5	5	5	c	f	{}	{}" \
+	    "-	M	7	0	-		process_name	{\"name\":\"seven\"}	{}" \
+	    "-	M	7	0	-		process_sort_index	{\"sort_index\":3}	{}" \
+	    "-	M	7	8	-		thread_name	{\"name\":\"first\"}	{}" \
+	    "-	M	7	8	-		thread_name	{\"name\":\"eight\"}	{}" \
+	    "-	M	7	8	-		thread_sort_index	{\"sort_index\":-2}	{}" \
+	    "-	M	7	9	-		thread_name	{\"name\":\"read lane 1\"}	{}" \
+	    "-	M	0	5	-		thread_name	{\"name\":\"zero\"}	{}"
+	run -0 same "$T/s"
+	grep -q '^"thread|8|eight|7|thread_sort_index_hint=-2"$' "$T/proto.view"
+	grep -q '^"thread|9|read lane 1|7|"$' "$T/proto.view"
+	grep -q '^"process|7|seven|process_sort_index_hint=3"$' "$T/proto.view"
+	# tid 0 and tid true are the pid; pid 7.9 is 7; bad pids are 0
+	grep -q '^"slice|13000|5000|d|c|0|thread_execution|7||7"$' "$T/proto.view"
+	grep -q '^"slice|20000|5000|e|c|0|thread_execution|7||7"$' "$T/proto.view"
+	grep -q '^"slice|30000|5000|f|c|0|thread_execution|5|zero|0"$' "$T/proto.view"
+}
+
+@test "a string pid or tid is a process or thread named by it" {
+	need_tp
+	lt1 "$T/s" "12	X	\"stream 7\"	\"s1\"	5	c	c	{}	{}" \
+	    "13	X	7	\"s1\"	5	c	d	{}	{}" \
+	    "-	M	\"stream 7\"	\"s1\"	-		thread_name	{\"name\":\"renamed\"}	{}"
+	ltproto -o "$T/t.pftrace" "$T/s"
+	view "$T/t.pftrace" 0 >"$T/proto.view"
+	grep -q '^"slice|12000|5000|c|c|0|thread_execution|[0-9]*|s1|[0-9]*"$' \
+	    "$T/proto.view"
+	grep -q '^"process|[0-9]*|stream 7|"$' "$T/proto.view"
+	# as in Perfetto's JSON importer, which ignores the M record
+	run -1 grep renamed "$T/proto.view"
+	[ "$(grep -c '^"thread|[0-9]*|s1|' "$T/proto.view")" -eq 2 ]
+}
+
+@test "args keep their types: ints, doubles, bools, strings, dicts, arrays" {
+	need_tp
+	lt1 "$T/s" "10	X	7	8	5	c	a	{\"i\":-3,\"big\":9223372036854775807,\"d\":1.5,\"e\":1e3,\"t\":true,\"f\":false,\"s\":\"x\\\"y\\u00e9\",\"n\":null,\"o\":{\"k\":[1,\"two\",{\"z\":null,\"w\":2}],\"e\":{}},\"ea\":[],\"E.name\":\"dotted\",\"min\":-9223372036854775808}	{}" \
+	    "20	i	7	8	-	c	b	{\"s\":\"path\"}	{}" \
+	    "30	i	7	8	-	c	b	{\"s\":\"path\"}	{}" \
+	    "40	i	7	8	-	c	p	{\"E.legacy_name\":\"plain\",\"k\":1}	{}"
+	run -0 same "$T/s"
+	grep -q '^"arg|10000|a|8|i|int|-3"$' "$T/proto.view"
+	grep -q '^"arg|10000|a|8|d|real|1.5"$' "$T/proto.view"
+	grep -q '^"arg|10000|a|8|t|bool|true"$' "$T/proto.view"
+	grep -q '^"arg|10000|a|8|o.k\[2\].w|int|2"$' "$T/proto.view"
+	grep -q '^"arg|10000|a|8|E.name|string|dotted"$' "$T/proto.view"
+	grep -q '^"arg|30000|b|8|s|string|path"$' "$T/proto.view"
+	grep -q '^"arg|40000|p|8|E.legacy_name|string|plain"$' "$T/proto.view"
+	# null, {} and [] are no args to Perfetto's JSON importer either
+	run -1 grep -E '\|(n|ea|o\.e)\|' "$T/proto.view"
+}
+
+@test "an integer above 2^63-1 is kept as a uint, where JSON wraps it" {
+	need_tp
+	lt1 "$T/s" "10	X	7	8	5	c	a	{\"u\":18446744073709551615}	{}"
+	ltproto -o "$T/t.pftrace" "$T/s"
+	run -0 view "$T/t.pftrace" 0
+	[[ "$output" == *'"arg|10000|a|8|u|uint|18446744073709551615"'* ]]
+}
+
+@test "flows (s, t, f and bind_id) and counters are as in JSON" {
+	need_tp
+	lt1 "$T/s" \
+	    "40	X	10	11	5	c	v2a	{}	{\"bind_id\":\"0x10\",\"flow_out\":true}" \
+	    "50	X	10	12	5	c	v2b	{}	{\"bind_id\":16,\"flow_in\":true,\"flow_out\":true}" \
+	    "60	B	10	11	-	c	v2c	{}	{\"bind_id\":16,\"flow_in\":true}" \
+	    "65	E	10	11	-			{}	{}" \
+	    "90	X	10	12	5	k	v1a	{}	{}" \
+	    "91	s	10	12	-	k	fx	{}	{\"id\":\"0x20\"}" \
+	    "100	X	10	11	5	c	v1b	{}	{}" \
+	    "101	t	10	11	-	k	fx	{}	{\"id\":32}" \
+	    "105	f	10	13	-	k	fx	{}	{\"id\":32}" \
+	    "110	X	10	13	5	c	v1c	{}	{}" \
+	    "120	X	10	12	5	c	v1d	{}	{}" \
+	    "121	s	10	12	-	k	fy	{}	{\"id\":\"abc\"}" \
+	    "130	X	10	11	5	c	v1e	{}	{}" \
+	    "131	f	10	11	-	k	fy	{}	{\"id\":2748,\"bp\":\"e\"}" \
+	    "140	C	10	11	-	c	ctr	{\"a\":1,\"b\":2.5,\"s\":\"7\",\"bad\":\"x\"}	{}" \
+	    "150	C	10	11	-	c	ctr	{\"a\":3}	{}"
+	run -0 same "$T/s"
+	grep -q '^"flow|40000|v2a|50000|v2b"$' "$T/proto.view"
+	grep -q '^"flow|50000|v2b|60000|v2c"$' "$T/proto.view"
+	grep -q '^"flow|90000|v1a|100000|v1b"$' "$T/proto.view"
+	grep -q '^"flow|100000|v1b|110000|v1c"$' "$T/proto.view"
+	grep -q '^"flow|120000|v1d|130000|v1e"$' "$T/proto.view"
+	grep -q '^"counter|150000|3.0|ctr a|10"$' "$T/proto.view"
+	grep -q '^"counter|140000|7.0|ctr s|10"$' "$T/proto.view"
+	grep -q 'counter values that are not numbers' "$T/ltproto.err"
+}
+
+@test "instants: thread, process and global; async slices" {
+	need_tp
+	lt1 "$T/s" \
+	    "10	i	10	11	-	c	it	{\"k\":1}	{}" \
+	    "11	I	10	11	-	c	ip	{}	{\"s\":\"p\"}" \
+	    "12	i	10	11	-	c	ig	{}	{\"s\":\"g\"}" \
+	    "13	R	10	11	-	c	mark	{}	{}" \
+	    "20	b	10	11	-	c	A	{\"k\":2}	{\"id\":1}" \
+	    "22	n	10	11	-	c	N	{}	{\"id\":1}" \
+	    "30	e	10	11	-	c	A	{}	{\"id\":1}" \
+	    "21	b	10	12	-	c	L	{}	{\"id2\":{\"local\":\"0x3\"}}" \
+	    "31	e	10	12	-	c	L	{}	{\"id2\":{\"local\":\"0x3\"}}"
+	run -0 same "$T/s"
+	grep -q '^"slice|20000|10000|A|c|0|legacy_async_global_slice|||"$' "$T/proto.view"
+	grep -q '|ig|c|0|legacy_chrome_global_instants|' "$T/proto.view"
+	grep -q '|ip|c|0|chrome_process_instant|' "$T/proto.view"
+}
+
+@test "slices of one time nest as in JSON, whatever their order" {
+	need_tp
+	# A parent that comes after its children, a slice that starts where
+	# another ends, zero-length slices and an instant at the same time.
+	lt1 "$T/s" \
+	    "10	X	1	1	10	c	B	{}	{}" \
+	    "10	i	1	1	-	c	I	{}	{}" \
+	    "10	X	1	1	0	c	Z	{}	{}" \
+	    "0	X	1	1	10	c	A	{}	{}" \
+	    "30	X	1	1	0	c	Z2	{}	{}" \
+	    "30	X	1	1	10	c	C	{}	{}" \
+	    "25	X	1	1	5	c	D	{}	{}" \
+	    "50	X	1	1	1	c	child	{}	{}" \
+	    "50	X	1	1	5	c	parent	{}	{}" \
+	    "50	X	1	1	9	c	grandparent	{}	{}"
+	run -0 same "$T/s"
+	grep -q '^"slice|10000|10000|B|c|0|' "$T/proto.view"
+	grep -q '^"slice|50000|9000|grandparent|c|0|' "$T/proto.view"
+	grep -q '^"slice|50000|1000|child|c|2|' "$T/proto.view"
+}
+
+@test "an epoch that starts with its first sample, thousands of events later" {
+	need_tp
+	{
+		printf '#lt1\n'
+		i=0
+		while [ $i -lt 3000 ]; do
+			printf '%d\tX\t1\t1\t5\tsample\tsample\t{"i":%d}\t{}\n' \
+			    $((1000 + i * 10)) $i
+			printf '%d\tX\t1\t2\t3\tread\tread\t{}\t{}\n' \
+			    $((1000 + i * 10)) 
+			i=$((i + 1))
+		done
+		printf '1000\tX\t1\t1\t40000\tepoch\tepoch\t{}\t{}\n'
+	} >"$T/s"
+	run -0 same "$T/s"
+	grep -q '^"slice|1000000|40000000|epoch|epoch|0|' "$T/proto.view"
+	grep -q '^"slice|1000000|5000|sample|sample|1|' "$T/proto.view"
+	# A window of 2 events orders it too: the epoch waits with its sample.
+	ltproto -w 2 -o "$T/w.pftrace" "$T/s"
+	view "$T/w.pftrace" 0 >"$T/w.view"
+	cmp "$T/proto.view" "$T/w.view"
+}
+
+@test "slices that cross go to a track of their own, with their times" {
+	need_tp
+	lt1 "$T/s" \
+	    "0	X	1	1	10	c	A	{}	{}" \
+	    "5	X	1	1	10	c	B	{}	{}" \
+	    "12	X	1	1	10	c	C	{}	{}" \
+	    "11	X	1	1	20	c	D	{}	{}"
+	run -0 same "$T/s"
+	grep -q '^"slice|5000|10000|B|c|0|moved|1||1"$' "$T/proto.view"
+}
+
+@test "interned strings start again past -i, and the trace is the same" {
+	need_tp
+	"$TOP/tests/gen/genlog" -n 2000 -s 4 | ltparse | ltpair | ltlanefix -q >"$T/s"
+	ltproto -o "$T/a.pftrace" "$T/s"
+	ltproto -i 3 -o "$T/b.pftrace" "$T/s"
+	view "$T/a.pftrace" 0 nodepth >"$T/a.view"
+	view "$T/b.pftrace" 0 nodepth >"$T/b.view"
+	[ -s "$T/a.view" ]
+	cmp "$T/a.view" "$T/b.view"
+	run -0 errors "$T/b.pftrace"
+	[ -z "$output" ]
+	# Each start again is a packet that clears the state (68 03).
+	[ "$(od -An -tx1 -v "$T/b.pftrace" | tr -d ' \n' | grep -o '50..6803' |
+	    wc -l)" -gt 10 ]
+}
+
+@test "a ts before 0 is left out, said, and exit 1" {
+	need_tp
+	lt1 "$T/s" "-5	X	1	1	2	c	neg	{}	{}" "5	X	1	1	2	c	pos	{}	{}"
+	run -1 --separate-stderr ltproto -o "$T/t.pftrace" "$T/s"
+	[[ "$stderr" == "ltproto: 1 events before time 0"* ]]
+	run -0 tp_query_local "$T/t.pftrace" "select name from slice"
+	[ "$output" = '"pos"' ]
+}
+
+@test "a .pftrace is a third of the JSON or less, from a LitData log" {
+	"$TOP/tests/gen/genlog" -n 20000 | ltparse | ltpair | ltlanefix -q >"$T/s"
+	ltjson "$T/s" >"$T/t.json"
+	ltproto -o "$T/t.pftrace" "$T/s"
+	j=$(wc -c <"$T/t.json")
+	p=$(wc -c <"$T/t.pftrace")
+	[ $((p * 3)) -le "$j" ]
+}
+
+# The chain on generated logs of every format and level, with ltlanefix
+# (the default chain) and without it, and on generated Kineto traces.
+@test "generated logs of every format: the same in Perfetto as the JSON" {
+	need_tp
+	# the chain of litracer(1): with ltstat's waits, flows and counters
+	for f in new old v1 mixed; do
+		"$TOP/tests/gen/genlog" -n 4000 -f "$f" -s 9 | ltparse | ltpair |
+		    ltlanefix -q | ltstat -t >"$T/$f.lt"
+		grep -q '	C	' "$T/$f.lt"
+		same "$T/$f.lt" || { echo "format $f"; return 1; }
+	done
+}
+
+@test "generated logs of every tracer level: the same in Perfetto" {
+	need_tp
+	for l in off batch chunk sample debug; do
+		"$TOP/tests/gen/genlog" -n 3000 -l "$l" -s 5 | ltparse | ltpair |
+		    ltlanefix -q >"$T/$l.lt"
+		same "$T/$l.lt" || { echo "level $l"; return 1; }
+	done
+}
+
+@test "without ltlanefix (crossing spans), and as B and E: same slices" {
+	need_tp
+	for f in new old v1 mixed; do
+		"$TOP/tests/gen/genlog" -n 4000 -f "$f" -s 7 | ltparse | ltpair \
+		    >"$T/$f.lt"
+		same "$T/$f.lt" nodepth || { echo "no lanefix $f"; return 1; }
+		"$TOP/tests/gen/genlog" -n 4000 -f "$f" -s 7 | ltparse |
+		    ltpair -k >"$T/$f.be"
+		# B and E that cross: Perfetto loses the same ends of both
+		same "$T/$f.be" "" errors || { echo "B/E $f"; return 1; }
+	done
+}
+
+@test "generated Kineto-like traces: the same in Perfetto as the JSON" {
+	need_tp
+	for f in kineto stair; do
+		"$TOP/tests/gen/gentrace" -f "$f" -n 3000 | ltparse | ltpair |
+		    ltlanefix -q >"$T/$f.lt"
+		same "$T/$f.lt" || { echo "gentrace -f $f"; return 1; }
+	done
+	# Slices in no order: some go to tracks of their own, with their times.
+	"$TOP/tests/gen/gentrace" -f dense -n 3000 | ltparse | ltpair |
+	    ltlanefix -q >"$T/dense.lt"
+	same "$T/dense.lt" nodepth
+	# Crossings left in, Kineto's order: the same slices on each thread.
+	"$TOP/tests/gen/gentrace" -n 3000 -x 40 | ltparse | ltpair >"$T/x.lt"
+	same "$T/x.lt" nodepth
+}
+
+@test "ltcheck knows a .pftrace from JSON: packets counted, damage exit 1" {
+	lt1 "$T/s" "1	X	1	1	2	c	n	{\"a\":1}	{}" \
+	    "-	M	1	0	-		process_name	{\"name\":\"p\"}	{}"
+	ltproto -o "$T/t.pftrace" "$T/s"
+	run -0 ltcheck "$T/t.pftrace"
+	[[ "${lines[0]}" == "$T/t.pftrace: Perfetto protobuf trace, "*" bytes, "*" packets: 2 track events, 2 track descriptors, 1 with interned data" ]]
+	run -0 ltcheck -q "$T/t.pftrace"
+	[ -z "$output" ]
+	head -c 60 "$T/t.pftrace" >"$T/cut.pftrace"
+	run -1 --separate-stderr ltcheck -q "$T/cut.pftrace"
+	[[ "$stderr" == "ltcheck: $T/cut.pftrace: Perfetto protobuf trace, not well-formed after "* ]]
+	# JSON that starts with a newline is still JSON
+	printf '\n{"traceEvents":[]}\n' >"$T/nl.json"
+	run -0 ltcheck "$T/nl.json"
+	[[ "${lines[0]}" == "$T/nl.json: JSON object form"* ]]
+}
