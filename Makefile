@@ -30,11 +30,19 @@ JSONEV = common/jsonev.o
 IDTAB = common/idtab.o
 JSONW = common/jsonw.o
 LTPARSE = tools/ltparse.o $(CORE) $(JSONEV) common/ltparse/logline.o \
-	common/ltparse/legacy.o common/ltparse/jsonrec.o \
-	common/ltparse/jsontail.o
-LTPAIR = tools/ltpair.o $(CORE) $(IDTAB)
+	common/ltparse/legacy.o common/ltparse/logrec.o \
+	common/ltparse/jsonrec.o common/ltparse/jsontail.o \
+	common/ltparse/jsonids.o common/ltparse/jsonin.o \
+	common/ltparse/login.o common/ltparse/parts.o common/ltparse/procs.o \
+	common/ltparse/sink.o
+LTPAIR = tools/ltpair.o $(CORE) $(IDTAB) common/ltpair/args.o \
+	common/ltpair/spans.o
 LTFILTER = tools/ltfilter.o $(CORE) $(IDTAB)
-LTLANEFIX = tools/ltlanefix.o $(CORE) common/ltlanefix/lanes.o
+LTLANEFIX = tools/ltlanefix.o $(CORE) common/ltlanefix/lanes.o \
+	common/ltlanefix/cross.o common/ltlanefix/thr.o common/ltlanefix/ids.o \
+	common/ltlanefix/track.o common/ltlanefix/put.o \
+	common/ltlanefix/report.o common/ltlanefix/whole.o \
+	common/ltlanefix/live.o
 LTJSON = tools/ltjson.o $(CORE) $(JSONW) common/ltjson/strtab.o
 LTCHECK = tools/ltcheck.o $(CORE) $(JSONEV) $(JSONW) common/ltcheck/pfjson.o \
 	common/ltcheck/pfsim.o common/ltcheck/pfstack.o \

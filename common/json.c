@@ -16,7 +16,11 @@
  * in one piece when the second edit is reached, and a text that needs no
  * edit at all need not be copied (lt_json_lazy).
  */
+#include <stdlib.h>
+
 #include "lt.h"
+#include "jsonev.h"
+#include "scan.h"
 
 #define LT_JSON_DEPTH	1000
 
@@ -31,6 +35,9 @@ struct scan {
 	int		 depth;
 	int		 final;	/* the text ends where the input ends */
 	size_t		 mark;	/* out->n at the start */
+	jsmntok_t	*tok;	/* tokens made, or NULL for none */
+	unsigned	 tokcap;
+	int		 ntok;
 };
 
 /* Bytes that stand for themselves in a string: ASCII, not '"' or '\'. */
@@ -43,7 +50,7 @@ static const unsigned char plain[256] = {
 	['p'] = 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1
 };
 
-static int value(struct scan *);
+static int value(struct scan *, int);
 
 static int
 bad(struct scan *sc, const char *what)
@@ -290,7 +297,14 @@ string(struct scan *sc, int quoted)
 {
 	const unsigned char *p = (const unsigned char *)sc->p + quoted;
 	const unsigned char *end = (const unsigned char *)sc->end;
+	unsigned m;
 
+	/* Sixteen bytes at a time to the first that is not plain ASCII. */
+	for (; end - p >= 16; p += 16)
+		if ((m = lt_scan16esc((const char *)p)) != 0) {
+			p += lt_scan_first(m);
+			break;
+		}
 	while (p < end && plain[*p])
 		p++;
 	if (quoted && p < end && *p == '"') {
@@ -298,6 +312,58 @@ string(struct scan *sc, int quoted)
 		return LT_JSON_OK;
 	}
 	return strrest(sc, p, quoted);
+}
+
+/*
+ * Where sc->p is in the text the tokens are of: the canonical text when
+ * there is an output (the edits before sc->p made), else the text.
+ */
+static inline int
+pos(const struct scan *sc)
+{
+	if (sc->out == NULL)
+		return (int)(sc->p - sc->s);
+	return (int)(sc->out->n - sc->mark + (size_t)(sc->p - sc->done));
+}
+
+/* Room for more tokens. */
+static void
+moretok(struct scan *sc)
+{
+	sc->tokcap = sc->tokcap != 0 ? sc->tokcap * 2 : 256;
+	sc->tok = lt_reallocarray(sc->tok, sc->tokcap, sizeof(*sc->tok));
+}
+
+/* A new token, jsmn's way, starting at start; its index. */
+static inline int
+newtok(struct scan *sc, int type, int start, int parent)
+{
+	jsmntok_t *t;
+
+	if ((unsigned)sc->ntok == sc->tokcap)
+		moretok(sc);
+	t = &sc->tok[sc->ntok];
+	t->type = type;
+	t->start = start;
+	t->end = -1;
+	t->size = 0;
+	t->parent = parent;
+	return sc->ntok++;
+}
+
+/* A string token, the string at sc->p: from after its quote to its end. */
+static int
+strtoken(struct scan *sc, int parent, int *index)
+{
+	int start = pos(sc) + 1, r;
+
+	if ((r = string(sc, 1)) != LT_JSON_OK)
+		return r;
+	if (sc->tok != NULL) {
+		*index = newtok(sc, JSMN_STRING, start, parent);
+		sc->tok[*index].end = pos(sc) - 1;
+	}
+	return LT_JSON_OK;
 }
 
 #define ISDIGIT(c)	((unsigned)(c) - '0' < 10)
@@ -367,12 +433,15 @@ literal(struct scan *sc, const char *word, size_t n)
 }
 
 static int
-container(struct scan *sc, int open)
+container(struct scan *sc, int open, int parent)
 {
-	int close = open == '{' ? '}' : ']', r, first = 1;
+	int close = open == '{' ? '}' : ']', r, first = 1, me = -1, key = -1;
 
 	if (++sc->depth > LT_JSON_DEPTH)
 		return bad(sc, "nesting too deep");
+	if (sc->tok != NULL)
+		me = newtok(sc, open == '{' ? JSMN_OBJECT : JSMN_ARRAY,
+		    pos(sc), parent);
 	sc->p++;
 	for (;;) {
 		blank(sc);
@@ -389,7 +458,7 @@ container(struct scan *sc, int open)
 		if (open == '{') {
 			if (*sc->p != '"')
 				return bad(sc, "expected a string key");
-			if ((r = string(sc, 1)) != LT_JSON_OK)
+			if ((r = strtoken(sc, me, &key)) != LT_JSON_OK)
 				return r;
 			blank(sc);
 			if (sc->p == sc->end)
@@ -398,7 +467,12 @@ container(struct scan *sc, int open)
 				return bad(sc, "expected ':' after key");
 			sc->p++;
 		}
-		if ((r = value(sc)) != LT_JSON_OK)
+		if (sc->tok != NULL) {
+			sc->tok[me].size++;
+			if (open == '{')
+				sc->tok[key].size = 1;
+		}
+		if ((r = value(sc, open == '{' ? key : me)) != LT_JSON_OK)
 			return r;
 		blank(sc);
 		if (sc->p == sc->end)
@@ -414,32 +488,45 @@ container(struct scan *sc, int open)
 	}
 	sc->p++;
 	sc->depth--;
+	if (sc->tok != NULL)
+		sc->tok[me].end = pos(sc);
 	return LT_JSON_OK;
 }
 
 static int
-value(struct scan *sc)
+value(struct scan *sc, int parent)
 {
+	int start, r, t;
+
 	blank(sc);
 	if (sc->p == sc->end)
 		return more(sc, "expected a value");
+	start = sc->tok != NULL ? pos(sc) : 0;
 	switch (*sc->p) {
 	case '{':
 	case '[':
-		return container(sc, *sc->p);
+		return container(sc, *sc->p, parent);
 	case '"':
-		return string(sc, 1);
+		return strtoken(sc, parent, &t);
 	case 't':
-		return literal(sc, "true", 4);
+		r = literal(sc, "true", 4);
+		break;
 	case 'f':
-		return literal(sc, "false", 5);
+		r = literal(sc, "false", 5);
+		break;
 	case 'n':
-		return literal(sc, "null", 4);
+		r = literal(sc, "null", 4);
+		break;
 	default:
-		if (*sc->p == '-' || ISDIGIT(*sc->p))
-			return number(sc);
-		return bad(sc, "expected a value");
+		if (*sc->p != '-' && !ISDIGIT(*sc->p))
+			return bad(sc, "expected a value");
+		r = number(sc);
 	}
+	if (r == LT_JSON_OK && sc->tok != NULL) {
+		t = newtok(sc, JSMN_PRIMITIVE, start, parent);
+		sc->tok[t].end = pos(sc);
+	}
+	return r;
 }
 
 static void
@@ -456,6 +543,8 @@ start(struct scan *sc, const char *p, size_t n, struct ltbuf *out,
 	sc->lines = 0;
 	sc->depth = 0;
 	sc->final = final;
+	sc->tok = NULL;
+	sc->ntok = 0;
 	j->err = NULL;
 	j->errat = 0;
 	j->end = 0;
@@ -486,7 +575,7 @@ run(struct scan *sc, int lazy)
 	blank(sc);
 	if (sc->p < sc->end)
 		sc->j->type = (unsigned char)*sc->p;
-	return finish(sc, value(sc), lazy);
+	return finish(sc, value(sc, -1), lazy);
 }
 
 /*
@@ -513,6 +602,34 @@ lt_json_lazy(const char *p, size_t n, struct ltbuf *out, struct ltjson *j)
 
 	start(&sc, p, n, out, j, 0);
 	return run(&sc, 1);
+}
+
+/*
+ * As lt_json_value (lt_json_lazy with LT_JTOK_LAZY, lt_json_first with
+ * LT_JTOK_WHOLE in how), the value cut into jsmn's tokens as it is
+ * scanned (jsmn 1.1.0 with JSMN_STRICT and
+ * JSMN_PARENT_LINKS gives the same for such a text): in *tok, grown as
+ * needed (*cap), their number in *ntok.  Their offsets are in the
+ * canonical text when out is not NULL, else in p.
+ */
+int
+lt_json_tokens(const char *p, size_t n, struct ltbuf *out, int how,
+    struct ltjson *j, jsmntok_t **tok, unsigned *cap, int *ntok)
+{
+	struct scan sc;
+	int r;
+
+	start(&sc, p, n, out, j, (how & LT_JTOK_WHOLE) != 0);
+	sc.tok = *tok;
+	sc.tokcap = *cap;
+	/* Never NULL: it says whether to make tokens. */
+	if (sc.tok == NULL)
+		moretok(&sc);
+	r = run(&sc, (how & LT_JTOK_LAZY) != 0);
+	*tok = sc.tok;
+	*cap = sc.tokcap;
+	*ntok = sc.ntok;
+	return r;
 }
 
 /*

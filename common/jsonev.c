@@ -93,16 +93,36 @@ peek(struct ltjr *jr)
 	}
 }
 
-enum { SCAN, LAZY };
+enum {
+	SCAN,		/* checked, canonicalised into out if not NULL */
+	LAZY = 1,	/* the canonical form to out only when not the text */
+	WHOLE = 2,	/* the text is the value's: it does not stop inside */
+	TOKENS = 4	/* or-ed: cut into jr->tok as well */
+};
+
+/* One scan of how of p[0..n); the number of tokens in *ntok. */
+static int
+scan1(struct ltjr *jr, const char *p, size_t n, struct ltbuf *out,
+    struct ltjson *j, int how, int *ntok)
+{
+	*ntok = 0;
+	if (how & TOKENS)
+		return lt_json_tokens(p, n, out, (how & LAZY ? LT_JTOK_LAZY :
+		    0) | (how & WHOLE ? LT_JTOK_WHOLE : 0), j, &jr->tok,
+		    &jr->ntokcap, ntok);
+	if (how & LAZY)
+		return lt_json_lazy(p, n, out, j);
+	return lt_json_value(p, n, out, j);
+}
 
 /*
- * Scan one value at the current position, reading more input as needed;
- * LAZY: the canonical form goes to out only when it is not the text.
+ * Scan one value at the current position, reading more input as needed.
  * Returns LT_JSON_OK with j filled, LT_JSON_BAD, or LT_JSON_MORE when the
  * input ends inside the value.
  */
 static int
-scan(struct ltjr *jr, struct ltbuf *out, struct ltjson *j, int how)
+scan(struct ltjr *jr, struct ltbuf *out, struct ltjson *j, int how,
+    int *ntok)
 {
 	struct ltin *in = jr->in;
 	size_t have, mark = out != NULL ? out->n : 0;
@@ -110,10 +130,7 @@ scan(struct ltjr *jr, struct ltbuf *out, struct ltjson *j, int how)
 
 	for (;;) {
 		have = in->end - in->pos;
-		if (how == LAZY)
-			r = lt_json_lazy(in->buf + in->pos, have, out, j);
-		else
-			r = lt_json_value(in->buf + in->pos, have, out, j);
+		r = scan1(jr, in->buf + in->pos, have, out, j, how, ntok);
 		if (r != LT_JSON_MORE)
 			return r;
 		if (out != NULL)
@@ -148,17 +165,26 @@ tokens(struct ltjr *jr, const char *p, size_t n)
 	}
 }
 
+/*
+ * The text of an event and its tokens, one scan of it in most cases.
+ * Canonical mode tokenises the canonical text, which the scan makes as
+ * it goes; the lazy mode (ltcheck) the text as written, unless its
+ * strings are not written canonically; mode 0 the text as written, or a
+ * canonical copy when it holds a NUL.  In those cases the event is
+ * scanned once more, its canonical copy cut into tokens.
+ */
 static int
 event(struct ltjr *jr, struct ltjev *ev)
 {
 	struct ltjson j;
 	const char *p;
 	size_t n;
-	int r;
+	int r, ntok, how;
 
 	jr->canon.n = 0;
-	r = jr->canonical == 1 ? scan(jr, &jr->canon, &j, LAZY) :
-	    scan(jr, NULL, &j, SCAN);
+	how = jr->canonical == 1 ? LAZY | TOKENS : jr->canonical ==
+	    LT_JR_CHECK ? SCAN : SCAN | TOKENS;
+	r = scan(jr, jr->canonical == 1 ? &jr->canon : NULL, &j, how, &ntok);
 	if (r == LT_JSON_MORE) {
 		if (jr->form == '[' && jr->in->pos == jr->in->end)
 			goto unterminated;
@@ -175,14 +201,11 @@ event(struct ltjr *jr, struct ltjev *ev)
 	ev->off = (long long)(jr->in->off + (off_t)jr->in->pos);
 	ev->raw = jr->in->buf + jr->in->pos;
 	ev->rawn = j.end;
-	/*
-	 * jsmn stops at a NUL: tokenise a canonical copy then; so does the
-	 * lazy mode for events whose strings are not written canonically.
-	 */
 	if ((jr->canonical == 0 && (j.flags & LT_JS_NUL)) ||
 	    (jr->canonical == LT_JR_LAZY && (j.flags & (LT_JS_ESCAPE |
 	    LT_JS_REPAIRED | LT_JS_SURROGATE)))) {
-		lt_json_value(ev->raw, ev->rawn, &jr->canon, &j);
+		scan1(jr, ev->raw, ev->rawn, &jr->canon, &j, WHOLE | TOKENS,
+		    &ntok);
 		p = jr->canon.p;
 		n = jr->canon.n;
 	} else if (jr->canonical == 1 && j.flags != 0) {
@@ -192,17 +215,19 @@ event(struct ltjr *jr, struct ltjev *ev)
 		p = ev->raw;
 		n = ev->rawn;
 	}
-	/* Only checking (ltparse's first reading of a trace): no tokens. */
-	if (jr->canonical == LT_JR_CHECK)
-		r = 0;
-	else if ((r = tokens(jr, p, n)) < 1)
+	/*
+	 * As jsmn said of them: a bare number or literal is no event (it
+	 * needs a delimiter after it), nor more than 2^31 bytes.
+	 */
+	if (jr->canonical != LT_JR_CHECK && (n > INT32_MAX || (j.type != '{' &&
+	    j.type != '[' && j.type != '"')))
 		return fail(jr, j.type != '{' ? "an event is not an object" :
 		    "event too large", 0);
 	ev->canon = p != ev->raw;
 	ev->p = p;
 	ev->n = n;
 	ev->tok = jr->tok;
-	ev->ntok = r;
+	ev->ntok = ntok;
 	take(jr, &j);
 	jr->nevents++;
 	return LT_JEV_EVENT;
@@ -211,6 +236,155 @@ unterminated:
 	jr->unterminated = 1;
 	jr->state = ST_DONE;
 	return LT_JEV_EOF;
+}
+
+/* Not a result yet: the state changed, look again. */
+#define AGAIN	(LT_JEV_ERROR + 1)
+
+/* The first byte of the trace: '{' or '['. */
+static int
+begin(struct ltjr *jr)
+{
+	struct ltin *in = jr->in;
+	int c;
+
+	if (lt_in_fill(in, 3) >= 3 &&
+	    memcmp(in->buf + in->pos, "\xef\xbb\xbf", 3) == 0) {
+		jr->bom = 1;
+		in->pos += 3;
+	}
+	c = peek(jr);
+	if (c != '{' && c != '[')
+		return fail(jr, c < 0 ? "empty input" :
+		    "not a JSON trace: expected '{' or '['", 0);
+	jr->form = c;
+	jr->first = 1;
+	in->pos++;
+	jr->state = c == '{' ? ST_MEMBERS : ST_EVENTS;
+	return AGAIN;
+}
+
+/* After the key of a top-level member: its value, or traceEvents. */
+static int
+member(struct ltjr *jr, struct ltjev *ev)
+{
+	struct ltin *in = jr->in;
+	struct ltjson j;
+	int r, ntok;
+
+	if (jr->key.n == 13 && memcmp(jr->key.p, "\"traceEvents\"", 13) == 0) {
+		if (jr->seen_events)
+			return fail(jr, "traceEvents appears twice", 0);
+		jr->seen_events = 1;
+		if (peek(jr) != '[')
+			return fail(jr, "traceEvents is not an array", 0);
+		in->pos++;
+		jr->state = ST_EVENTS;
+		jr->first = 1;
+		return AGAIN;
+	}
+	peek(jr);
+	jr->canon.n = 0;
+	if ((r = scan(jr, &jr->canon, &j, SCAN, &ntok)) != LT_JSON_OK)
+		return fail(jr, r == LT_JSON_MORE ? "the trace ends inside a "
+		    "top-level member" : j.err, j.errat);
+	ev->kind = LT_JEV_TOP;
+	ev->key = jr->key.p + 1;
+	ev->keyn = jr->key.n - 2;
+	ev->p = jr->canon.p;
+	ev->n = jr->canon.n;
+	ev->type = j.type;
+	ev->flags = j.flags;
+	ev->line = jr->line;
+	ev->off = (long long)(in->off + (off_t)in->pos);
+	take(jr, &j);
+	return LT_JEV_TOP;
+}
+
+/* Inside the top-level object: the next member, or its end. */
+static int
+members(struct ltjr *jr, struct ltjev *ev)
+{
+	static const char incomplete[] = "the trace ends before its "
+	    "closing '}' (incomplete file)";
+	struct ltin *in = jr->in;
+	struct ltjson j;
+	int c, r, ntok;
+
+	c = peek(jr);
+	if (c == '}') {
+		in->pos++;
+		jr->state = ST_END;
+		return AGAIN;
+	}
+	if (!jr->first) {
+		if (c != ',')
+			return fail(jr, c < 0 ? incomplete :
+			    "expected ',' or '}' after a top-level member", 0);
+		in->pos++;
+		c = peek(jr);
+	}
+	if (c != '"')
+		return fail(jr, c < 0 ? incomplete : "expected a string key",
+		    0);
+	jr->key.n = 0;
+	if ((r = scan(jr, &jr->key, &j, SCAN, &ntok)) != LT_JSON_OK)
+		return fail(jr, r == LT_JSON_MORE ? "the trace ends inside a "
+		    "key" : j.err, j.errat);
+	take(jr, &j);
+	if (peek(jr) != ':')
+		return fail(jr, "expected ':' after a key", 0);
+	in->pos++;
+	jr->first = 0;
+	return member(jr, ev);
+}
+
+/* The end of traceEvents: back to the top-level object, or the end. */
+static int
+close_events(struct ltjr *jr)
+{
+	jr->in->pos++;
+	jr->state = jr->form == '[' ? ST_END : ST_MEMBERS;
+	jr->first = 0;
+	return AGAIN;
+}
+
+/* The input ends inside traceEvents: allowed for a bare array. */
+static int
+events_cut(struct ltjr *jr)
+{
+	if (jr->form != '[')
+		return fail(jr, "the trace ends inside traceEvents "
+		    "(incomplete file)", 0);
+	jr->unterminated = 1;
+	jr->state = ST_DONE;
+	return LT_JEV_EOF;
+}
+
+/* Inside traceEvents: the next event, or the end of the array. */
+static int
+events(struct ltjr *jr, struct ltjev *ev)
+{
+	int c = peek(jr);
+
+	if (c == ']')
+		return close_events(jr);
+	if (!jr->first) {
+		if (c < 0)
+			return events_cut(jr);
+		if (c != ',')
+			return fail(jr, "expected ',' or ']' after an event",
+			    0);
+		jr->in->pos++;
+		if ((c = peek(jr)) == ']') {
+			jr->trailing_comma++;
+			return close_events(jr);
+		}
+	}
+	if (c < 0)
+		return events_cut(jr);
+	jr->first = 0;
+	return event(jr, ev);
 }
 
 /*
@@ -222,151 +396,32 @@ unterminated:
 int
 lt_jr_next(struct ltjr *jr, struct ltjev *ev)
 {
-	struct ltin *in = jr->in;
-	struct ltjson j;
-	int c, r;
+	int r;
 
 	memset(ev, 0, sizeof(*ev));
-	for (;;) {
+	do {
 		switch (jr->state) {
 		case ST_START:
-			if (lt_in_fill(in, 3) >= 3 &&
-			    memcmp(in->buf + in->pos, "\xef\xbb\xbf", 3) == 0) {
-				jr->bom = 1;
-				in->pos += 3;
-			}
-			c = peek(jr);
-			if (c != '{' && c != '[')
-				return fail(jr, c < 0 ? "empty input" :
-				    "not a JSON trace: expected '{' or '['", 0);
-			jr->form = c;
-			jr->first = 1;
-			in->pos++;
-			jr->state = c == '{' ? ST_MEMBERS : ST_EVENTS;
+			r = begin(jr);
 			break;
 		case ST_MEMBERS:
-			c = peek(jr);
-			if (c == '}') {
-				in->pos++;
-				jr->state = ST_END;
-				break;
-			}
-			if (!jr->first) {
-				if (c != ',')
-					return fail(jr, c < 0 ? "the trace "
-					    "ends before its closing '}' "
-					    "(incomplete file)" :
-					    "expected ',' or '}' after a "
-					    "top-level member", 0);
-				in->pos++;
-				c = peek(jr);
-			}
-			if (c != '"')
-				return fail(jr, c < 0 ? "the trace ends before "
-				    "its closing '}' (incomplete file)" :
-				    "expected a string key", 0);
-			jr->key.n = 0;
-			if ((r = scan(jr, &jr->key, &j, SCAN)) != LT_JSON_OK)
-				return fail(jr, r == LT_JSON_MORE ? "the trace "
-				    "ends inside a key" : j.err, j.errat);
-			take(jr, &j);
-			if (peek(jr) != ':')
-				return fail(jr, "expected ':' after a key", 0);
-			in->pos++;
-			jr->first = 0;
-			if (jr->key.n == 13 &&
-			    memcmp(jr->key.p, "\"traceEvents\"", 13) == 0) {
-				if (jr->seen_events)
-					return fail(jr, "traceEvents appears "
-					    "twice", 0);
-				jr->seen_events = 1;
-				if ((c = peek(jr)) != '[')
-					return fail(jr, "traceEvents is not "
-					    "an array", 0);
-				in->pos++;
-				jr->state = ST_EVENTS;
-				jr->first = 1;
-				break;
-			}
-			peek(jr);
-			jr->canon.n = 0;
-			if ((r = scan(jr, &jr->canon, &j, SCAN)) !=
-			    LT_JSON_OK)
-				return fail(jr, r == LT_JSON_MORE ? "the trace "
-				    "ends inside a top-level member" : j.err,
-				    j.errat);
-			ev->kind = LT_JEV_TOP;
-			ev->key = jr->key.p + 1;
-			ev->keyn = jr->key.n - 2;
-			ev->p = jr->canon.p;
-			ev->n = jr->canon.n;
-			ev->type = j.type;
-			ev->flags = j.flags;
-			ev->line = jr->line;
-			ev->off = (long long)(in->off + (off_t)in->pos);
-			take(jr, &j);
-			jr->first = 0;
-			return LT_JEV_TOP;
+			r = members(jr, ev);
+			break;
 		case ST_EVENTS:
-			c = peek(jr);
-			if (c == ']' && jr->first) {
-				in->pos++;
-				jr->state = jr->form == '[' ? ST_END :
-				    ST_MEMBERS;
-				jr->first = 0;
-				break;
-			}
-			if (!jr->first) {
-				if (c == ']') {
-					in->pos++;
-					jr->state = jr->form == '[' ? ST_END :
-					    ST_MEMBERS;
-					jr->first = 0;
-					break;
-				}
-				if (c < 0 && jr->form == '[') {
-					jr->unterminated = 1;
-					jr->state = ST_DONE;
-					return LT_JEV_EOF;
-				}
-				if (c != ',')
-					return fail(jr, c < 0 ? "the trace "
-					    "ends inside traceEvents "
-					    "(incomplete file)" :
-					    "expected ',' or ']' after an "
-					    "event", 0);
-				in->pos++;
-				c = peek(jr);
-				if (c == ']') {
-					jr->trailing_comma++;
-					continue;
-				}
-				if (c < 0 && jr->form == '[') {
-					jr->unterminated = 1;
-					jr->state = ST_DONE;
-					return LT_JEV_EOF;
-				}
-			}
-			if (c < 0 && jr->form == '[') {
-				jr->unterminated = 1;
-				jr->state = ST_DONE;
-				return LT_JEV_EOF;
-			}
-			if (c < 0)
-				return fail(jr, "the trace ends inside "
-				    "traceEvents (incomplete file)", 0);
-			jr->first = 0;
-			return event(jr, ev);
+			r = events(jr, ev);
+			break;
 		case ST_END:
-			if ((c = peek(jr)) >= 0)
+			if (peek(jr) >= 0)
 				return fail(jr, "text after the end of the "
 				    "trace", 0);
 			jr->state = ST_DONE;
+			r = AGAIN;
 			break;
 		default:
-			return LT_JEV_EOF;
+			r = LT_JEV_EOF;
 		}
-	}
+	} while (r == AGAIN);
+	return r;
 }
 
 /*

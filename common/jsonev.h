@@ -77,6 +77,11 @@ void	lt_jr_free(struct ltjr *);
 /* Tokens of p[0..n) into jr->tok: their number, or a jsmn error. */
 int	lt_jr_tokens(struct ltjr *, const char *, size_t);
 int	lt_jtok_skip(const jsmntok_t *, int);
+/* json.c: a value scanned strictly and cut into tokens in one pass. */
+#define LT_JTOK_LAZY	1	/* canonicalised only when not canonical */
+#define LT_JTOK_WHOLE	2	/* the text does not stop inside the value */
+int	lt_json_tokens(const char *, size_t, struct ltbuf *, int,
+	    struct ltjson *, jsmntok_t **, unsigned *, int *);
 int	lt_jtok_get(const char *, const jsmntok_t *, int, const char *);
 
 #endif

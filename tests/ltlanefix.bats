@@ -503,3 +503,226 @@ badrec() {
 		[ "$status" -eq 0 ] || { echo "$f: $output"; false; }
 	done
 }
+
+# -------- a stream placed as it goes (ltpair's #open and #close) --------
+
+# lanes FILE: the records of FILE sorted, the tid of each lane replaced by
+# its name ("main lane 1"): what a slice's lane is, whatever tid it got.
+# ltpair's directives are left out.
+lanes() {
+	awk -F '\t' '
+	NR == FNR {
+		if ($2 == "M" && $7 == "thread_name" &&
+		    match($8, / lane [0-9]+"}$/))
+			name[$3 "\t" $4] = "lane:" substr($8, 10, length($8) - 11)
+		next
+	}
+	/^#open\t/ || /^#close\t/ { next }
+	!/^#/ && ($3 "\t" $4) in name { $4 = name[$3 "\t" $4] }
+	{ print }' OFS='\t' "$1" "$1" | sort
+}
+
+# told FILE: FILE with an #open directive after each record of a thread
+# whose pid and tid are columns (for threads that hide theirs in extra
+# nothing is told), saying truly when the next X slice or flow of that
+# thread begins: so ltlanefix places as it goes and must place as if it
+# held the whole stream.
+told() {
+	awk -F '\t' '
+	function key(s,   i, f, n) {
+		n = substr(s, 1, 1) == "-"
+		if (n) s = substr(s, 2)
+		i = index(s, ".")
+		f = i ? substr(substr(s, i + 1) "000", 1, 3) : "000"
+		s = i ? substr(s, 1, i - 1) : s
+		return (n ? -1 : 1) * (s * 1000 + f)
+	}
+	NR == FNR {
+		if (/^#/) next
+		if ($3 == "-" || $4 == "-") hide[$3] = 1
+		if ($1 != "-" && (($2 == "X" && $5 != "-") || $2 ~ /^[stf]$/)) {
+			t = $3 "\t" $4
+			n[t]++; at[t, n[t]] = FNR; ts[t, n[t]] = $1
+		}
+		next
+	}
+	FNR == 1 {
+		for (t in n) {
+			best = ""
+			for (i = n[t]; i > 0; i--) {
+				if (best == "" || key(ts[t, i]) < key(best))
+					best = ts[t, i]
+				nxt[t, at[t, i] - 1] = best
+			}
+		}
+	}
+	{ print }
+	!/^#/ && !($3 in hide) {
+		t = $3 "\t" $4
+		if (t in n) {
+			for (i = FNR; !((t, i) in nxt) && i < FNR + 100000; i++)
+				;
+			print "#open\t" t "\t" ((t, i) in nxt ? nxt[t, i] : "9000000000000000")
+		}
+	}' "$1" "$1"
+}
+
+@test "streamed: every fixture told what may come is placed as if held whole" {
+	local f name o n=0
+	for f in "$D"/*.lt; do
+		name=$(basename "$f" .lt)
+		for o in "" "-t 0" "-t inf"; do
+			# shellcheck disable=SC2086
+			ltlanefix $o "$f" >"$BATS_TEST_TMPDIR/whole" 2>"$BATS_TEST_TMPDIR/whole.err"
+			told "$f" >"$BATS_TEST_TMPDIR/told.lt"
+			grep -q '^#open' "$BATS_TEST_TMPDIR/told.lt" || continue
+			# shellcheck disable=SC2086
+			ltlanefix $o "$BATS_TEST_TMPDIR/told.lt" >"$BATS_TEST_TMPDIR/live" 2>"$BATS_TEST_TMPDIR/live.err"
+			diff -u <(lanes "$BATS_TEST_TMPDIR/whole") <(lanes "$BATS_TEST_TMPDIR/live") ||
+			    { echo "$name $o"; return 1; }
+			# The report too, but for the tids lanes got.
+			diff -u <(sed 's/ -> [^)]*)/ -> LANE)/' "$BATS_TEST_TMPDIR/whole.err") \
+			    <(sed 's/ -> [^)]*)/ -> LANE)/' "$BATS_TEST_TMPDIR/live.err") ||
+			    { echo "$name $o"; return 1; }
+			n=$((n + 1))
+		done
+	done
+	[ "$n" -ge 30 ]
+}
+
+# chain FILE OUT [FILTER...]: ltpair, [ltfilter FILTER], ltlanefix on the
+# log FILE, into OUT (the report in OUT.err); and into OUT.whole the same
+# with ltpair's directives taken out, so ltlanefix holds it all.
+chain() {
+	local log=$1 out=$2
+	shift 2
+	ltparse "$log" | ltpair >"$out.paired"
+	if [ $# -gt 0 ]; then
+		ltfilter "$@" <"$out.paired" >"$out.f"
+		mv "$out.f" "$out.paired"
+	fi
+	ltlanefix "$out.paired" >"$out" 2>"$out.err"
+	grep -v '^#open	\|^#close	' "$out.paired" |
+	    ltlanefix >"$out.whole" 2>"$out.whole.err"
+}
+
+@test "streamed: LitData logs of every format, as ltpair tells, as if held whole, in order" {
+	local f o="$BATS_TEST_TMPDIR/o" moved=0
+	for f in new old v1 mixed; do
+		genlog -f "$f" -n 20000 -c -b -s 3 >"$BATS_TEST_TMPDIR/$f.log"
+		chain "$BATS_TEST_TMPDIR/$f.log" "$o"
+		[ "$(grep -c '^#open	' "$o.paired")" -gt 10 ]
+		[ "$(grep -c '^#close	' "$o.paired")" -gt 10 ]
+		diff -u <(lanes "$o.whole") <(lanes "$o") || { echo "$f"; false; }
+		diff -u "$o.whole.err" "$o.err" || { echo "$f"; false; }
+		moved=$((moved + $(stat_of ltlanefix moved "$o")))
+		[ "$(crossings "$o")" = 0 ]
+		# Written in the order it came, too: byte for byte.
+		cmp "$o.whole" "$o" || { echo "$f"; false; }
+		grep -q '^#open\|^#close' "$o" && { echo "$f: directives left"; false; }
+	done
+	[ "$moved" -gt 100 ]
+}
+
+@test "streamed: with ltfilter between, as if held whole" {
+	local o="$BATS_TEST_TMPDIR/o" flt
+	genlog -n 20000 -c -s 4 >"$BATS_TEST_TMPDIR/in.log"
+	for flt in "--cat read" "--cat sample,read,epoch" "-v -n sample" "-d 1ms"; do
+		# shellcheck disable=SC2086
+		chain "$BATS_TEST_TMPDIR/in.log" "$o" $flt
+		diff -u <(lanes "$o.whole") <(lanes "$o") || { echo "$flt"; false; }
+		diff -u "$o.whole.err" "$o.err" || { echo "$flt"; false; }
+	done
+}
+
+@test "streamed: a stream sorted after ltpair is placed as if held whole" {
+	local o="$BATS_TEST_TMPDIR/o"
+	genlog -n 20000 -s 5 >"$BATS_TEST_TMPDIR/in.log"
+	chain "$BATS_TEST_TMPDIR/in.log" "$o"
+	# sort keeps the directives first, where they tell nothing true
+	sort -t "$(printf '\t')" -s -k1,1n "$o.paired" >"$o.sorted.lt"
+	ltlanefix "$o.sorted.lt" >"$o.sorted" 2>"$o.sorted.err"
+	grep -v '^#open	\|^#close	' "$o.sorted.lt" | ltlanefix >"$o.held" 2>"$o.held.err"
+	diff -u <(lanes "$o.held") <(lanes "$o.sorted")
+	diff -u "$o.held.err" "$o.sorted.err"
+	[ "$(stat_of ltlanefix moved "$o.sorted")" -gt 10 ]
+}
+
+@test "streamed: a span weeks before its time goes to a lane of its own, counted" {
+	local o="$BATS_TEST_TMPDIR/o"
+	genlog -n 20000 -s 6 >"$BATS_TEST_TMPDIR/in.log"
+	ltparse "$BATS_TEST_TMPDIR/in.log" >"$BATS_TEST_TMPDIR/in.lt"
+	# The 9000th B (of about 9900), weeks early (a damaged line)
+	[ "$(records "$BATS_TEST_TMPDIR/in.lt" | head -1 | cut -c1-3)" = 178 ]
+	awk -F '\t' -v OFS='\t' '!/^#/ && $2 == "B" && ++n == 9000 {
+		$1 = "1776000000000000"
+	} { print }' "$BATS_TEST_TMPDIR/in.lt" | ltpair >"$o.paired"
+	ltlanefix "$o.paired" >"$o" 2>"$o.err"
+	[ "$(stat_of ltlanefix late "$o")" -ge 1 ]
+	[ "$(stat_of ltlanefix renamed "$o")" = 0 ]
+	grep -q '^came too late to be placed in order: [1-9][0-9]* slice(s), on lanes of their own, 0 flow(s)' "$o.err"
+	[ "$(crossings "$o")" = 0 ]
+	# every slice once
+	[ "$(records "$o" | grep -c '	X	')" -eq "$(records "$o.paired" | grep -c '	X	')" ]
+	[ "$(stat_of ltlanefix slices "$o")" -eq "$(records "$o.paired" | grep -c '	X	')" ]
+}
+
+@test "streamed: a thread that comes with the tid a lane took is renamed, counted" {
+	awk 'BEGIN { print "#lt1"; t = 0
+		for (i = 0; i < 3000; i++) { t += 100
+			printf "%d\tB\t1\t1\t-\tc\ta\t{}\t{}\n", t
+			printf "%d\tB\t1\t1\t-\tc\tb\t{}\t{}\n", t + 20
+			printf "%d\tE\t1\t1\t-\tc\ta\t{}\t{}\n", t + 50
+			printf "%d\tE\t1\t1\t-\tc\tb\t{}\t{}\n", t + 70 }
+		for (i = 0; i < 3000; i++) { t += 100
+			printf "%d\tB\t1\t1001\t-\tc\ta\t{}\t{}\n", t
+			printf "%d\tB\t1\t1001\t-\tc\tb\t{}\t{}\n", t + 20
+			printf "%d\tE\t1\t1001\t-\tc\ta\t{}\t{}\n", t + 50
+			printf "%d\tE\t1\t1001\t-\tc\tb\t{}\t{}\n", t + 70 }
+		print "-\tM\t1\t1001\t-\t\tthread_name\t{\"name\":\"real\"}\t{}" }' |
+	    ltpair >"$BATS_TEST_TMPDIR/in.lt"
+	ltlanefix "$BATS_TEST_TMPDIR/in.lt" >"$BATS_TEST_TMPDIR/out.lt" 2>"$BATS_TEST_TMPDIR/err"
+	[ "$(stat_of ltlanefix renamed "$BATS_TEST_TMPDIR/out.lt")" = 1 ]
+	grep -q '^renamed 1 thread(s) whose tid a lane took before they came$' "$BATS_TEST_TMPDIR/err"
+	# lane 1 of tid 1 is 1001; the real 1001 is 4000000001, its lane 4000000002
+	[ "$(records "$BATS_TEST_TMPDIR/out.lt" | awk -F '\t' '$2 == "X" { n[$4 ""]++ }
+	    END { print n["1"], n["1001"], n["4000000001"], n["4000000002"] }')" = "3000 3000 3000 3000" ]
+	grep -q '^-	M	1	4000000001	-		thread_name	{"name":"real"}	{}$' "$BATS_TEST_TMPDIR/out.lt"
+	grep -q '^-	M	1	4000000002	-		thread_name	{"name":"real lane 1"}	{}$' "$BATS_TEST_TMPDIR/out.lt"
+	[ "$(crossings "$BATS_TEST_TMPDIR/out.lt")" = 0 ]
+}
+
+@test "streamed: -k holds the stream, and ltpair's directives are not passed on" {
+	genlog -n 20000 -s 7 | ltparse | ltpair >"$BATS_TEST_TMPDIR/in.lt"
+	grep -q '^#open	' "$BATS_TEST_TMPDIR/in.lt"
+	ltlanefix -k -q "$BATS_TEST_TMPDIR/in.lt" >"$BATS_TEST_TMPDIR/k"
+	grep -v '^#open	\|^#close	' "$BATS_TEST_TMPDIR/in.lt" | ltlanefix -k -q >"$BATS_TEST_TMPDIR/k.whole"
+	cmp "$BATS_TEST_TMPDIR/k.whole" "$BATS_TEST_TMPDIR/k"
+	[ "$(stat_of ltlanefix split "$BATS_TEST_TMPDIR/k")" -gt 1000 ]
+}
+
+@test "streamed: a slice that comes before an open span placed early takes it back" {
+	# The span open since 10 goes to lane 0 at once, lane 0 being empty;
+	# then comes [5, 20], which ltpair did not tell of: it is first, and
+	# the span, which crosses it, has to move.
+	printf '#lt1\n#open\t1\t1\t100\t10\n5\tX\t1\t1\t15\tc\tx\t{}\t{}\n#close\t1\t1\t10\n10\tX\t1\t1\t200\tc\tP\t{}\t{}\n' \
+	    >"$BATS_TEST_TMPDIR/in.lt"
+	run -0 --separate-stderr ltlanefix -q "$BATS_TEST_TMPDIR/in.lt"
+	[ "${lines[1]}" = '5	X	1	1	15	c	x	{}	{}' ]
+	[ "${lines[2]}" = '10	X	1	1001	200	c	P	{}	{}' ]
+	grep -v '^#open\|^#close' "$BATS_TEST_TMPDIR/in.lt" | ltlanefix -q >"$BATS_TEST_TMPDIR/whole"
+	diff -u "$BATS_TEST_TMPDIR/whole" <(printf '%s\n' "$output")
+}
+
+@test "streamed: directives that are not ltpair's pass, malformed ones too" {
+	printf '#lt1\n#open\t1\n#open\t1\t1\tnow\n#close\t1\t1\n#opened\t1\n#x\n0\tX\t1\t1\t5\tc\ta\t{}\t{}\n#open\t1\t1\t9\n' \
+	    >"$BATS_TEST_TMPDIR/in.lt"
+	run -0 --separate-stderr ltlanefix -q "$BATS_TEST_TMPDIR/in.lt"
+	[ "${lines[1]}" = '#open	1' ]
+	[ "${lines[2]}" = '#open	1	1	now' ]
+	[ "${lines[3]}" = '#close	1	1' ]
+	[ "${lines[4]}" = '#opened	1' ]
+	[ "${lines[5]}" = '#x' ]
+	[ "${lines[6]}" = '0	X	1	1	5	c	a	{}	{}' ]
+	[ "${#lines[@]}" -eq 8 ]
+}

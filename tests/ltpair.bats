@@ -368,3 +368,119 @@ truth() {
 	mutants 60 "$D/chrome.lt1" ltpair
 	mutants 60 "$D/chrome.lt1" ltpair -k -m ''
 }
+
+@test "ltpair: --help exits 0 and lists every long option" {
+	run -0 --separate-stderr ltpair --help
+	[ "${lines[0]}" = "usage: ltpair [-k] [-m keys] [file ...]" ]
+	[ "$stderr" = "" ]
+	for o in --no-complete --match --help; do
+		[[ $output == *"$o"* ]] || { echo "no $o"; false; }
+	done
+}
+
+# An E finds its B among many open ones: by name, category and the
+# identifying args both have, the newest that fits, as with a few.
+@test "ltpair: among 40 open spans, each E closes the newest that fits" {
+	{
+		for i in $(seq 0 39); do
+			echo "$i|B|1|1|-|io|read|{\"chunk\":$i}|{}"
+		done
+		echo "40|B|1|1|-|io|read|{\"size\":1}|{}"
+		echo "41|B|1|1|-|cpu|read|{\"chunk\":7}|{}"
+		echo "50|E|1|1|-|io|read|{\"chunk\":5,\"n\":1}|{}"
+		echo "51|E|1|1|-|io|read|{\"chunk\":7}|{}"
+		echo "52|E|1|1|-|io|read|{\"chunk\":5}|{}"
+		echo "53|E|1|1|-|io|read|{\"chunk\":99}|{}"
+		echo "55|E|1|1|-|io|write|{\"chunk\":1}|{}"
+		echo "56|E|1|1|-||read|{}|{}"
+		echo "57|E|1|1|-|||{}|{}"
+	} | lt "$BATS_TEST_TMPDIR/in"
+	run -0 ltpair "$BATS_TEST_TMPDIR/in"
+	# The span without a chunk fits any chunk, and is the newest; chunk
+	# 7 closes the io one (the cpu one is of another category); chunk 5
+	# then its own; chunk 99 and write find none.
+	[ "${lines[1]}" = '40	X	1	1	10	io	read	{"size":1,"chunk":5,"n":1}	{}' ]
+	[ "${lines[2]}" = '7	X	1	1	44	io	read	{"chunk":7}	{}' ]
+	[ "${lines[3]}" = '5	X	1	1	47	io	read	{"chunk":5}	{}' ]
+	[ "${lines[4]}" = '53	i	1	1	-	io	read	{"chunk":99,"ltpair":"unmatched_E"}	{}' ]
+	[ "${lines[5]}" = '55	i	1	1	-	io	write	{"chunk":1,"ltpair":"unmatched_E"}	{}' ]
+	# no category, no name: the newest span, cpu's chunk 7, then chunk 39
+	[ "${lines[6]}" = '41	X	1	1	15	cpu	read	{"chunk":7}	{}' ]
+	[ "${lines[7]}" = '39	X	1	1	18	io	read	{"chunk":39}	{}' ]
+	[ "$(stat_of ltpair unmatched_B <(printf '%s\n' "$output"))" = 37 ]
+}
+
+# 200,000 open B, then as many E that close none (another name, or
+# another chunk): each E must not look at every open B.  CPU seconds,
+# not wall time, are limited: the machine's load does not matter, and
+# looking at every open B takes tens of minutes.
+@test "ltpair: 200,000 open B and 200,000 E that close none, in linear time" {
+	for v in name args; do
+		awk -v v=$v 'BEGIN { print "#lt1"
+			for (i = 0; i < 200000; i++)
+				printf "%d\tB\t1\t1\t-\tc\tread\t{\"chunk\":%d}\t{}\n", i, i
+			for (i = 0; i < 200000; i++)
+				printf "%d\tE\t1\t1\t-\tc\t%s\t{\"chunk\":%d}\t{}\n",
+				    200000 + i, v == "name" ? "write" : "read", 200000 + i
+		}' >"$BATS_TEST_TMPDIR/in"
+		run -0 sh -c 'ulimit -t 60; ltpair "$1"' sh "$BATS_TEST_TMPDIR/in"
+		printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/out"
+		[ "$(stat_of ltpair unmatched_E "$BATS_TEST_TMPDIR/out")" = 200000 ]
+		[ "$(stat_of ltpair unmatched_B "$BATS_TEST_TMPDIR/out")" = 200000 ]
+		[ "$(stat_of ltpair open_max "$BATS_TEST_TMPDIR/out")" = 200000 ]
+	done
+}
+
+# told FILE: check what FILE's #open and #close say: every X of a thread
+# begins at or after the latest NOW told for it, or is that of a span told
+# of, right after its #close; prints the number of X checked.
+told() {
+	awk -F '\t' '
+	function ns(s,   i, f) {
+		i = index(s, ".")
+		if (!i) return s * 1000
+		f = substr(s, i + 1) "000"
+		return substr(s, 1, i - 1) * 1000 + substr(f, 1, 3)
+	}
+	$1 == "#open" {
+		now[$2 "\t" $3] = ns($4)
+		for (i = 5; i <= NF; i++) open[$2 "\t" $3 "\t" $i]++
+		closed = ""
+		next
+	}
+	$1 == "#close" {
+		k = $2 "\t" $3 "\t" $4
+		if (open[k] < 1) { print "closed, not open: " $0; bad = 1 }
+		open[k]--
+		closed = k
+		next
+	}
+	/^#/ { closed = ""; next }
+	$2 == "X" {
+		t = $3 "\t" $4
+		if (closed != "" && closed != t "\t" $1) { print "not its X: " $0; bad = 1 }
+		if (closed == "" && (t in now) && ns($1) < now[t]) {
+			print "before " now[t] ": " $0; bad = 1
+		}
+		n++
+	}
+	{ closed = "" }
+	END { print n + 0; exit bad }' "$1"
+}
+
+@test "ltpair: #open and #close tell truly what is open, for ltlanefix" {
+	genlog -n 40000 -c -b -s 8 | ltparse >"$BATS_TEST_TMPDIR/in.lt"
+	ltpair "$BATS_TEST_TMPDIR/in.lt" >"$BATS_TEST_TMPDIR/out.lt"
+	[ "$(grep -c '^#open	' "$BATS_TEST_TMPDIR/out.lt")" -gt 100 ]
+	[ "$(grep -c '^#close	' "$BATS_TEST_TMPDIR/out.lt")" -gt 100 ]
+	run -0 told "$BATS_TEST_TMPDIR/out.lt"
+	[ "$output" -eq "$(records "$BATS_TEST_TMPDIR/out.lt" | grep -c '	X	')" ]
+	[ "$output" -gt 19000 ]
+	# -k: none.
+	ltpair -k "$BATS_TEST_TMPDIR/in.lt" | grep -c '^#open\|^#close' && false
+	# An X in the input: nothing more is told from there on.
+	{ head -20000 "$BATS_TEST_TMPDIR/in.lt"
+	  printf '1\tX\t1\t1\t1\tc\tx\t{}\t{}\n'
+	  tail -n +20001 "$BATS_TEST_TMPDIR/in.lt"; } >"$BATS_TEST_TMPDIR/x.lt"
+	ltpair "$BATS_TEST_TMPDIR/x.lt" | awk '/^1\tX\t1\t1\t1\t/ { x = 1 } x && /^#open/ { bad = 1 } END { exit bad || !x }'
+}

@@ -7,33 +7,31 @@ load helper
 D="$DATA/ltparse"
 
 
-# balanced FILE [json]: lines = events + skipped, and every pid and tid
-# of the records fits Perfetto's 0..2^32-1.  With json (FILE is read from
-# a JSON trace, which keeps the ids it has), a pid or tid may also be a
-# JSON string or - (none).
+# balanced FILE: lines = events + skipped, and every pid and tid of the
+# records (or "-", none) fits Perfetto's 0..2^32-1.
 balanced() {
 	local l e s
 	l=$(stat_of ltparse lines "$1") || return 1
 	e=$(stat_of ltparse events "$1") || return 1
 	s=$(stat_of ltparse skipped "$1") || return 1
 	[ "$l" -eq $((e + s)) ] || { echo "lines $l != $e + $s"; return 1; }
-	awk -F '\t' -v json="${2:-}" '
-	function id(v) {
-		if (json && (v == "-" || v ~ /^".*"$/))
-			return 1
-		return v ~ /^[0-9]+$/ && v + 0 <= 4294967295
-	}
-	!/^#/ && !(id($3) && id($4)) { print "bad id: " $0; bad = 1 }
-	END { exit bad }' "$1"
+	awk -F '\t' 'function bad(v) { return v != "-" && (v !~ /^[0-9]+$/ ||
+		v > 4294967295) }
+	    !/^#/ && (bad($3) || bad($4)) { print "bad id: " $0; b = 1 }
+	    END { exit b }' "$1"
 }
 
-@test "ltparse -h prints the usage and options, exit 0" {
+@test "ltparse -h prints the usage and every option with its long form, exit 0" {
 	run -0 --separate-stderr ltparse -h
-	[ "${lines[0]}" = "usage: ltparse [-v] [-n node] [-P k/N] [file ...]" ]
-	[[ "$output" == *"-P k/N"* ]]
+	[ "${lines[0]}" = "usage: ltparse [-v] [-n node] [-P k/N [-S dir]] [file ...]" ]
+	for o in "-n, --node node" "-P, --part k/N" "-S, --share dir" "-v, --verbose" "-h, --help"; do
+		[[ "$output" == *"  $o "* ]] || { echo "no $o"; return 1; }
+	done
 	[ -z "$stderr" ]
 	run -0 ltparse --help
-	[ "${lines[0]}" = "usage: ltparse [-v] [-n node] [-P k/N] [file ...]" ]
+	[ "${lines[0]}" = "usage: ltparse [-v] [-n node] [-P k/N [-S dir]] [file ...]" ]
+	need mandoc
+	[ "usage: $(synopsis ltparse)" = "${lines[0]}" ]
 }
 
 @test "ltparse: the current format (0.2.68+), golden" {
@@ -120,6 +118,23 @@ balanced() {
 	run -1 grep -c $'^1795940303867600\t' "$D/damage.out"
 }
 
+@test "ltparse: an event of a phase LitData never writes is skipped, counted, and named by -v" {
+	T=$BATS_TEST_TMPDIR
+	p='ts:1795940303867556.250;PID:13966; TID:139640468265856;'
+	for ph in B E I i b X s n C M; do
+		printf '%s name: x;ph: %s;chunk: 1;\n' "$p" "$ph"
+	done >"$T/ph.log"
+	run -0 --separate-stderr ltparse -v "$T/ph.log"
+	printf '%s\n' "$output" >"$T/out"
+	balanced "$T/out"
+	[ "$(stat_of ltparse events "$T/out")" -eq 4 ]
+	[ "$(stat_of ltparse skipped_phase "$T/out")" -eq 6 ]
+	[ "$(stat_of ltparse lines_new "$T/out")" -eq 10 ]
+	[ "$(records "$T/out" | awk -F '\t' '$2 != "M"' | cut -f 2 | tr -d '\n')" = BEIi ]
+	[ "${stderr_lines[0]}" = "ltparse: $T/ph.log:5: skipped phase line: ph \"b\", not a phase LitData writes" ]
+	[ "${#stderr_lines[@]}" -eq 6 ]
+}
+
 @test "ltparse -v names every skipped line and why" {
 	cd "$D"
 	run -0 --separate-stderr ltparse -v damage.log
@@ -197,7 +212,7 @@ balanced() {
 	run -2 --separate-stderr sh -c 'ltparse "$1" > /dev/full' sh "$D/new.log"
 	[ "$stderr" = "ltparse: write error: <stdout>: No space left on device" ]
 	run -2 --separate-stderr ltparse -x
-	[ "${stderr_lines[1]}" = "usage: ltparse [-v] [-n node] [-P k/N] [file ...]" ]
+	[ "${stderr_lines[1]}" = "usage: ltparse [-v] [-n node] [-P k/N [-S dir]] [file ...]" ]
 	[ -z "$output" ]
 }
 
@@ -208,7 +223,7 @@ balanced() {
 	printf '%s\n' "$output" > "$BATS_TEST_TMPDIR/out"
 	balanced "$BATS_TEST_TMPDIR/out"
 	run -0 --separate-stderr ltparse /dev/null
-	[ "$output" = "$(printf '#lt1\n#stat\tltparse\tlines=0\tevents=0\tskipped=0\tskipped_blank=0\tskipped_text=0\tskipped_noise=0\tskipped_traceback=0\tskipped_torn=0\tskipped_json=0\tlines_v1=0\tlines_old=0\tlines_new=0\tlines_json=0\trenamed=0\tcat_inferred=0\tsalvaged=0\tprocesses=0\tthreads=0\tmetadata=0\treplaced=0\trepaired=0\tdupkeys=0\ttop=0')" ]
+	[ "$output" = "$(printf '#lt1\n#stat\tltparse\tlines=0\tevents=0\tskipped=0\tskipped_blank=0\tskipped_text=0\tskipped_noise=0\tskipped_traceback=0\tskipped_torn=0\tskipped_phase=0\tskipped_json=0\tskipped_dur=0\tlines_v1=0\tlines_old=0\tlines_new=0\tlines_json=0\trenamed=0\tcat_inferred=0\tsalvaged=0\tprocesses=0\tthreads=0\tmetadata=0\treplaced=0\trepaired=0\tdupkeys=0\ttop=0')" ]
 	[ -z "$stderr" ]
 }
 
@@ -342,6 +357,90 @@ balanced() {
 	[ "${lines[1]}" = "#t0	$(sed -n 2p "$D/old.out" | cut -f 2)" ]
 }
 
+# shareparts N DIR FILE...: the N parts of FILE... with -S DIR, run at
+# the same time, concatenated on stdout; their stderr in DIR/err.
+shareparts() {
+	local n=$1 d=$2 k pids=
+	shift 2
+	for k in $(seq "$n"); do
+		ltparse -v -P "$k/$n" -S "$d" "$@" >"$d/out.$k" 2>"$d/err.$k" &
+		pids="$pids $!"
+	done
+	# shellcheck disable=SC2086
+	wait $pids
+	for k in $(seq "$n"); do cat "$d/out.$k"; done
+	for k in $(seq "$n"); do cat "$d/err.$k"; done >"$d/err"
+}
+
+@test "ltparse -P -S: parts sharing their state concatenate to the whole stream" {
+	need genlog
+	T=$BATS_TEST_TMPDIR
+	for f in new old v1 mixed; do
+		genlog -f "$f" -n 20000 -c -b -s 7 >"$T/$f.log"
+	done
+	cat "$D/damage.log" "$D/old.log" "$D/v1.log" >"$T/a.log"
+	for set in new old v1 mixed "a.log $D/new.log $D/damage.log"; do
+		files=
+		for f in $set; do
+			case $f in /*) files="$files $f" ;; *.log) files="$files $T/$f" ;; *) files="$files $T/$f.log" ;; esac
+		done
+		# shellcheck disable=SC2086
+		ltparse -v $files >"$T/whole" 2>"$T/whole.err"
+		for n in 2 4 7; do
+			mkdir "$T/d"
+			# shellcheck disable=SC2086
+			shareparts "$n" "$T/d" $files >"$T/cat"
+			cmp "$T/whole" "$T/cat" || { echo "$set: -P k/$n -S differs"; return 1; }
+			cmp "$T/whole.err" "$T/d/err" || { echo "$set: -v -P k/$n -S differs"; return 1; }
+			# the last part removes what the parts shared
+			[ -z "$(ls "$T/d" | grep '^ltparse\.')" ]
+			rm -rf "$T/d"
+		done
+	done
+}
+
+@test "ltparse -P -S: a part never reads the bytes before its range" {
+	need genlog
+	T=$BATS_TEST_TMPDIR
+	genlog -n 20000 -c -s 3 >"$T/g.log"
+	ltparse "$T/g.log" >"$T/whole"
+	mkdir "$T/d"
+	# part 1 does not wait for part 2: it runs first, alone
+	ltparse -P 1/2 -S "$T/d" "$T/g.log" >"$T/p1"
+	# then the first half of the file is made garbage, its size kept, and
+	# its time of change (which the parts check)
+	touch -r "$T/g.log" "$T/time"
+	head -c 1000000 /dev/zero | tr '\0' x | dd of="$T/g.log" conv=notrunc 2>/dev/null
+	touch -r "$T/time" "$T/g.log"
+	ltparse -P 2/2 -S "$T/d" "$T/g.log" >"$T/p2"
+	cat "$T/p1" "$T/p2" | cmp "$T/whole" -
+	# without -S, part 2 reads the garbage and gets other names
+	ltparse -P 2/2 "$T/g.log" >"$T/p2b"
+	run ! cmp -s "$T/p2" "$T/p2b"
+}
+
+@test "ltparse -P -S: a part that dies is reported by those that wait for it" {
+	need genlog
+	T=$BATS_TEST_TMPDIR
+	genlog -n 20000 >"$T/g.log"
+	mkdir "$T/d"
+	# part 1 dies writing its records, once its first look is shared
+	run -2 --separate-stderr sh -c 'ltparse -P 1/2 -S "$1" "$2" >/dev/full' sh "$T/d" "$T/g.log"
+	[ -f "$T/d/ltparse.1.scan" ]
+	run -2 --separate-stderr ltparse -P 2/2 -S "$T/d" "$T/g.log"
+	[ "$stderr" = "ltparse: part 1 of 2 ended without writing $T/d/ltparse.1.end" ]
+	[[ "$output" != *"#stat"* ]]
+	run -2 --separate-stderr ltparse -S "$T/d" "$T/g.log"
+	[ "$stderr" = "ltparse: -S $T/d: only with -P" ]
+	# what a part of another run left is not taken
+	rm -f "$T"/d/*
+	ltparse -P 1/2 -S "$T/d" "$D/new.log" >/dev/null
+	run -2 --separate-stderr ltparse -P 2/2 -S "$T/d" "$T/g.log"
+	[ "$stderr" = "ltparse: $T/d/ltparse.1.scan: not the state of a part of this run" ]
+	run -2 --separate-stderr ltparse -P 1/2 -S "$T/nosuch" "$T/g.log"
+	[ "$stderr" = "ltparse: $T/nosuch/ltparse.1.live.tmp: No such file or directory" ]
+}
+
 @test "ltparse -P: bad part specifications" {
 	run -2 --separate-stderr ltparse -P 3/2 "$D/new.log"
 	[ "$stderr" = "ltparse: -P 3/2: k is too large (1 to N)" ]
@@ -361,7 +460,7 @@ balanced() {
 
 @test "ltparse: Chrome trace JSON, every member kept, golden" {
 	golden "$D/trace.out" ltparse "$D/trace.json"
-	balanced "$D/trace.out" json
+	balanced "$D/trace.out"		# every id an integer Perfetto takes
 	[ "$(stat_of ltparse lines "$D/trace.out")" -eq 9 ]
 	[ "$(stat_of ltparse events "$D/trace.out")" -eq 7 ]
 	[ "$(stat_of ltparse skipped_json "$D/trace.out")" -eq 2 ]
@@ -407,18 +506,80 @@ balanced() {
 	[ "${lines[1]}" = $'#t0\t1000.5' ]
 	[ "${lines[2]}" = $'1000.5\tX\t1\t1\t0\t\t\t{}\t{}' ]
 	[ "${lines[3]}" = $'1795940303867556.251\tX\t1\t1\t12\t\t\t{}\t{}' ]
-	# -0 is not an lt1 integer: kept as written, in extra
-	[ "${lines[4]}" = $'-0.002\tX\t-\t99999999999999\t0.001\t\t\t{}\t{"pid":-0}' ]
+	# -0 is 0; a tid above 2^32-1 gets an id Perfetto takes, and a name
+	[ "${lines[4]}" = $'-0.002\tX\t0\t4123492782\t0.001\t\t\t{}\t{}' ]
+	[ "${lines[5]}" = $'-\tM\t0\t4123492782\t-\t\tthread_name\t{"name":"tid 99999999999999"}\t{}' ]
 }
 
 @test "ltparse: -n moves JSON pids to the node's block, names get the node" {
 	run -0 ltparse -n 2 "$D/trace.json"
 	[[ "$output" == *$'\t12583035\t456\t2.25\tcpu_op\taten::add\t'* ]]
-	[[ "$output" == *$'\t"stream 7 (node 2)"\t"stream 7"\t'* ]]
+	# a string pid gets a pid of the block, its name the node
+	[[ "$output" == *$'\ti\t13294009\t4056303590\t-\t\tmark\t'* ]]
+	[[ "$output" == *$'\n-\tM\t13294009\t0\t-\t\tprocess_name\t{"name":"stream 7 (node 2)"}\t{}\n'* ]]
 	# the trace's process name says where the process ran
 	[[ "$output" == *$'\t12583035\t0\t-\t\tprocess_name\t{"name":"python3 (node 2, pid 123)"}\t'* ]]
 	# pid 1 has no name in the trace: it gets one saying where it ran
 	[[ "$output" == *$'\n-\tM\t12582913\t0\t-\t\tprocess_name\t{"name":"node 2, pid 1"}\t{}\n#stat'* ]]
+}
+
+@test "ltparse: negative, huge, fractional, 0 and string tids and pids become ids Perfetto takes, names keep them" {
+	T=$BATS_TEST_TMPDIR
+	ltparse "$D/ids.json" >"$T/ids.lt1"
+	balanced "$T/ids.lt1"
+	# tid -19360192: an id of its own, never 0 nor the pid; its name too
+	grep -q $'^1010\tX\t2568503\t2266449056\t200\t\tbwd\t' "$T/ids.lt1"
+	grep -q $'\tM\t2568503\t2266449056\t-\t\tthread_name\t{"name":"pt_autograd (tid -19360192)"}' "$T/ids.lt1"
+	grep -q $'\tM\t2568503\t3437834298\t-\t\tthread_name\t{"name":"tid 0"}' "$T/ids.lt1"
+	grep -q $'\tM\t2568503\t4187112951\t-\t\tthread_name\t{"name":"tid 7.5"}' "$T/ids.lt1"
+	grep -q $'\tM\t3702399812\t0\t-\t\tprocess_name\t{"name":"pid -1"}' "$T/ids.lt1"
+	grep -q $'\tM\t2397490492\t0\t-\t\tprocess_name\t{"name":"renderer"}' "$T/ids.lt1"
+	# the X slice of string tid "1890023232" and its flow's numeric one
+	[ "$(awk -F '\t' '$4 == 1890023232' "$T/ids.lt1" | cut -f 2 | tr -d '\n')" = Xs ]
+	need node
+	ltjson "$T/ids.lt1" >"$T/ids.lt.json"
+	node "$D/samevents.js" "$D/ids.json" "$T/ids.lt.json"
+}
+
+@test "ltparse: through the chain such a trace imports in Perfetto with no error, every slice and flow kept" {
+	tp_need
+	T=$BATS_TEST_TMPDIR
+	# as written, Perfetto merges threads and loses the flow
+	run ! tp_clean "$D/ids.json"
+	ltparse "$D/ids.json" | ltpair | ltlanefix -q | ltjson >"$T/t.json"
+	tp_clean "$T/t.json"
+	[ "$(tp_query "$T/t.json" 'select count(*) from slice;')" -eq 9 ]
+	[ "$(tp_query "$T/t.json" 'select count(*) from flow;')" -eq 1 ]
+	# one thread per tid of the trace, each with its own slices
+	[ "$(tp_query "$T/t.json" 'select count(distinct track_id) from slice;')" -eq 9 ]
+}
+
+@test "ltparse: a JSON X of negative dur is dropped, counted and named by -v, not passed on" {
+	T=$BATS_TEST_TMPDIR
+	printf '[{"ph":"X","name":"a","pid":1,"tid":1,"ts":10,"dur":-3},\n{"ph":"X","name":"b","pid":1,"tid":1,"ts":20,"dur":5},\n{"ph":"X","name":"c","pid":1,"tid":1,"ts":30,"dur":-0.0001},\n{"ph":"B","name":"d","pid":1,"tid":1,"ts":40,"dur":-1}]' >"$T/nd.json"
+	run -0 --separate-stderr ltparse -v "$T/nd.json"
+	printf '%s\n' "$output" >"$T/nd.lt1"
+	balanced "$T/nd.lt1"
+	[ "$stderr" = "ltparse: $T/nd.json:1: skipped an X event with a negative dur" ]
+	[ "$(stat_of ltparse skipped_dur "$T/nd.lt1")" -eq 1 ]
+	# -0.0001 is 0 ns; a B's dur means nothing to Perfetto
+	[ "$(records "$T/nd.lt1" | cut -f 2,5,7 | tr '\t\n' ' ')" = "X 5 b X 0 c B -1 d " ]
+	tp_need
+	ltparse "$T/nd.json" | ltpair | ltlanefix -q | ltjson >"$T/t.json"
+	run ! tp_clean "$T/nd.json"
+	tp_clean "$T/t.json"
+}
+
+@test "ltparse: a log's event of a foreign phase never reaches Perfetto" {
+	tp_need
+	T=$BATS_TEST_TMPDIR
+	{ cat "$D/new.log"
+	  printf 'ts:1795940303868999.000;PID:13966; TID:139640468265856; name: read;ph: b;cat: read;\n'
+	  printf 'ts:1795940303869001.000;PID:13966; TID:139640468265856; name: x;ph: s;cat: read;\n'
+	} >"$T/l.log"
+	ltparse "$T/l.log" | ltpair | ltlanefix -q | ltjson >"$T/t.json"
+	tp_clean "$T/t.json"
+	[ "$(ltparse "$T/l.log" | stat_of ltparse skipped_phase -)" -eq 2 ]
 }
 
 @test "ltparse: bad JSON exits 1 with FILE:LINE: byte N: what" {

@@ -1,20 +1,22 @@
 /* See LICENSE file for copyright and license details. */
 /*
- * lanes.c: the placement engine of ltlanefix(1), and a crossing counter.
+ * lanes.c: the placement engine of ltlanefix(1).
  *
- * lt_lanes_place() takes the X slices of one (pid, tid) track and puts
- * each on lane 0 (the track itself) or on an extra lane so that no two
- * slices of one lane cross.  It follows trace-lanefix: slices in order of
- * start, longer first; lane 0 keeps nesting and snaps small crossings;
- * first fit over the extra lanes otherwise.  Unlike trace-lanefix, a
- * slice that leaves lane 0 leaves it as it was and keeps its own times,
- * and the snap steps of one slice add up to less than the threshold.
+ * lt_track_put() takes the X slices of one (pid, tid) track, one at a
+ * time in trace-lanefix's order (by start, longer first, then input
+ * order: lt_lanes_sort), and puts each on lane 0 (the track itself) or
+ * on an extra lane so that no two slices of one lane cross.  Lane 0 keeps
+ * nesting and snaps small crossings; first fit over the extra lanes
+ * otherwise.  Unlike trace-lanefix, a slice that leaves lane 0 leaves it
+ * as it was and keeps its own times, and the snap steps of one slice add
+ * up to less than the threshold.
  *
- * Every lane is a stack of open slices kept as links between positions
- * in the sorted order, so trying lane 0 and giving it up again costs
- * nothing to undo.  Extra lanes sit in a segment tree keyed by the end of
- * their top slice, so first fit is a descent, not a scan of every lane.
- * All times are int64 nanoseconds.
+ * Every lane is a stack of its open slices, linked entries in a pool
+ * that all tracks share, so that a track's state is as small as its open
+ * slices: the slices themselves may be gone.  Trying lane 0 and giving
+ * it up again costs nothing to undo.  Extra lanes sit in a segment tree
+ * keyed by the end of their top slice, so first fit is a descent, not a
+ * scan of every lane.  All times are int64 nanoseconds.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -22,13 +24,54 @@
 #include "lt.h"
 #include "lanes.h"
 
-#define NONE	UINT32_MAX
+#define NONE	LF_NONE
 
-/* What the slices of a track are sorted by. */
+struct ltent {
+	int64_t		 nts, nend;
+	uint32_t	 below;
+};
+
 struct ltkey {
 	int64_t		 ts, end;
 	uint32_t	 i;
 };
+
+/* -------- the pool of open slices -------- */
+
+static uint32_t
+push(struct ltlanes *w, uint32_t below, int64_t nts, int64_t nend)
+{
+	uint32_t i;
+
+	if (w->freel != 0) {
+		i = w->freel - 1;
+		w->freel = w->e[i].below;
+	} else {
+		if (w->ne >= NONE - 1)
+			lt_die(LT_EXIT_SYS, "too many open slices");
+		w->e = lt_grow(w->e, &w->cape, w->ne + 1, sizeof(*w->e));
+		i = (uint32_t)w->ne++;
+	}
+	w->e[i].nts = nts;
+	w->e[i].nend = nend;
+	w->e[i].below = below;
+	return i;
+}
+
+/* Give back the entries from i down to (not including) stop. */
+static void
+release(struct ltlanes *w, uint32_t i, uint32_t stop)
+{
+	uint32_t next;
+
+	for (; i != stop; i = next) {
+		next = w->e[i].below;
+		w->e[i].below = w->freel;
+		w->freel = i + 1;
+	}
+}
+
+/* -------- sorting -------- */
 
 /* Start ascending, then longer first, then input order. */
 static int
@@ -46,8 +89,8 @@ before(const struct ltkey *x, const struct ltkey *y)
  * (ltpair writes a span when it ends), so the merge sort, bottom up on
  * copies of the keys, copies runs already in order without looking.
  */
-static void
-sortslices(struct ltlanes *w, const struct ltslice *sl, uint32_t *idx,
+void
+lt_lanes_sort(struct ltlanes *w, const struct ltslice *sl, uint32_t *idx,
     size_t n)
 {
 	struct ltkey *a, *b, *t;
@@ -85,56 +128,62 @@ sortslices(struct ltlanes *w, const struct ltslice *sl, uint32_t *idx,
 		idx[i] = a[i].i;
 }
 
+/* -------- the extra lanes -------- */
+
 /* Leaf k and its ancestors: the max and min of the values below. */
 static void
-tree_put(struct ltlanes *w, uint32_t k, int64_t mx, int64_t mn)
+tree_put(struct lttrack *tr, uint32_t k, int64_t mx, int64_t mn)
 {
-	size_t i = w->leaves + k;
+	size_t i = tr->leaves + k;
 
-	w->tmax[i] = mx;
-	w->tmin[i] = mn;
+	tr->tmax[i] = mx;
+	tr->tmin[i] = mn;
 	for (i /= 2; i > 0; i /= 2) {
-		w->tmax[i] = w->tmax[2 * i] > w->tmax[2 * i + 1] ?
-		    w->tmax[2 * i] : w->tmax[2 * i + 1];
-		w->tmin[i] = w->tmin[2 * i] < w->tmin[2 * i + 1] ?
-		    w->tmin[2 * i] : w->tmin[2 * i + 1];
+		tr->tmax[i] = tr->tmax[2 * i] > tr->tmax[2 * i + 1] ?
+		    tr->tmax[2 * i] : tr->tmax[2 * i + 1];
+		tr->tmin[i] = tr->tmin[2 * i] < tr->tmin[2 * i + 1] ?
+		    tr->tmin[2 * i] : tr->tmin[2 * i + 1];
 	}
 }
 
-/* Lane k's leaf holds the end of its top slice, INT64_MAX when empty. */
-static void
-tree_set(struct ltlanes *w, uint32_t k, int64_t v)
+/* The end of lane k's top slice, INT64_MAX when it is empty. */
+static int64_t
+topend(const struct ltlanes *w, const struct lttrack *tr, uint32_t k)
 {
-	tree_put(w, k, v, v);
+	return tr->top[k] == NONE ? INT64_MAX : w->e[tr->top[k]].nend;
 }
 
-static int64_t
-topend(const struct ltlanes *w, const struct ltslice *sl, uint32_t k)
+/* Lane k's leaf holds the end of its top slice. */
+static void
+tree_set(const struct ltlanes *w, struct lttrack *tr, uint32_t k)
 {
-	return w->top[k] == NONE ? INT64_MAX : sl[w->idx[w->top[k]]].end;
+	int64_t v = topend(w, tr, k);
+
+	tree_put(tr, k, v, v);
 }
 
 /* Room for lane k; leaves past the last lane never match a query. */
 static void
-tree_fit(struct ltlanes *w, const struct ltslice *sl, uint32_t k)
+tree_fit(const struct ltlanes *w, struct lttrack *tr, uint32_t k)
 {
-	size_t leaves = w->leaves != 0 ? w->leaves : 64, i;
+	size_t leaves = tr->leaves != 0 ? tr->leaves : 64, i;
 	uint32_t j;
 
-	w->top = lt_grow(w->top, &w->topcap, (size_t)k + 1, sizeof(*w->top));
-	if (k < w->leaves)
+	tr->top = lt_grow(tr->top, &tr->topcap, (size_t)k + 1,
+	    sizeof(*tr->top));
+	if (k < tr->leaves)
 		return;
 	while (leaves <= k)
 		leaves *= 2;
-	w->tmax = lt_reallocarray(w->tmax, 2 * leaves, sizeof(*w->tmax));
-	w->tmin = lt_reallocarray(w->tmin, 2 * leaves, sizeof(*w->tmin));
-	w->leaves = leaves;
+	tr->tmax = lt_reallocarray(tr->tmax, 2 * leaves, sizeof(*tr->tmax));
+	tr->tmin = lt_reallocarray(tr->tmin, 2 * leaves, sizeof(*tr->tmin));
+	tr->leaves = leaves;
 	for (i = 0; i < 2 * leaves; i++) {
-		w->tmax[i] = INT64_MIN;
-		w->tmin[i] = INT64_MAX;
+		tr->tmax[i] = INT64_MIN;
+		tr->tmin[i] = INT64_MAX;
 	}
-	for (j = 1; j < w->nlanes; j++)
-		tree_set(w, j, topend(w, sl, j));
+	for (j = 1; j < tr->nlanes; j++)
+		tree_set(w, tr, j);
 }
 
 /*
@@ -144,28 +193,32 @@ tree_fit(struct ltlanes *w, const struct ltslice *sl, uint32_t k)
  * again.  Returns 0 when no lane takes it.
  */
 static uint32_t
-firstfit(struct ltlanes *w, const struct ltslice *sl, int64_t s, int64_t t)
+firstfit(struct ltlanes *w, struct lttrack *tr, int64_t s, int64_t t)
 {
 	size_t i;
-	uint32_t k;
+	uint32_t k, top;
 
-	while (w->nlanes > 1) {
-		if (w->tmax[1] < t && w->tmin[1] > s)
+	while (tr->nlanes > 1) {
+		if (tr->tmax[1] < t && tr->tmin[1] > s)
 			return 0;
-		for (i = 1; i < w->leaves; ) {
+		for (i = 1; i < tr->leaves; ) {
 			i *= 2;
-			if (!(w->tmax[i] >= t || w->tmin[i] <= s))
+			if (!(tr->tmax[i] >= t || tr->tmin[i] <= s))
 				i++;
 		}
-		k = (uint32_t)(i - w->leaves);
-		if (w->tmax[i] >= t && w->tmin[i] > s)
+		k = (uint32_t)(i - tr->leaves);
+		if (tr->tmax[i] >= t && tr->tmin[i] > s)
 			return k;
-		while (w->top[k] != NONE && sl[w->idx[w->top[k]]].end <= s)
-			w->top[k] = w->below[w->top[k]];
-		tree_set(w, k, topend(w, sl, k));
+		for (top = tr->top[k]; top != NONE && w->e[top].nend <= s; )
+			top = w->e[top].below;
+		release(w, tr->top[k], top);
+		tr->top[k] = top;
+		tree_set(w, tr, k);
 	}
 	return 0;
 }
+
+/* -------- lane 0 -------- */
 
 /*
  * What snapping [ts, end] to [s, t] costs: the sum of its snap steps,
@@ -180,36 +233,47 @@ cheap(const struct ltslice *x, int64_t s, int64_t t, int64_t thr)
 	return late < thr && early < thr - late;
 }
 
+/* Close, for good, the slices of lane 0 that end at or before s. */
+static void
+close0(struct ltlanes *w, struct lttrack *tr, int64_t s)
+{
+	uint32_t top;
+
+	for (top = tr->top0; top != NONE && w->e[top].nend <= s; )
+		top = w->e[top].below;
+	release(w, tr->top0, top);
+	tr->top0 = top;
+}
+
 /*
- * Try lane 0 for the slice at position p; returns 1 when placed there.
- * Snapping moves one boundary of the slice onto a boundary of the slice
- * it crosses (the smaller move; an end move on a tie), while the sum of
- * its snap steps stays below thr.  When lane 0 refuses the slice, its
- * stack is put back as it was: the start snaps may have closed slices
- * that are still open for everyone else.
+ * Try lane 0 for x; returns 1 when placed there.  Snapping moves one
+ * boundary of the slice onto a boundary of the slice it crosses (the
+ * smaller move; an end move on a tie), while the sum of its snap steps
+ * stays below thr.  When lane 0 refuses the slice, its stack is put back
+ * as it was: the start snaps may have closed slices that are still open
+ * for everyone else.
  */
 static int
-lane0(struct ltlanes *w, struct ltslice *sl, uint32_t p, int64_t thr)
+lane0(struct ltlanes *w, struct lttrack *tr, struct ltslice *x, int64_t thr)
 {
-	struct ltslice *x = &sl[w->idx[p]], *y;
+	const struct ltent *y;
 	int64_t s = x->ts, t = x->end, ns, nt, a, b;
-	uint32_t saved, snaps = 0;
+	uint32_t saved, top, snaps = 0;
 
-	while (w->top0 != NONE && sl[w->idx[w->top0]].nend <= s)
-		w->top0 = w->below[w->top0];
-	saved = w->top0;
+	close0(w, tr, s);
+	saved = top = tr->top0;
 	for (;;) {
-		while (w->top0 != NONE && sl[w->idx[w->top0]].nend <= s)
-			w->top0 = w->below[w->top0];
-		if (w->top0 == NONE)
+		while (top != NONE && w->e[top].nend <= s)
+			top = w->e[top].below;
+		if (top == NONE)
 			break;
-		y = &sl[w->idx[w->top0]];
+		y = &w->e[top];
 		if (s < y->nts) {
 			/* Its start was snapped past ours: follow it. */
 			ns = y->nts;
 			nt = t > ns ? t : ns;
 			if (!cheap(x, ns, nt, thr))
-				goto refuse;
+				return 0;
 			s = ns;
 			t = nt;
 			snaps++;
@@ -224,197 +288,113 @@ lane0(struct ltlanes *w, struct ltslice *sl, uint32_t p, int64_t thr)
 		else if (cheap(x, y->nend, t, thr))
 			s = y->nend;
 		else
-			goto refuse;
+			return 0;
 		snaps++;
 	}
+	release(w, saved, top);
+	tr->top0 = push(w, top, s, t);
 	x->nts = s;
 	x->nend = t;
 	x->lane = 0;
 	x->snaps = snaps;
-	w->below[p] = w->top0;
-	w->top0 = p;
 	return 1;
-refuse:
-	w->top0 = saved;
-	return 0;
+}
+
+/* -------- a track -------- */
+
+void
+lt_track_init(struct lttrack *tr)
+{
+	memset(tr, 0, sizeof(*tr));
+	tr->top0 = NONE;
+	tr->nlanes = 1;
 }
 
 /*
- * Place the n slices sl[idx[0..n)] of one track.  idx is sorted in
- * place; each slice gets nts, nend, lane and snaps.  thr is the snap
- * threshold in ns (0: never snap).  Returns the number of lanes, 1 when
- * the track needed no extra lane.
+ * Place x, the next slice of the track in the order of lt_lanes_sort:
+ * it gets nts, nend, lane and snaps.  thr is the snap threshold in ns
+ * (0: never snap).  Returns its lane; a lane equal to the number of
+ * lanes before the call is a new one.
  */
 uint32_t
-lt_lanes_place(struct ltlanes *w, struct ltslice *sl, uint32_t *idx,
-    size_t n, int64_t thr)
+lt_track_put(struct ltlanes *w, struct lttrack *tr, struct ltslice *x,
+    int64_t thr)
 {
-	struct ltslice *x;
-	uint32_t p, k;
+	uint32_t k;
 
-	if (n >= NONE)
-		lt_die(LT_EXIT_SYS, "too many slices on one track");
-	sortslices(w, sl, idx, n);
-	w->idx = idx;
-	w->below = lt_grow(w->below, &w->belowcap, n, sizeof(*w->below));
-	w->top0 = NONE;
-	w->nlanes = 1;
-	for (p = 0; p < n; p++) {
-		if (lane0(w, sl, p, thr))
-			continue;
-		x = &sl[idx[p]];
-		x->nts = x->ts;
-		x->nend = x->end;
-		x->snaps = 0;
-		if ((k = firstfit(w, sl, x->ts, x->end)) == 0) {
-			if (w->nlanes == NONE)
-				lt_die(LT_EXIT_SYS, "too many lanes");
-			k = w->nlanes;
-			tree_fit(w, sl, k);
-			w->top[k] = NONE;
-			w->nlanes++;
-		}
-		x->lane = k;
-		w->below[p] = w->top[k];
-		w->top[k] = p;
-		tree_set(w, k, x->end);
+	if (lane0(w, tr, x, thr))
+		return 0;
+	x->nts = x->ts;
+	x->nend = x->end;
+	x->snaps = 0;
+	if ((k = firstfit(w, tr, x->ts, x->end)) == 0) {
+		if (tr->nlanes == NONE)
+			lt_die(LT_EXIT_SYS, "too many lanes");
+		k = tr->nlanes;
+		tree_fit(w, tr, k);
+		tr->top[k] = NONE;
+		tr->nlanes++;
 	}
-	/* The tree serves the next track with every leaf unused again. */
-	for (k = 1; k < w->nlanes; k++)
-		tree_put(w, k, INT64_MIN, INT64_MAX);
-	return w->nlanes;
+	x->lane = k;
+	tr->top[k] = push(w, tr->top[k], x->ts, x->end);
+	tree_set(w, tr, k);
+	return k;
 }
-
-static int
-byiv(const void *a, const void *b)
-{
-	const struct ltiv *x = a, *y = b;
-
-	return (x->s > y->s) - (x->s < y->s);
-}
-
-static int
-byns(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* How many of the sorted ends e[0..n) are < v. */
-static size_t
-below(const int64_t *e, size_t n, int64_t v)
-{
-	size_t lo = 0, hi = n, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (e[mid] < v)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* Fenwick tree over the ranks of the ends: inserted ends of rank < r. */
-static uint64_t
-fen_sum(const uint32_t *f, size_t r)
-{
-	uint64_t c = 0;
-
-	for (; r > 0; r -= r & -r)
-		c += f[r];
-	return c;
-}
-
-/* The general count: a Fenwick tree over the ranks of the ends. */
-static uint64_t
-fenwick(struct ltlanes *w, const struct ltiv *v, size_t n)
-{
-	uint64_t c = 0;
-	size_t i, j, g, r;
-
-	w->ends = lt_grow(w->ends, &w->endscap, n, sizeof(*w->ends));
-	w->fen = lt_grow(w->fen, &w->fencap, n + 1, sizeof(*w->fen));
-	for (i = 0; i < n; i++)
-		w->ends[i] = v[i].e;
-	qsort(w->ends, n, sizeof(*w->ends), byns);
-	memset(w->fen, 0, (n + 1) * sizeof(*w->fen));
-	for (i = 0; i < n; i = g) {
-		/* Slices of equal start do not cross each other. */
-		for (g = i; g < n && v[g].s == v[i].s; g++)
-			if (v[g].e > v[g].s)
-				c += fen_sum(w->fen, below(w->ends, n,
-				    v[g].e)) - fen_sum(w->fen,
-				    below(w->ends, n, v[g].s + 1));
-		for (j = i; j < g; j++)
-			for (r = below(w->ends, n, v[j].e) + 1; r <= n;
-			    r += r & -r)
-				w->fen[r]++;
-	}
-	return c;
-}
-
-#define DEEP	1024
 
 /*
- * The crossing pairs among the n intervals v[]: pairs with a.s < b.s <
- * a.e < b.e, which Perfetto cannot put on one track.  v is sorted by
- * start if it is not already.  The ends of the open intervals are kept
- * sorted, so a crossing pair costs a binary search; in a trace that is
- * mostly nested few are open at a time.  Beyond DEEP open at once, the
- * count is made with a Fenwick tree instead: O(n log n) either way.
+ * Would lane 0 be empty for a slice of start s that comes next, once the
+ * slices that end at or before s are closed?  (Then a slice of that
+ * start, however long, goes there, alone, unsnapped.)  Nothing changes.
  */
-uint64_t
-lt_crossings(struct ltlanes *w, struct ltiv *v, size_t n)
+int
+lt_track_open0(const struct ltlanes *w, const struct lttrack *tr, int64_t s)
 {
-	int64_t *open;
-	uint64_t c = 0;
-	size_t i, g, lo = 0, hi = 0, k;
+	uint32_t i;
 
-	for (i = 1; i < n && v[i - 1].s <= v[i].s; i++)
-		;
-	if (i < n)
-		qsort(v, n, sizeof(*v), byiv);
-	w->ends = lt_grow(w->ends, &w->endscap, 2 * DEEP + 1,
-	    sizeof(*w->ends));
-	open = w->ends;
-	for (i = 0; i < n; i = g) {
-		while (lo < hi && open[lo] <= v[i].s)
-			lo++;
-		for (g = i; g < n && v[g].s == v[i].s; g++)
-			if (v[g].e > v[g].s)
-				c += below(open + lo, hi - lo, v[g].e);
-		if (hi + (g - i) > 2 * DEEP) {
-			memmove(open, open + lo, (hi - lo) * sizeof(*open));
-			hi -= lo;
-			lo = 0;
-			if (hi + (g - i) > DEEP)
-				return fenwick(w, v, n);
-		}
-		for (; i < g; i++) {
-			if (v[i].e <= v[i].s)
-				continue;
-			k = lo + below(open + lo, hi - lo, v[i].e);
-			memmove(open + k + 1, open + k,
-			    (hi - k) * sizeof(*open));
-			open[k] = v[i].e;
-			hi++;
-		}
+	for (i = tr->top0; i != NONE; i = w->e[i].below)
+		if (w->e[i].nend > s)
+			return 0;
+	return 1;
+}
+
+/*
+ * A slice [s, e] that went to lane 0 when it was empty, known only now,
+ * under every slice placed there since (all nested in it).
+ */
+void
+lt_track_bottom(struct ltlanes *w, struct lttrack *tr, int64_t s, int64_t e)
+{
+	uint32_t i, e0;
+
+	e0 = push(w, NONE, s, e);
+	if (tr->top0 == NONE) {
+		tr->top0 = e0;
+		return;
 	}
-	return c;
+	for (i = tr->top0; w->e[i].below != NONE; i = w->e[i].below)
+		;
+	w->e[i].below = e0;
+}
+
+/* Forget the track: its open slices go back to the pool. */
+void
+lt_track_free(struct ltlanes *w, struct lttrack *tr)
+{
+	uint32_t k;
+
+	release(w, tr->top0, NONE);
+	for (k = 1; k < tr->nlanes; k++)
+		release(w, tr->top[k], NONE);
+	free(tr->top);
+	free(tr->tmax);
+	free(tr->tmin);
+	lt_track_init(tr);
 }
 
 void
 lt_lanes_free(struct ltlanes *w)
 {
-	free(w->below);
-	free(w->top);
-	free(w->tmax);
-	free(w->tmin);
-	free(w->ends);
-	free(w->fen);
+	free(w->e);
 	free(w->keys);
 	memset(w, 0, sizeof(*w));
 }

@@ -7,9 +7,11 @@
  * to their columns when the column can hold the value, and everything
  * else, in order, to extra (litracer-stream(5)).  Numbers become lt1
  * microseconds exactly: digits beyond the nanosecond are rounded half
- * away from zero.  When a standard member is repeated the last one
+ * away from zero.  A pid or tid, number or string, becomes the valid id
+ * procs.c gives it.  When a standard member is repeated the last one
  * counts, as in Perfetto and JSON.parse; the others are dropped and
- * counted.  An event without a one-character ph has no lt1 form.
+ * counted.  An event without a one-character ph has no lt1 form, nor
+ * an X of negative dur, which Perfetto drops.
  */
 #include "jsonev.h"
 #include "ltparse.h"
@@ -134,20 +136,6 @@ usval(const char *js, const jsmntok_t *t, int64_t add, int64_t *ns,
 	return 1;
 }
 
-/* Is p[0..n) a canonical integer of at most 18 digits? */
-static int
-smallint(const char *p, size_t n)
-{
-	size_t i = n > 0 && *p == '-';
-
-	if (n == i || n - i > 18 || (p[i] == '0' && n > i + 1))
-		return 0;
-	for (; i < n; i++)
-		if (!ISDIGIT(p[i]))
-			return 0;
-	return 1;
-}
-
 /* Can column m hold value token t?  ts and dur go to *ns and *keep. */
 static int
 fits(const struct ltjev *ev, const struct ltjrec *jr, int m,
@@ -155,7 +143,6 @@ fits(const struct ltjev *ev, const struct ltjrec *jr, int m,
 {
 	const char *p = ev->p + t->start;
 	size_t n = (size_t)(t->end - t->start);
-	int64_t v;
 
 	switch (m) {
 	case M_TS:
@@ -167,11 +154,9 @@ fits(const struct ltjev *ev, const struct ltjrec *jr, int m,
 		    *p < 0x7f && *p != '"' && *p != '\\';
 	case M_PID:
 	case M_TID:
-		if (t->type == JSMN_STRING)
-			return 1;
-		if (t->type != JSMN_PRIMITIVE || (n == 2 && p[0] == '-'))
-			return 0;
-		return smallint(p, n) || lt_int_parse(p, n, &v) == LT_NUM_OK;
+		/* Any number or string: procs.c gives it a valid id. */
+		return t->type == JSMN_STRING || (t->type == JSMN_PRIMITIVE &&
+		    (*p == '-' || ISDIGIT(*p)));
 	case M_CAT:
 	case M_NAME:
 		return t->type == JSMN_STRING && n > 0;
@@ -199,71 +184,149 @@ putus(struct ltbuf *b, const char *js, const jsmntok_t *t, int64_t ns,
 		putnum(b, ns, 1);
 }
 
-static void
-putid(struct ltbuf *b, const struct ltjev *ev, const jsmntok_t *t,
-    const struct ltjrec *jr, int pid)
+/*
+ * A decimal integer -?[0-9]+ that fits int64, leading zeros allowed (a
+ * string that spells one is that number)?
+ */
+static int
+decimal(const char *p, size_t n, int64_t *v)
 {
-	const char *p;
-	size_t n;
-	int64_t v;
+	uint64_t u = 0;
+	size_t i = n > 0 && *p == '-';
+	int neg = (int)i;
 
-	text(ev->p, t, &p, &n);
-	if (t->type == JSMN_STRING) {
-		if (pid && jr->label != NULL) {
-			lt_buf_add(b, p, n - 1);
-			lt_buf_adds(b, " (");
-			lt_buf_adds(b, jr->label);
-			lt_buf_add(b, ")\"", 2);
-		} else
-			lt_buf_add(b, p, n);
-		return;
+	if (i == n)
+		return 0;
+	for (; i < n; i++) {
+		if (!ISDIGIT(p[i]) || u > (UINT64_MAX - 9) / 10)
+			return 0;
+		u = u * 10 + (uint64_t)(p[i] - '0');
 	}
-	/* An integer that fits is written canonically: copy it. */
-	if (!pid || jr->pid == NULL) {
-		lt_buf_add(b, p, n);
-		return;
-	}
-	lt_int_parse(p, n, &v);
-	if (v >= 0 && v <= (int64_t)UINT32_MAX)
-		v = (int64_t)jr->pid(jr->arg, (uint64_t)v);
-	putnum(b, v, 0);
+	if (u > (uint64_t)INT64_MAX + (uint64_t)neg)
+		return 0;
+	*v = neg ? (int64_t)(0 - u) : (int64_t)u;
+	return 1;
 }
 
 /*
- * The args of an M process_name event of a process moved to a block
- * (jr->label set) get the label and the pid as written, so that the
- * name still says where the process ran: {"name":"python3 (node 2, pid
- * 4021)"}.  Other args are copied.
+ * Is the JSON number p[0..n), which is not written as an integer, one
+ * all the same (1.0, 1e3, -0.0)?  Its value in *v then.  Its digits d,
+ * the point moved by the exponent k: 0s cut from d or added to it.
+ */
+static int
+integral(const char *p, size_t n, int64_t *v)
+{
+	const char *end = p + n, *q;
+	char d[LT_NUMBUF];
+	size_t nd = 0;
+	int64_t x;
+	long k = 0;
+	int frac = 0;
+
+	if (p < end && *p == '-')
+		d[nd++] = *p++;
+	for (q = p; q < end && *q != 'e' && *q != 'E'; q++) {
+		if (*q == '.') {
+			frac = 1;
+			continue;
+		}
+		if (nd == sizeof(d) - 1)
+			return 0;
+		d[nd++] = *q;
+		k -= frac;
+	}
+	if (q < end) {
+		q += q + 1 < end && q[1] == '+' ? 2 : 1;
+		if (end - q > 4 || !decimal(q, (size_t)(end - q), &x) ||
+		    x < -40 || x > 40)
+			return 0;
+		k += (long)x;
+	}
+	for (; k < 0; k++, nd--)
+		if (nd == 0 || d[nd - 1] != '0')
+			return 0;
+	for (; k > 0; k--) {
+		if (nd == sizeof(d) - 1)
+			return 0;
+		d[nd++] = '0';
+	}
+	return decimal(d, nd, v);
+}
+
+/* The pid or tid of value token t (absent: -1) as written. */
+static void
+jid(const struct ltjev *ev, int t, struct ltjid *id)
+{
+	const jsmntok_t *tok;
+	const char *p;
+	size_t n;
+
+	memset(id, 0, sizeof(*id));
+	if (t < 0)
+		return;
+	tok = &ev->tok[t];
+	p = ev->p + tok->start;
+	n = (size_t)(tok->end - tok->start);
+	id->str = tok->type == JSMN_STRING;
+	id->p = p;
+	id->n = n;
+	/* A number whose value is an integer is it, as Perfetto takes it. */
+	if (id->str ? decimal(p, n, &id->v) : lt_int_parse(p, n, &id->v) ==
+	    LT_NUM_OK || integral(p, n, &id->v))
+		id->kind = LT_JID_INT;
+	else
+		id->kind = LT_JID_TEXT;
+}
+
+/*
+ * An M event naming a process or a thread whose id was changed gets
+ * the id as written after its name, so that the name still says which
+ * it is: {"name":"python3 (node 2, pid 4021)"}.  Other args are copied.
+ * col holds the value token of each column, or -1 when it is not in its
+ * column.
  */
 static void
 putargs(struct ltbuf *b, const struct ltjev *ev, const int *col,
-    struct ltjrec *jr)
+    const char *suffix)
 {
 	const jsmntok_t *t = ev->tok, *a = &t[col[M_ARGS]];
 	const char *p = ev->p;
-	int64_t pid;
 	int v;
 
-	if (jr->label == NULL || p[t[col[M_PH]].start] != 'M' ||
-	    col[M_NAME] < 0 ||
-	    t[col[M_NAME]].end - t[col[M_NAME]].start != 12 ||
-	    memcmp(p + t[col[M_NAME]].start, "process_name", 12) != 0 ||
-	    col[M_PID] < 0 || t[col[M_PID]].type != JSMN_PRIMITIVE ||
-	    (v = lt_jtok_get(p, t, col[M_ARGS], "name")) < 0 ||
-	    t[v].type != JSMN_STRING) {
+	if (suffix == NULL || (v = lt_jtok_get(p, t, col[M_ARGS], "name")) <
+	    0 || t[v].type != JSMN_STRING) {
 		lt_buf_add(b, p + a->start, (size_t)(a->end - a->start));
 		return;
 	}
-	lt_int_parse(p + t[col[M_PID]].start, (size_t)(t[col[M_PID]].end -
-	    t[col[M_PID]].start), &pid);
 	lt_buf_add(b, p + a->start, (size_t)(t[v].end - a->start));
-	jr->named = 1;
-	lt_buf_adds(b, " (");
-	lt_buf_adds(b, jr->label);
-	lt_buf_adds(b, ", pid ");
-	putnum(b, pid, 0);
-	lt_buf_addc(b, ')');
+	lt_buf_adds(b, suffix);
 	lt_buf_add(b, p + t[v].end, (size_t)(a->end - t[v].end));
+}
+
+/*
+ * What M event ev is: one naming a process ('p') or a thread ('t'),
+ * another of a process (its name starts with "process_": 'P'), or
+ * none of these (0).
+ */
+static int
+naming(const struct ltjev *ev, const int *col)
+{
+	const jsmntok_t *t = ev->tok;
+	const char *p = ev->p, *name;
+	size_t n;
+	int v, named;
+
+	if (p[t[col[M_PH]].start] != 'M' || col[M_NAME] < 0)
+		return 0;
+	name = p + t[col[M_NAME]].start;
+	n = (size_t)(t[col[M_NAME]].end - t[col[M_NAME]].start);
+	named = col[M_ARGS] >= 0 && (v = lt_jtok_get(p, t, col[M_ARGS],
+	    "name")) >= 0 && t[v].type == JSMN_STRING;
+	if (n == 12 && memcmp(name, "process_name", 12) == 0 && named)
+		return 'p';
+	if (n == 11 && memcmp(name, "thread_name", 11) == 0 && named)
+		return 't';
+	return n >= 8 && memcmp(name, "process_", 8) == 0 ? 'P' : 0;
 }
 
 /* The key token of the member after the one whose key token is i. */
@@ -278,89 +341,95 @@ nextkey(const jsmntok_t *t, int i)
 #define NMEM	32	/* members remembered from the first walk */
 
 /*
- * Append the record of ev, with its '\n', to b.  Returns 0, or -1 when
- * the event has no lt1 form (jr->why says why; nothing is appended).
+ * An event's members, as the first walk finds them: the value token of
+ * each column's last member (or -1), whether it goes to extra instead,
+ * and the key tokens and columns of the first NMEM members.
  */
-int
-lt_jrec(const struct ltjev *ev, struct ltbuf *b, struct ltjrec *jr)
+struct members {
+	int		 col[M_N];
+	unsigned char	 extra[M_N];	/* its column cannot hold it */
+	int64_t		 ns[M_N];	/* ts and dur */
+	size_t		 keep[M_N];
+	int		 key[NMEM];
+	signed char	 mk[NMEM];	/* M_*, or -1 */
+	uint64_t	 id[2];		/* the pid and tid written */
+	const char	*suffix;	/* after the name an M event gives */
+};
+
+static void
+walk(const struct ltjev *ev, struct members *mb, struct ltjrec *jr)
 {
 	const jsmntok_t *t = ev->tok;
-	const char *p;
-	size_t n;
-	int col[M_N], key[NMEM], i, k, m, first;
-	signed char mk[NMEM];
-	int64_t ns[M_N];
-	size_t keep[M_N];
+	int i, k, m;
 
-	if (ev->ntok < 1 || t[0].type != JSMN_OBJECT) {
-		jr->why = "an event that is not an object";
-		return -1;
+	for (m = 0; m < M_N; m++) {
+		mb->col[m] = -1;
+		mb->extra[m] = 0;
 	}
-	for (m = 0; m < M_N; m++)
-		col[m] = -1;
 	for (i = 1, k = 0; k < t[0].size; k++, i = nextkey(t, i)) {
 		m = which(ev->p, &t[i]);
 		if (k < NMEM) {
-			key[k] = i;
-			mk[k] = (signed char)m;
+			mb->key[k] = i;
+			mb->mk[k] = (signed char)m;
 		}
 		if (m >= 0) {
-			if (col[m] >= 0)
+			if (mb->col[m] >= 0)
 				jr->dupkeys++;
-			col[m] = i + 1;
+			mb->col[m] = i + 1;
 		}
 	}
-	if (col[M_PH] < 0 || !fits(ev, jr, M_PH, &t[col[M_PH]], NULL, NULL)) {
-		jr->why = t[0].size == 0 ? "an empty event" :
-		    col[M_PH] < 0 ? "an event without ph" :
-		    "an event whose ph is not one character";
-		return -1;
-	}
-	for (m = 0; m < M_N; m++)
-		if (col[m] >= 0 && !fits(ev, jr, m, &t[col[m]], &ns[m],
-		    &keep[m]))
-			col[m] = -col[m] - 2;	/* to extra */
+}
 
+/* The eight columns before extra, each followed by its tab. */
+static void
+columns(struct ltbuf *b, const struct ltjev *ev, const struct members *mb)
+{
+	const jsmntok_t *t = ev->tok;
+	int used[M_N], i, m;
+
+	for (m = 0; m < M_N; m++)
+		used[m] = mb->extra[m] ? -1 : mb->col[m];
 	for (m = 0; m < M_N; m++) {
-		if (m > 0)
-			lt_buf_addc(b, '\t');
-		if (col[m] < 0) {
+		if ((i = used[m]) < 0) {
 			if (m == M_ARGS)
 				lt_buf_add(b, "{}", 2);
 			else if (m != M_CAT && m != M_NAME)
 				lt_buf_addc(b, '-');
-			continue;
-		}
-		i = col[m];
-		switch (m) {
-		case M_TS:
-		case M_DUR:
-			putus(b, ev->p, &t[i], ns[m], keep[m]);
-			break;
-		case M_PID:
-		case M_TID:
-			putid(b, ev, &t[i], jr, m == M_PID);
-			break;
-		case M_ARGS:
-			putargs(b, ev, col, jr);
-			break;
-		default:	/* ph, cat, name: contents; args: the object */
+		} else if (m == M_TS || m == M_DUR)
+			putus(b, ev->p, &t[i], mb->ns[m], mb->keep[m]);
+		else if (m == M_PID || m == M_TID)
+			putnum(b, (int64_t)mb->id[m == M_TID], 0);
+		else if (m == M_ARGS)
+			putargs(b, ev, used, mb->suffix);
+		else		/* ph, cat, name: contents */
 			lt_buf_add(b, ev->p + t[i].start,
 			    (size_t)(t[i].end - t[i].start));
-		}
+		lt_buf_addc(b, '\t');
 	}
+}
 
-	lt_buf_add(b, "\t{", 2);
-	first = 1;
+/*
+ * The extra column: every member, in order, but those in their column
+ * and the standard ones repeated later.
+ */
+static void
+extra(struct ltbuf *b, const struct ltjev *ev, const struct members *mb)
+{
+	const jsmntok_t *t = ev->tok;
+	const char *p;
+	size_t n;
+	int i, k, m, first = 1;
+
+	lt_buf_addc(b, '{');
 	for (i = 1, k = 0; k < t[0].size; k++) {
 		if (k < NMEM) {
-			i = key[k];
-			m = mk[k];
+			i = mb->key[k];
+			m = mb->mk[k];
 		} else {
 			i = nextkey(t, i);
 			m = which(ev->p, &t[i]);
 		}
-		if (m >= 0 && (col[m] >= 0 || -col[m] - 2 != i + 1))
+		if (m >= 0 && (!mb->extra[m] || mb->col[m] != i + 1))
 			continue;	/* in its column, or repeated */
 		if (!first)
 			lt_buf_addc(b, ',');
@@ -372,5 +441,59 @@ lt_jrec(const struct ltjev *ev, struct ltbuf *b, struct ltjrec *jr)
 		lt_buf_add(b, p, n);
 	}
 	lt_buf_add(b, "}\n", 2);
+}
+
+/* The pid and tid to write, from procs.c, and an M event's suffix. */
+static void
+ids(const struct ltjev *ev, struct members *mb, const struct ltjrec *jr)
+{
+	struct ltjid id[2];
+	int used[M_N], m;
+
+	for (m = 0; m < M_N; m++)
+		used[m] = mb->extra[m] ? -1 : mb->col[m];
+	jid(ev, used[M_PID], &id[0]);
+	jid(ev, used[M_TID], &id[1]);
+	mb->suffix = lt_jsonids(jr->in, id, naming(ev, used), mb->id);
+}
+
+/*
+ * Append the record of ev, with its '\n', to b.  Returns 0, or -1 when
+ * the event has no lt1 form (jr->why says why; nothing is appended).
+ */
+int
+lt_jrec(const struct ltjev *ev, struct ltbuf *b, struct ltjrec *jr)
+{
+	const jsmntok_t *t = ev->tok;
+	struct members mb;
+	int m, ph;
+
+	jr->negdur = 0;
+	if (ev->ntok < 1 || t[0].type != JSMN_OBJECT) {
+		jr->why = "an event that is not an object";
+		return -1;
+	}
+	walk(ev, &mb, jr);
+	ph = mb.col[M_PH];
+	if (ph < 0 || !fits(ev, jr, M_PH, &t[ph], NULL, NULL)) {
+		jr->why = t[0].size == 0 ? "an empty event" :
+		    ph < 0 ? "an event without ph" :
+		    "an event whose ph is not one character";
+		return -1;
+	}
+	for (m = 0; m < M_N; m++)
+		if (mb.col[m] >= 0 && !fits(ev, jr, m, &t[mb.col[m]],
+		    &mb.ns[m], &mb.keep[m]))
+			mb.extra[m] = 1;
+	/* Perfetto drops an X of negative dur: so do we, and say so. */
+	if (ev->p[t[ph].start] == 'X' && mb.col[M_DUR] >= 0 &&
+	    !mb.extra[M_DUR] && mb.ns[M_DUR] < 0) {
+		jr->why = "an X event with a negative dur";
+		jr->negdur = 1;
+		return -1;
+	}
+	ids(ev, &mb, jr);
+	columns(b, ev, &mb);
+	extra(b, ev, &mb);
 	return 0;
 }

@@ -33,25 +33,43 @@
  * A cursor over the ';' and ':' of a record, sixteen bytes at a time:
  * the bytes from w on, those of them not handed out yet in the mask m.
  * On the way it notes in esc whether a byte needs escaping in JSON.
+ * When open, the end of the line is not known yet: end is the end of
+ * the bytes there are, and the first '\n' becomes the end.
  */
 struct cut {
 	const char	*w;
 	const char	*end;
 	unsigned	 m;
 	unsigned	 esc;
+	int		 open;
 };
 
 static inline void
 cutload(struct cut *c)
 {
+	unsigned e, nl, before;
 	const char *t;
 
 	if (c->end - c->w >= 16) {
-		c->m = lt_scan16(c->w, ';', ':');
-		c->esc |= lt_scan16esc(c->w);
+		c->m = lt_scan16both(c->w, ';', ':', &e);
+		/* A '\n' is below 0x20: looked for only then. */
+		if (e != 0 && c->open && (nl = lt_scan16(c->w, '\n',
+		    '\n')) != 0) {
+			before = (1U << lt_scan_first(nl)) - 1;
+			c->m &= before;
+			e &= before;
+			c->end = c->w + lt_scan_first(nl);
+			c->open = 0;
+		}
+		c->esc |= e;
 		return;
 	}
 	for (c->m = 0, t = c->w; t < c->end; t++) {
+		if (*t == '\n' && c->open) {
+			c->end = t;
+			c->open = 0;
+			break;
+		}
 		if (*t == ';' || *t == ':')
 			c->m |= 1U << (t - c->w);
 		if ((unsigned char)*t < 0x20 || (unsigned char)*t >= 0x7f ||
@@ -89,28 +107,22 @@ torn(struct ltlog *lg, const char *why)
 }
 
 static void
+morekv(struct ltlog *lg)
+{
+	lg->kvcap = lg->kvcap != 0 ? lg->kvcap * 2 : 16;
+	lg->kv = lt_reallocarray(lg->kv, lg->kvcap, sizeof(*lg->kv));
+}
+
+static inline void
 addkv(struct ltlog *lg, const char *k, size_t kn, const char *v, size_t vn)
 {
-	if (lg->nkv == lg->kvcap) {
-		lg->kvcap = lg->kvcap != 0 ? lg->kvcap * 2 : 16;
-		lg->kv = lt_reallocarray(lg->kv, lg->kvcap, sizeof(*lg->kv));
-	}
+	if (lg->nkv == lg->kvcap)
+		morekv(lg);
 	lg->kv[lg->nkv].k = k;
 	lg->kv[lg->nkv].kn = kn;
 	lg->kv[lg->nkv].v = v;
 	lg->kv[lg->nkv].vn = vn;
 	lg->nkv++;
-}
-
-/* Set a column field once; a second occurrence means merged records. */
-static int
-setonce(struct ltfield *f, const char *v, size_t n)
-{
-	if (f->p != NULL)
-		return -1;
-	f->p = (char *)v;
-	f->n = n;
-	return 0;
 }
 
 /*
@@ -239,151 +251,171 @@ crashtext(struct ltlog *lg)
 	return 1;
 }
 
-int
-lt_logline(char *line, size_t n, struct ltlog *lg)
+/*
+ * A PID or TID, at most max.  The lines of one thread often come in a
+ * run: the last text read and its value are kept, so as not to read the
+ * same digits again.
+ */
+static int
+idval(struct ltidc *c, const char *v, size_t n, uint64_t max, uint64_t *id)
 {
-	const char *p, *end, *tok, *semi, *colon, *k, *ke, *v, *ve, *q;
-	const char *nul, *start;
-	struct ltkv *last = NULL;
-	struct cut cut;
-	int have_ts = 0, have_pid = 0, have_tid = 0, bare = 0;
-
-	lg->nkv = 0;
-	lg->gen = LT_GEN_NEW;
-	lg->salvaged = 0;
-	lg->crash = 0;
-	lg->why = NULL;
-	memset(&lg->name, 0, sizeof(lg->name));
-	lg->ph = lg->cat = lg->cname = lg->name;
-	if (n > 0 && line[n - 1] == '\r')
-		n--;
-	p = line;
-	end = line + n;
-
-	/*
-	 * A hole of NUL bytes (a kill, a power loss) ends what was being
-	 * written; a record after it, on the same line, is intact.
-	 */
-	if ((nul = memchr(p, '\0', n)) != NULL) {
-		while ((nul = memchr(p, '\0', (size_t)(end - p))) != NULL)
-			p = nul + 1;
-		if (!HASPFX(p, (size_t)(end - p), "ts:"))
-			return torn(lg, "NUL bytes");
-		lg->salvaged = 1;
+	if (n != 0 && n == c->n && lt_same(v, c->text, n)) {
+		*id = c->id;
+		return 0;
 	}
-	/* A byte order mark starts a file; appended files keep theirs. */
-	if (HASPFX(p, (size_t)(end - p), "\xef\xbb\xbf"))
-		p += 3;
-	start = p;
-	TRIM(p, end);
-	if (p == end)
-		return lg->kind = LT_SKIP_BLANK;
-	if (!HASPFX(p, (size_t)(end - p), "ts:"))
-		return notrecord(start, p, end, lg);
-	cut.w = p;
-	cut.end = end;
-	cut.esc = 0;
-	cutload(&cut);
-	for (tok = p; tok < end; tok = semi + 1) {
-		/* The token's first ':', then its ';'. */
-		q = cutnext(&cut, 1);
-		if (q == end || *q == ';') {
-			semi = q;
-			k = tok;
-			ke = semi;
-			TRIM(k, ke);
+	if (lt_uint_parse(v, n, id) != LT_NUM_OK || *id > max)
+		return -1;
+	if (n <= sizeof(c->text)) {
+		memcpy(c->text, v, n);
+		c->n = (unsigned char)n;
+		c->id = *id;
+	}
+	return 0;
+}
+
+/*
+ * The prefix of a record, "ts:T;PID:P; TID:T;" ("ts:T; logger_name:L;
+ * level:V; PID:P; TID:T;" in v1), whose tokens c hands out from tok.
+ * Returns where the tokens after it start, or NULL with lg torn.
+ */
+static const char *
+prefix(struct cut *c, const char *tok, struct ltlog *lg)
+{
+	const char *q, *k, *ke, *v, *ve;
+	int have_ts = 0, have_pid = 0;
+	size_t n;
+
+	for (; tok < c->end; tok = q + 1) {
+		q = cutnext(c, 1);
+		k = tok;
+		ke = q;
+		TRIM(k, ke);
+		if (q == c->end || *q == ';') {
+			if (k == ke)
+				continue;	/* ";;" */
+			torn(lg, "bad record prefix");
+			return NULL;
+		}
+		v = q + 1;
+		ve = q = cutnext(c, 0);
+		TRIM(v, ve);
+		n = (size_t)(ke - k);
+		if (KEYIS(k, n, "ts")) {
+			if (have_ts++ || parsets(v, (size_t)(ve - v), lg) < 0)
+				break;
+		} else if (!have_ts) {
+			break;
+		} else if (KEYIS(k, n, "PID")) {
+			if (have_pid++ || idval(&lg->pidc, v, (size_t)(ve - v),
+			    UINT32_MAX, &lg->pid) < 0) {
+				torn(lg, "bad PID");
+				return NULL;
+			}
+		} else if (KEYIS(k, n, "TID")) {
+			if (!have_pid || idval(&lg->tidc, v, (size_t)(ve - v),
+			    UINT64_MAX, &lg->tid) < 0) {
+				torn(lg, "bad TID");
+				return NULL;
+			}
+			return q + 1;
+		} else if (!have_pid && (KEYIS(k, n, "logger_name") ||
+		    KEYIS(k, n, "level"))) {
+			/* v1 puts logger_name and level before PID. */
+			lg->gen = LT_GEN_V1;
+			addkv(lg, k, n, v, (size_t)(ve - v));
+		} else {
+			torn(lg, "bad record prefix");
+			return NULL;
+		}
+	}
+	torn(lg, tok < c->end ? "bad ts" : "record prefix cut short");
+	return NULL;
+}
+
+/* The column keys: ph, cat, name and cname go to their fields. */
+static inline struct ltfield *
+column(struct ltlog *lg, const char *k, size_t n)
+{
+	switch (n) {
+	case 2:
+		return k[0] == 'p' && k[1] == 'h' ? &lg->ph : NULL;
+	case 3:
+		return KEYIS(k, n, "cat") ? &lg->cat : NULL;
+	case 4:
+		return KEYIS(k, n, "name") ? &lg->name : NULL;
+	case 5:
+		return KEYIS(k, n, "cname") ? &lg->cname : NULL;
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * The tokens of a record after its prefix, from tok: "key: value;" to
+ * the columns or to kv.  Returns 0, 1 when there was text without a
+ * key, or -1 with lg torn.
+ */
+static int
+body(struct cut *c, const char *tok, struct ltlog *lg)
+{
+	static const char *const twice[] = {
+		NULL, NULL, "two ph keys", "two cat keys", "two name keys",
+		"two cname keys"
+	};
+	const char *q, *k, *ke, *v, *ve;
+	struct ltkv *last = NULL;
+	struct ltfield *f;
+	int bare = 0;
+	size_t n;
+
+	for (; tok < c->end; tok = q + 1) {
+		q = cutnext(c, 1);
+		k = tok;
+		ke = q;
+		TRIM(k, ke);
+		if (q == c->end || *q == ';') {
 			if (k == ke)
 				continue;	/* ";;" or the final ';' */
-			if (!have_tid)
-				return torn(lg, "bad record prefix");
 			if (last == NULL) {
 				bare = 1;	/* message text */
 				continue;
 			}
 			/* Before 0.2.68 a ';' in a value was not replaced. */
-			ve = semi;
+			ve = q;
 			v = last->v;
 			TRIM(v, ve);
 			last->vn = (size_t)(ve - v);
 			continue;
 		}
-		colon = q;
-		semi = cutnext(&cut, 0);
-		k = tok;
-		ke = colon;
-		v = colon + 1;
-		ve = semi;
-		TRIM(k, ke);
+		v = q + 1;
+		ve = q = cutnext(c, 0);
 		TRIM(v, ve);
-		last = NULL;
 		n = (size_t)(ke - k);
-		if (!have_tid) {
-			if (KEYIS(k, n, "ts")) {
-				if (have_ts++ || parsets(v, (size_t)(ve - v),
-				    lg) < 0)
-					return torn(lg, "bad ts");
-			} else if (!have_ts) {
-				return torn(lg, "bad ts");
-			} else if (KEYIS(k, n, "PID")) {
-				if (have_pid++ || lt_uint_parse(v,
-				    (size_t)(ve - v), &lg->pid) != LT_NUM_OK ||
-				    lg->pid > UINT32_MAX)
-					return torn(lg, "bad PID");
-			} else if (KEYIS(k, n, "TID")) {
-				if (!have_pid || lt_uint_parse(v,
-				    (size_t)(ve - v), &lg->tid) != LT_NUM_OK)
-					return torn(lg, "bad TID");
-				have_tid = 1;
-			} else if (!have_pid && (KEYIS(k, n, "logger_name") ||
-			    KEYIS(k, n, "level"))) {
-				/* v1 puts logger_name and level before PID. */
-				lg->gen = LT_GEN_V1;
-				addkv(lg, k, n, v, (size_t)(ve - v));
-			} else
-				return torn(lg, "bad record prefix");
+		last = NULL;
+		if ((f = column(lg, k, n)) != NULL) {
+			if (f->p != NULL) {
+				torn(lg, twice[n]);
+				return -1;
+			}
+			f->p = (char *)v;
+			f->n = (size_t)(ve - v);
 			continue;
 		}
-		switch (n) {
-		case 2:
-			if (k[0] == 'p' && k[1] == 'h') {
-				if (setonce(&lg->ph, v, (size_t)(ve - v)) < 0)
-					return torn(lg, "two ph keys");
-				continue;
-			}
-			if (k[0] == 't' && k[1] == 's')
-				return torn(lg, "two records on one line");
-			break;
-		case 3:
-			if (KEYIS(k, n, "cat")) {
-				if (setonce(&lg->cat, v, (size_t)(ve - v)) < 0)
-					return torn(lg, "two cat keys");
-				continue;
-			}
-			if (KEYIS(k, n, "PID") || KEYIS(k, n, "TID"))
-				return torn(lg, "two records on one line");
-			break;
-		case 4:
-			if (KEYIS(k, n, "name")) {
-				if (setonce(&lg->name, v, (size_t)(ve - v)) < 0)
-					return torn(lg, "two name keys");
-				continue;
-			}
-			break;
-		case 5:
-			if (KEYIS(k, n, "cname")) {
-				if (setonce(&lg->cname, v, (size_t)(ve - v)) <
-				    0)
-					return torn(lg, "two cname keys");
-				continue;
-			}
-			break;
+		if (n <= 3 && (KEYIS(k, n, "ts") || KEYIS(k, n, "PID") ||
+		    KEYIS(k, n, "TID"))) {
+			torn(lg, "two records on one line");
+			return -1;
 		}
 		addkv(lg, k, n, v, (size_t)(ve - v));
 		last = &lg->kv[lg->nkv - 1];
 	}
-	lg->plain = cut.esc == 0;
-	if (!have_tid)
-		return torn(lg, "record prefix cut short");
+	return bare;
+}
+
+/* What a whole record is, once its tokens are read. */
+static int
+verdict(struct ltlog *lg, const char *end, int bare)
+{
 	if (lg->ph.p == NULL) {
 		if (!crashtext(lg))
 			return lg->kind = LT_SKIP_TEXT;
@@ -400,7 +432,127 @@ lt_logline(char *line, size_t n, struct ltlog *lg)
 	/* Every event record ends in ';': one that does not was cut. */
 	if (end[-1] != ';')
 		return torn(lg, "event cut short");
-	return lg->kind = LT_LOG_EVENT;
+	/*
+	 * LitData writes B, E and I (i is the same instant): another phase
+	 * is damage, and would cost an error in the trace (a b or an s
+	 * needs an id, an X a dur).
+	 */
+	switch (lg->ph.p[0]) {
+	case 'B': case 'E': case 'I': case 'i':
+		return lg->kind = LT_LOG_EVENT;
+	default:
+		return lg->kind = LT_SKIP_PHASE;
+	}
+}
+
+static void
+reset(struct ltlog *lg)
+{
+	lg->nkv = 0;
+	lg->gen = LT_GEN_NEW;
+	lg->salvaged = 0;
+	lg->crash = 0;
+	lg->why = NULL;
+	memset(&lg->name, 0, sizeof(lg->name));
+	lg->ph = lg->cat = lg->cname = lg->name;
+}
+
+/*
+ * Where the record of line[0..n) starts.  A hole of NUL bytes (a kill,
+ * a power loss) ends what was being written; a record after it, on the
+ * same line, is intact.  Returns NULL with lg torn when none is there.
+ */
+static const char *
+start(const char *line, size_t n, struct ltlog *lg)
+{
+	const char *p = line, *end = line + n, *nul;
+
+	if (memchr(p, '\0', n) == NULL)
+		return p;
+	while ((nul = memchr(p, '\0', (size_t)(end - p))) != NULL)
+		p = nul + 1;
+	if (!HASPFX(p, (size_t)(end - p), "ts:")) {
+		torn(lg, "NUL bytes");
+		return NULL;
+	}
+	lg->salvaged = 1;
+	return p;
+}
+
+/* Classify the line line[0..n), its '\n' cut, and tokenise a record. */
+int
+lt_logline(char *line, size_t n, struct ltlog *lg)
+{
+	const char *p, *end, *tok, *first;
+	struct cut cut;
+	int bare;
+
+	reset(lg);
+	if (n > 0 && line[n - 1] == '\r')
+		n--;
+	end = line + n;
+	if ((p = start(line, n, lg)) == NULL)
+		return lg->kind;
+	/* A byte order mark starts a file; appended files keep theirs. */
+	if (HASPFX(p, (size_t)(end - p), "\xef\xbb\xbf"))
+		p += 3;
+	first = p;
+	TRIM(p, end);
+	if (p == end)
+		return lg->kind = LT_SKIP_BLANK;
+	if (!HASPFX(p, (size_t)(end - p), "ts:"))
+		return notrecord(first, p, end, lg);
+	cut.w = p;
+	cut.end = end;
+	cut.esc = 0;
+	cut.open = 0;
+	cutload(&cut);
+	if ((tok = prefix(&cut, p, lg)) == NULL ||
+	    (bare = body(&cut, tok, lg)) < 0)
+		return lg->kind;
+	lg->plain = cut.esc == 0;
+	return verdict(lg, end, bare);
+}
+
+/*
+ * The next line of a log, at the start of p[0..n), the bytes read so
+ * far (eof: no more will come).  Returns its kind, as lt_logline does,
+ * with *len its length, its '\n' not counted; or LT_LOG_MORE when the
+ * line does not end in p[0..n) and more may come.  A record of
+ * printable ASCII that does not end in a blank, what logs are made of,
+ * is cut in one pass that finds its end too; any other line is first
+ * found, then given to lt_logline().
+ */
+int
+lt_logread(char *p, size_t n, int eof, struct ltlog *lg, size_t *len)
+{
+	const char *tok, *nl;
+	struct cut cut;
+	int bare = -1;
+
+	if (n >= 3 && memcmp(p, "ts:", 3) == 0) {
+		reset(lg);
+		cut.w = p;
+		cut.end = p + n;
+		cut.esc = 0;
+		cut.open = 1;
+		cutload(&cut);
+		if ((tok = prefix(&cut, p, lg)) != NULL)
+			bare = body(&cut, tok, lg);
+		if (!cut.open) {
+			*len = (size_t)(cut.end - p);
+			/* lt_logline() cuts blanks at the end of a line. */
+			if (bare >= 0 && cut.esc == 0 && cut.end[-1] != ' ') {
+				lg->plain = 1;
+				return verdict(lg, cut.end, bare);
+			}
+			return lt_logline(p, *len, lg);
+		}
+	}
+	if ((nl = memchr(p, '\n', n)) == NULL && !eof)
+		return LT_LOG_MORE;
+	*len = nl != NULL ? (size_t)(nl - p) : n;
+	return lt_logline(p, *len, lg);
 }
 
 /* Release what lt_logline() allocated. */

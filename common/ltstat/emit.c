@@ -266,6 +266,9 @@ st_share_add(struct rank *r, int64_t ts, int64_t end, int iswait)
 
 	if (!(ST.tflag & T_SHARE))
 		return;
+	/* A region of waits alone ends with them, not at time 0. */
+	if (!s->inregion)
+		s->regend = end;
 	s->inregion = 1;
 	while (ts < end) {
 		k = second(ts);

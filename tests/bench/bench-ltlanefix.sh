@@ -3,7 +3,11 @@
 # issue: a Kineto trace of 455,000 events with 3,500 crossing pairs
 # (trace-lanefix: about 8.5 s and 482 MiB on an 87 MB one), and 4,000
 # slices that all cross each other on one track (trace-lanefix: 1.1 s).
-# Knobs: EVENTS (default 455000), CROSSINGS (3500), RUNS, BENCHDIR.
+# Then ltlanefix in the default chain on LitData logs of growing size:
+# ltpair tells it what is open, so its memory must not grow with the log.
+# Knobs: EVENTS (default 455000), CROSSINGS (3500), SCALE (log lines,
+# default "1000000 4000000"; add 16000000 for the issue's row), RUNS,
+# BENCHDIR.
 set -eu
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 export TOP
@@ -32,3 +36,14 @@ fi
 measure "ltlanefix: 4,000 mutually crossing slices" "$stair" 1 \
     "ltlanefix -q '$stair' > /dev/null"
 ltlanefix -q "$lt" | grep '^#stat	ltlanefix' | tr '\t' ' '
+
+header "ltlanefix in the default chain, LitData logs (memory must stay flat)"
+for n in ${SCALE:-1000000 4000000}; do
+	log=$(genlog_cached new "$n")
+	paired="$BENCHDIR/new-$n.paired.lt1"
+	[ -s "$paired" ] || ltparse "$log" | ltpair > "$paired"
+	measure "ltlanefix, $n lines, as it goes" "$paired" 1 \
+	    "ltlanefix -q '$paired' > /dev/null"
+	measure "ltlanefix, $n lines, held whole" "$paired" 2 \
+	    "grep -v '^#open	\\|^#close	' '$paired' | ltlanefix -q > /dev/null"
+done

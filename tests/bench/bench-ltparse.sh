@@ -2,7 +2,7 @@
 # tests/bench/bench-ltparse.sh: ltparse speed and memory (make bench).
 #
 # Logs of every generation made by genlog, ltparse alone against cat,
-# two parts on two cores, JSON traces (ltjson's, and a Kineto trace of the
+# two and four parts sharing their state, JSON traces (ltjson's, and a Kineto trace of the
 # shape of issue 5, from a file and from a pipe), and peak RSS at two
 # sizes to show that memory does not grow with the input.  Knobs: LINES
 # (default 1000000), EVENTS (455000), RUNS, BENCHDIR.
@@ -20,10 +20,16 @@ for fmt in new old v1 mixed; do
 	measure "ltparse $fmt" "$f" 1 "ltparse '$f' > /dev/null"
 done
 
+# N parts sharing their state in a directory (-S), as litracer -w runs
+# them: together they should cost little more than one run.
 f=$(genlog_cached new "$LINES")
-measure "ltparse -P 1/2 & -P 2/2 (new)" "$f" 1 \
-    "ltparse -P 1/2 '$f' > /dev/null & ltparse -P 2/2 '$f' > /dev/null; wait"
-measure "ltparse -P 2/2 alone (new)" "$f" 1 "ltparse -P 2/2 '$f' > /dev/null"
+d=$BENCHDIR/share
+for n in 2 4; do
+	measure "ltparse -P k/$n -S, all $n parts (new)" "$f" 1 \
+	    "rm -rf '$d'; mkdir '$d'; k=1; while [ \$k -le $n ]; do
+	    ltparse -P \$k/$n -S '$d' '$f' > /dev/null & k=\$((k + 1)); done; wait"
+done
+rm -rf "$d"
 
 j="$BENCHDIR/ltparse-new-$LINES.json"
 [ -s "$j" ] || ltparse "$f" | ltjson > "$j"

@@ -5,17 +5,60 @@
  * The input is read as a file, event by event, in canonical mode (as
  * ltparse reads it, with and without a pid block), raw mode and
  * check-only mode; every record made must be valid lt1
- * (lt_rec_check), and an error must come with its message and line.
- * In canonical mode the text of every event is canonical JSON.
+ * (lt_rec_check) with a pid and tid Perfetto takes as they are, and an
+ * error must come with its message and line.
+ * In canonical mode the text of every event is canonical JSON.  The
+ * tokens the strict scanner makes as it reads an event are those jsmn
+ * makes of its text, token for token.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#define JSMN_STATIC
+#define JSMN_STRICT
+#define JSMN_PARENT_LINKS
+#include <jsmn.h>
+
 #include "jsonev.h"
 #include "ltparse.h"
 #include "fuzzfile.h"
 
+/* The tokens of ev are jsmn's. */
+static void
+asjsmn(const struct ltjev *ev)
+{
+	static jsmntok_t tok[65536];
+	jsmn_parser ps;
+	int i, n;
+
+	jsmn_init(&ps);
+	n = jsmn_parse(&ps, ev->p, ev->n, tok, 65536);
+	if (n == JSMN_ERROR_NOMEM)
+		return;
+	if (n != ev->ntok)
+		abort();
+	for (i = 0; i < n; i++)
+		if (tok[i].type != ev->tok[i].type ||
+		    tok[i].start != ev->tok[i].start ||
+		    tok[i].end != ev->tok[i].end ||
+		    tok[i].size != ev->tok[i].size ||
+		    tok[i].parent != ev->tok[i].parent)
+			abort();
+}
+
+
+/* An id column: "-", or an integer in 0..2^32-1. */
+static void
+validid(const struct ltfield *f)
+{
+	uint64_t v;
+
+	if (f->n == 1 && f->p[0] == '-')
+		return;
+	if (lt_uint_parse(f->p, f->n, &v) != LT_NUM_OK || v > UINT32_MAX)
+		abort();
+}
 
 static void
 record(struct ltbuf *b)
@@ -41,15 +84,10 @@ record(struct ltbuf *b)
 	rec.f[LT_EXTRA].n = (size_t)(end - p);
 	if (lt_rec_check(&rec, &why, &col) < 0)
 		abort();
+	validid(&rec.f[LT_PID]);
+	validid(&rec.f[LT_TID]);
 }
 
-/* A block's pid, as ltparse -n 0 gives it. */
-static uint64_t
-moved(void *arg, uint64_t pid)
-{
-	(void)arg;
-	return (1ULL << 22) + (pid & ((1ULL << 22) - 1));
-}
 
 /* In canonical mode an event's text needs no edit. */
 static void
@@ -73,12 +111,13 @@ readall(int canon, int block)
 	int k;
 
 	fuzz_open(&in);
+	static struct ltpin pin[2] = {
+		{ "in", 0, 0, "", 0 }, { "in", 1, 1, "node 0", 0 }
+	};
+
 	memset(&jc, 0, sizeof(jc));
 	jc.offset = 1000;
-	if (block) {
-		jc.pid = moved;
-		jc.label = "node 0";
-	}
+	jc.in = &pin[block];
 	lt_jr_init(&jr, &in, canon);
 	while ((k = lt_jr_next(&jr, &ev)) != LT_JEV_EOF) {
 		if (k == LT_JEV_ERROR) {
@@ -86,6 +125,8 @@ readall(int canon, int block)
 				abort();
 			break;
 		}
+		if (k == LT_JEV_EVENT && canon != LT_JR_CHECK)
+			asjsmn(&ev);
 		/* lt_jrec() takes canonical events, as ltparse reads them. */
 		if (k == LT_JEV_TOP || canon != 1)
 			continue;
@@ -98,6 +139,7 @@ readall(int canon, int block)
 	}
 	lt_jr_free(&jr);
 	lt_in_close(&in);
+	lt_jsonids_free();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);

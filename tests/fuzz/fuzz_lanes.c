@@ -1,13 +1,14 @@
 /* See LICENSE file for copyright and license details. */
 /*
- * fuzz_lanes: libFuzzer harness for lanes.c, the placement engine of
- * ltlanefix.  The input is read as slices (start, duration, in ns, from
- * 4 bytes each, durations possibly negative) and a threshold; after
- * placement no two slices of one lane may cross, a slice that left lane
- * 0 keeps its times, a snapped one moved by less than the threshold,
- * and lt_crossings must agree with counting every pair.  The slices
- * must have been taken in trace-lanefix's order: by start, longer first,
- * then in input order.
+ * fuzz_lanes: libFuzzer harness for lanes.c and cross.c, the placement
+ * engine of ltlanefix.  The input is read as slices (start, duration, in
+ * ns, from 4 bytes each, durations possibly negative) and a threshold;
+ * after placement no two slices of one lane may cross, a slice that left
+ * lane 0 keeps its times, a snapped one moved by less than the
+ * threshold, each lane's slices came in order of their placed start, and
+ * the crossing counter must agree with counting every pair.  The slices
+ * must have been taken in trace-lanefix's order: by start, longer
+ * first, then in input order.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -16,17 +17,29 @@
 #include "lanes.h"
 
 static uint64_t
-pairs(const struct ltiv *v, size_t n)
+pairs(const int64_t *s, const int64_t *e, size_t n)
 {
 	uint64_t c = 0;
 	size_t i, j;
 
 	for (i = 0; i < n; i++)
 		for (j = 0; j < n; j++)
-			if (v[i].s < v[j].s && v[j].s < v[i].e &&
-			    v[i].e < v[j].e)
+			if (s[i] < s[j] && s[j] < e[i] && e[i] < e[j])
 				c++;
 	return c;
+}
+
+/* The counter over s[], e[] in the order given, which is by start. */
+static uint64_t
+counted(struct ltxc *c, const int64_t *s, const int64_t *e, size_t n)
+{
+	uint64_t k = 0;
+	size_t i;
+
+	lt_xc_reset(c);
+	for (i = 0; i < n; i++)
+		k += lt_xc_add(c, s[i], e[i]);
+	return k;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
@@ -35,8 +48,10 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct ltlanes w;
+	static struct ltxc xc;
+	struct lttrack tr;
 	struct ltslice sl[256];
-	struct ltiv iv[256], lane[256];
+	int64_t s[256], e[256];
 	uint32_t idx[256], k, nl;
 	size_t n = 0, i, m;
 	int64_t thr, late, early;
@@ -52,12 +67,20 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		sl[n].end = sl[n].ts + (int8_t)data[i + 2] * 100 +
 		    (data[i + 3] & 0x7f);
 		idx[n] = (uint32_t)n;
-		iv[n].s = sl[n].ts;
-		iv[n].e = sl[n].end;
 	}
-	if (lt_crossings(&w, iv, n) != pairs(iv, n))
+	lt_lanes_sort(&w, sl, idx, n);
+	lt_track_init(&tr);
+	for (i = 0; i < n; i++) {
+		s[i] = sl[idx[i]].ts;
+		e[i] = sl[idx[i]].end;
+		k = lt_track_put(&w, &tr, &sl[idx[i]], thr);
+		if (k > tr.nlanes - 1)
+			abort();
+	}
+	nl = tr.nlanes;
+	lt_track_free(&w, &tr);
+	if (counted(&xc, s, e, n) != pairs(s, e, n))
 		abort();
-	nl = lt_lanes_place(&w, sl, idx, n, thr);
 	for (i = 1; i < n; i++) {
 		a = &sl[idx[i - 1]];
 		b = &sl[idx[i]];
@@ -67,11 +90,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	for (k = 0; k < nl; k++) {
 		for (i = m = 0; i < n; i++)
-			if (sl[i].lane == k) {
-				lane[m].s = sl[i].nts;
-				lane[m++].e = sl[i].nend;
+			if (sl[idx[i]].lane == k) {
+				s[m] = sl[idx[i]].nts;
+				e[m] = sl[idx[i]].nend;
+				if (m > 0 && s[m] < s[m - 1])
+					abort();
+				m++;
 			}
-		if (pairs(lane, m) != 0 || lt_crossings(&w, lane, m) != 0)
+		if (pairs(s, e, m) != 0 || counted(&xc, s, e, m) != 0)
 			abort();
 	}
 	for (i = 0; i < n; i++) {

@@ -5,6 +5,9 @@
  * into lines as ltparse splits a log; each line is classified, and an
  * event must be well formed: a one-character ph, a name, every field
  * inside the line (or a static string), at most four args from a name.
+ * The one-pass reader (lt_logread), given the bytes from the line's
+ * start to the input's end, must find the same line and say the same
+ * of it, field by field.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -53,6 +56,40 @@ check(char *line, size_t len, struct ltlog *lg)
 			abort();
 }
 
+static int
+samefield(const struct ltfield *a, const struct ltfield *b)
+{
+	return a->p == b->p && a->n == b->n;
+}
+
+/* lt_logread on p[0..n), at the line lg was made from, of len bytes. */
+static void
+same(char *p, size_t n, size_t len, const struct ltlog *lg)
+{
+	static struct ltlog r;
+	size_t rlen, i;
+	int k;
+
+	k = lt_logread(p, n, 1, &r, &rlen);
+	if (k != lg->kind || rlen != len || (r.why == NULL) !=
+	    (lg->why == NULL) || (r.why != NULL && strcmp(r.why, lg->why)))
+		abort();
+	if (k != LT_LOG_EVENT && k != LT_SKIP_TEXT)
+		return;
+	if (r.gen != lg->gen || r.salvaged != lg->salvaged ||
+	    r.plain != lg->plain || r.crash != lg->crash || r.ts != lg->ts ||
+	    r.pid != lg->pid || r.tid != lg->tid || r.nkv != lg->nkv ||
+	    !samefield(&r.name, &lg->name) || !samefield(&r.ph, &lg->ph) ||
+	    !samefield(&r.cat, &lg->cat) || !samefield(&r.cname, &lg->cname) ||
+	    (k == LT_LOG_EVENT && r.tsus.p != lg->tsus.p) ||
+	    (r.tsus.p != NULL && r.tsus.n != lg->tsus.n))
+		abort();
+	for (i = 0; i < r.nkv; i++)
+		if (r.kv[i].k != lg->kv[i].k || r.kv[i].kn != lg->kv[i].kn ||
+		    r.kv[i].v != lg->kv[i].v || r.kv[i].vn != lg->kv[i].vn)
+			abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
 int
@@ -67,8 +104,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (p = buf, end = buf + size; p < end; p = nl + 1) {
 		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
 			nl = end;
-		*nl = '\0';
 		check(p, (size_t)(nl - p), &lg);
+		same(p, (size_t)(end - p), (size_t)(nl - p), &lg);
 	}
 	free(buf);
 	return 0;

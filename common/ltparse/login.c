@@ -1,0 +1,395 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * login.c: a LitData log input of ltparse, read line by line: each line
+ * classified (logline.c), an event written as an lt1 record (logrec.c),
+ * every other line counted by kind (lt_login).  For the parts of -P, a
+ * first look at a range only finds the threads its events make, in
+ * order, and counts its lines (lt_logscan): a record of a thread it
+ * has seen is passed over without being cut into tokens.
+ */
+#include <stdlib.h>
+
+#include "lt.h"
+#include "ltparse.h"
+
+/* The event lg of a line of n bytes of input ip. */
+static void
+event(const struct ltpin *ip, const struct ltlog *lg, size_t n,
+    struct ltsink *s)
+{
+	struct ltthread *th;
+	struct ltnorm nm;
+	const char *tab;
+
+	lt_lognorm(lg, &nm);
+	th = lt_thread(ip, lg->pid, lg->tid);
+	th->roles |= (unsigned)nm.role;
+	lt_learn(lt_threadproc(th), lg, &nm);
+	s->n[LT_C_EVENTS]++;
+	s->n[LT_C_RENAMED] += nm.renamed;
+	s->n[LT_C_INFERRED] += nm.inferred;
+	s->n[LT_C_SALVAGED] += lg->salvaged;
+	/* Before a part's range only the count of replacements is wanted. */
+	if (s->quiet && lg->plain) {
+		s->t0done = 1;
+		return;
+	}
+	lt_logrec(&s->rec, lg, &nm, th->id, th->idn, n,
+	    &s->n[LT_C_REPLACED]);
+	if (!s->t0done) {
+		tab = memchr(s->rec.p, '\t', s->rec.n);
+		lt_sink_t0(s, s->rec.p, (size_t)(tab - s->rec.p), lg->ph.p[0]);
+	}
+	if (!s->quiet)
+		lt_out_write(&s->out, s->rec.p, s->rec.n);
+}
+
+/* Is the next line of in beyond its limit (or its end)? */
+static int
+atlimit(const struct ltin *in)
+{
+	return in->limit >= 0 && in->off + (off_t)in->pos >= in->limit;
+}
+
+/* The line of n bytes at the unread bytes of in has been read. */
+static void
+consume(struct ltin *in, size_t n)
+{
+	in->lineoff = in->off + (off_t)in->pos;
+	in->pos += n + (n < in->end - in->pos);		/* and its '\n' */
+	in->line++;
+}
+
+/*
+ * The next line of input in, classified in lg, of *n bytes.  Returns
+ * its kind, or -1 at the end of the input or of the part (only lines
+ * that start before in->limit are read).
+ */
+static int
+readline(struct ltin *in, struct ltlog *lg, size_t *n)
+{
+	size_t have;
+	int k;
+
+	if (atlimit(in))
+		return -1;
+	for (;;) {
+		if ((have = in->end - in->pos) == 0 &&
+		    (have = lt_in_fill(in, 1)) == 0)
+			return -1;
+		k = lt_logread(in->buf + in->pos, have, in->eof, lg, n);
+		if (k != LT_LOG_MORE)
+			break;
+		lt_in_fill(in, have + 1);
+	}
+	return k;
+}
+
+static const char *const kinds[LT_NKIND] = {
+	"event", "blank", "text", "noise", "traceback", "torn", "phase"
+};
+
+/*
+ * The lines of log input in of ip, from where it is to its limit; the
+ * lines that start before quiet only rebuild the state a whole run has
+ * there (nothing is written for them).
+ */
+void
+lt_login(const struct ltpin *ip, struct ltin *in, off_t quiet,
+    struct ltsink *s)
+{
+	struct ltlog lg;
+	char q[64];
+	size_t n;
+	int k, intb = 0;
+
+	memset(&lg, 0, sizeof(lg));
+	for (;;) {
+		s->quiet = in->off + (off_t)in->pos < quiet;
+		if ((k = readline(in, &lg, &n)) < 0)
+			break;
+		s->n[LT_C_LINES]++;
+		/* The exception line that ends a traceback is not indented. */
+		if (k == LT_SKIP_NOISE && intb)
+			k = LT_SKIP_TRACEBACK;
+		intb = k == LT_SKIP_TRACEBACK;
+		if (k == LT_LOG_EVENT || k == LT_SKIP_TEXT ||
+		    k == LT_SKIP_PHASE)
+			s->n[LT_C_GEN + lg.gen]++;
+		if (k == LT_LOG_EVENT)
+			event(ip, &lg, n, s);
+		else
+			s->n[LT_C_SKIP + k - 1]++;
+		consume(in, n);
+		if (k == LT_LOG_EVENT || !s->verbose || s->quiet ||
+		    k == LT_SKIP_BLANK)
+			continue;
+		if (k == LT_SKIP_PHASE)
+			lt_warnpos(in->name, in->line, "skipped phase line: "
+			    "ph %s, not a phase LitData writes",
+			    lt_quote(q, sizeof(q), lg.ph.p, lg.ph.n));
+		else
+			lt_warnpos(in->name, in->line, "skipped %s line%s%s",
+			    kinds[k], lg.why != NULL ? ": " : "",
+			    lg.why != NULL ? lg.why : "");
+	}
+	s->quiet = 0;
+	lt_logline_free(&lg);
+}
+
+/*
+ * The length of the line at p[0..n), up to its '\n' or n, and whether
+ * it holds a NUL byte.
+ */
+static size_t
+findline(const char *p, size_t n, int *nul)
+{
+	const char *nl = memchr(p, '\n', n);
+
+	n = nl != NULL ? (size_t)(nl - p) : n;
+	*nul = memchr(p, '\0', n) != NULL;
+	return n;
+}
+
+/* The digits at p, up to end; their end. */
+static const char *
+digits(const char *p, const char *end)
+{
+	while (p < end && (unsigned)*p - '0' <= 9)
+		p++;
+	return p;
+}
+
+/*
+ * The text of the PID and the TID of line p[0..n), a record
+ * "ts:...;PID:P; TID:T;" (v1: "ts:...; logger_name:L; level:V; PID:P;
+ * TID:T;"), in id[0] and id[1]; 0 for any other form, left to
+ * lt_logline().  Where this finds them, lt_logline() finds the same
+ * numbers, or makes no event of the line.
+ */
+static int
+quickid(const char *p, size_t n, struct ltfield id[2])
+{
+	const char *end = p + n, *v, *e;
+
+	if (n < 3 || memcmp(p, "ts:", 3) != 0 ||
+	    (v = memchr(p, ';', n)) == NULL)
+		return 0;
+	for (v++;;) {
+		while (v < end && *v == ' ')
+			v++;
+		if (end - v >= 12 && memcmp(v, "logger_name:", 12) == 0)
+			e = memchr(v, ';', (size_t)(end - v));
+		else if (end - v >= 6 && memcmp(v, "level:", 6) == 0)
+			e = memchr(v, ';', (size_t)(end - v));
+		else
+			break;
+		if (e == NULL)
+			return 0;
+		v = e + 1;
+	}
+	if (end - v < 4 || memcmp(v, "PID:", 4) != 0)
+		return 0;
+	e = digits(v += 4, end);
+	if (e == end || *e != ';' || e == v)
+		return 0;
+	id[0].p = (char *)v;
+	id[0].n = (size_t)(e - v);
+	for (v = e + 1; v < end && (*v == ' ' || *v == '\t'); v++)
+		;
+	if (end - v < 4 || memcmp(v, "TID:", 4) != 0)
+		return 0;
+	e = digits(v += 4, end);
+	if ((e < end && *e != ';') || e == v)
+		return 0;
+	id[1].p = (char *)v;
+	id[1].n = (size_t)(e - v);
+	return 1;
+}
+
+static uint64_t
+idhash(const struct ltsid *d)
+{
+	return lt_mix(d->pid * 0x9e3779b97f4a7c15ULL ^ d->os ^
+	    (uint64_t)d->input << 40);
+}
+
+struct idkey {
+	const struct ltscan	*sc;
+	const struct ltsid	*d;
+};
+
+static int
+eqid(const void *arg, uint32_t v)
+{
+	const struct idkey *k = arg;
+	const struct ltsid *d = &k->sc->id[v];
+
+	return d->input == k->d->input && d->pid == k->d->pid &&
+	    d->os == k->d->os;
+}
+
+/* Has the scan seen thread d?  With add, it has now. */
+static int
+seen(struct ltscan *sc, const struct ltsid *d, int add)
+{
+	struct idkey k;
+	uint32_t *v;
+	int created;
+
+	k.sc = sc;
+	k.d = d;
+	v = lt_map_get(&sc->seen, idhash(d), eqid, &k, add ? &created : NULL);
+	if (!add || !created)
+		return v != NULL;
+	sc->id = lt_grow(sc->id, &sc->capid, sc->nid + 1, sizeof(*sc->id));
+	sc->id[sc->nid] = *d;
+	*v = (uint32_t)sc->nid++;
+	return 0;
+}
+
+/* Does t[0..n) start with entry e of the scan's cache? */
+static int
+cached(const struct ltscan *sc, int e, const char *t, size_t n)
+{
+	return sc->lastn[e] != 0 && sc->lastn[e] <= n &&
+	    lt_same(t, sc->last[e], sc->lastn[e]);
+}
+
+/* Is line p[0..n) a record of a thread the scan has seen? */
+static int
+known(struct ltscan *sc, uint32_t input, const char *p, size_t n)
+{
+	const char *semi, *t;
+	struct ltfield id[2];
+	struct ltsid d;
+	size_t tn;
+	int e;
+
+	if (n < 3 || memcmp(p, "ts:", 3) != 0 ||
+	    (semi = memchr(p, ';', n)) == NULL)
+		return 0;
+	/*
+	 * Lines of a few threads interleave: the text of the last ones
+	 * found known is kept, to be compared, not read and looked up.
+	 */
+	t = semi + 1;
+	tn = (size_t)(p + n - t);
+	if (cached(sc, sc->hit, t, tn))
+		return 1;
+	for (e = 0; e < LT_SCANCACHE; e++)
+		if (cached(sc, e, t, tn))
+			return (sc->hit = e), 1;
+	d.input = input;
+	if (!quickid(p, n, id) ||
+	    lt_uint_parse(id[0].p, id[0].n, &d.pid) != LT_NUM_OK ||
+	    lt_uint_parse(id[1].p, id[1].n, &d.os) != LT_NUM_OK ||
+	    !seen(sc, &d, 0))
+		return 0;
+	/* "PID:P; TID:T;" right after the ts (not v1): keep it. */
+	tn = (size_t)(id[1].p + id[1].n + 1 - t);
+	if (id[0].p == t + 4 && id[1].p + id[1].n < p + n &&
+	    tn <= sizeof(sc->last[0])) {
+		e = sc->next;
+		sc->next = (sc->next + 1) % LT_SCANCACHE;
+		memcpy(sc->last[e], t, tn);
+		sc->lastn[e] = (unsigned char)tn;
+		sc->hit = e;
+	}
+	return 1;
+}
+
+/* One line of a first look: a thread its event makes goes to sc. */
+static void
+scanline(struct ltscan *sc, uint32_t input, struct ltlog *lg, char *line,
+    size_t n, int nul)
+{
+	struct ltsid d;
+
+	if ((!nul && known(sc, input, line, n)) ||
+	    lt_logline(line, n, lg) != LT_LOG_EVENT)
+		return;
+	d.input = input;
+	d.pid = lg->pid;
+	d.os = lg->tid;
+	seen(sc, &d, 1);
+}
+
+/*
+ * A first look at the lines of log input in of ip, from where it is to
+ * its limit: the threads their events make, in order, in sc.
+ */
+void
+lt_logscan(const struct ltpin *ip, struct ltin *in, struct ltscan *sc)
+{
+	struct ltlog lg;
+	size_t have, n;
+	char *line;
+	int nul;
+
+	memset(&lg, 0, sizeof(lg));
+	memset(sc->lastn, 0, sizeof(sc->lastn));
+	while (!atlimit(in)) {
+		if ((have = in->end - in->pos) == 0 &&
+		    (have = lt_in_fill(in, 1)) == 0)
+			break;
+		line = in->buf + in->pos;
+		if ((n = findline(line, have, &nul)) == have && !in->eof) {
+			lt_in_fill(in, have + 1);
+			continue;
+		}
+		consume(in, n);
+		scanline(sc, ip->index, &lg, line, n, nul);
+	}
+	lt_logline_free(&lg);
+}
+
+/*
+ * The same for the lines of ip in memory, p[0..n), bytes of the input
+ * from a line start on, that start before lim; the input may go on
+ * after them unless final.  Adds the lines looked at to *lines and
+ * returns where it stopped: at lim, or at a line whose end is not in
+ * p[0..n).
+ */
+size_t
+lt_logscanmem(const struct ltpin *ip, char *p, size_t n, size_t lim,
+    int final, struct ltscan *sc, long *lines)
+{
+	struct ltlog lg;
+	const char *nl, *nul = NULL;
+	size_t at, len, upto = 0;
+
+	memset(&lg, 0, sizeof(lg));
+	memset(sc->lastn, 0, sizeof(sc->lastn));
+	for (at = 0; at < n && at < lim; at += len + 1) {
+		if ((nl = memchr(p + at, '\n', n - at)) == NULL && !final)
+			break;
+		len = nl != NULL ? (size_t)(nl - (p + at)) : n - at;
+		/*
+		 * NUL bytes are rare: looked for a MiB at a time, ahead
+		 * of the lines; nul is the first at or after p[at], or
+		 * NULL up to p[upto].
+		 */
+		if (nul != NULL && nul < p + at)
+			nul = NULL, upto = at;
+		while (nul == NULL && upto < at + len) {
+			upto = at > upto ? at : upto;
+			nul = memchr(p + upto, '\0', n - upto < 1048576 ?
+			    n - upto : 1048576);
+			upto = n - upto < 1048576 ? n : upto + 1048576;
+		}
+		scanline(sc, ip->index, &lg, p + at, len, nul != NULL &&
+		    nul < p + at + len);
+		++*lines;
+	}
+	lt_logline_free(&lg);
+	return at < n ? at : n;
+}
+
+void
+lt_scan_free(struct ltscan *sc)
+{
+	free(sc->id);
+	lt_map_free(&sc->seen);
+	memset(sc, 0, sizeof(*sc));
+}
