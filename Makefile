@@ -43,7 +43,8 @@ LTLANEFIX = tools/ltlanefix.o $(CORE) common/ltlanefix/lanes.o \
 	common/ltlanefix/track.o common/ltlanefix/put.o \
 	common/ltlanefix/report.o common/ltlanefix/whole.o \
 	common/ltlanefix/live.o
-LTJSON = tools/ltjson.o $(CORE) $(JSONW) common/ltjson/strtab.o
+TALLY = common/tally.o common/strtab.o
+LTJSON = tools/ltjson.o $(CORE) $(JSONW) $(TALLY)
 LTCHECK = tools/ltcheck.o $(CORE) $(JSONEV) $(JSONW) common/ltcheck/pfjson.o \
 	common/ltcheck/pfsim.o common/ltcheck/pfstack.o \
 	common/ltcheck/pfrec.o common/ltcheck/pfsum.o \
@@ -52,7 +53,7 @@ LTCHECK = tools/ltcheck.o $(CORE) $(JSONEV) $(JSONW) common/ltcheck/pfjson.o \
 LTSTAT = tools/ltstat.o $(CORE) $(IDTAB) common/ltstat/input.o \
 	common/ltstat/hist.o common/ltstat/ctr.o common/ltstat/run.o \
 	common/ltstat/emit.o common/ltstat/report.o
-LTPROTO = tools/ltproto.o $(CORE) common/pb.o common/ltproto/intern.o \
+LTPROTO = tools/ltproto.o $(CORE) $(TALLY) common/pb.o common/ltproto/intern.o \
 	common/ltproto/tracks.o common/ltproto/args.o \
 	common/ltproto/window.o common/ltproto/roots.o common/ltproto/event.o
 

@@ -16,32 +16,9 @@ lt1() {
 	[ $# -eq 0 ] || printf '%s\n' "$@" >>"$f"
 }
 
-# need_tp: Perfetto's own importer, trace_processor_shell, in $TP; the
-# test is skipped, saying so, where there is none.
-need_tp() {
-	local c
-	for c in "${TRACE_PROCESSOR:-}" "$(command -v trace_processor_shell)" \
-	    "$(command -v trace_processor)" \
-	    "$TOP/../shared/perfetto/trace_processor_shell"; do
-		if [ -n "$c" ] && [ -x "$c" ]; then
-			TP=$c
-			return 0
-		fi
-	done
-	skip "no trace_processor_shell: set TRACE_PROCESSOR to one"
-}
-
-# tp_query_local TRACE SQL: the rows of SQL on TRACE in Perfetto's own
-# importer (need_tp first), without the header.
-tp_query_local() {
-	printf '%s\n' "$2" >"$T/query.sql"
-	"$TP" -q "$T/query.sql" "$1" 2>"$T/tp.err" | tail -n +2
-}
-
 # errors TRACE: the error and data loss stats Perfetto counts.
 errors() {
-	tp_query_local "$1" "select name || ' ' || value from stats
-	    where value > 0 and severity in ('error', 'data_loss')"
+	tp_errors "$1" | cut -d, -f1,5
 }
 
 # view TRACE OFFSET_NS [nodepth]: what Perfetto made of TRACE, one line per
@@ -53,7 +30,7 @@ view() {
 	local depth="s.depth || '|' || case when t.type = 'thread_overlapping_slice'
 	    or t.name = 'overlapping slices' then 'moved' else t.type end"
 	[ "${3:-}" != nodepth ] || depth="''"
-	tp_query_local "$1" "
+	tp_query "$1" "
 	select 'slice|' || (s.ts + $2) || '|' || s.dur || '|' ||
 	    coalesce(s.name, '') || '|' || coalesce(s.category, '') || '|' ||
 	    $depth || '|' || coalesce(th.tid, '') || '|' ||
@@ -117,10 +94,10 @@ same() {
 
 @test "ltproto -h prints the usage on stdout and exits 0" {
 	run -0 --separate-stderr ltproto -h
-	[ "${lines[0]}" = "usage: ltproto [-i strings] [-o file] [-w events] [file ...]" ]
+	[ "${lines[0]}" = "usage: ltproto [-i strings] [-o file] [-S file] [-w events] [file ...]" ]
 	[ -z "$stderr" ]
 	run -0 ltproto --help
-	[ "${lines[0]}" = "usage: ltproto [-i strings] [-o file] [-w events] [file ...]" ]
+	[ "${lines[0]}" = "usage: ltproto [-i strings] [-o file] [-S file] [-w events] [file ...]" ]
 }
 
 @test "the usage line equals the man page synopsis" {
@@ -132,7 +109,7 @@ same() {
 
 @test "a bad option or number is a usage error: exit 2" {
 	run -2 --separate-stderr ltproto -x
-	[[ "$stderr" == *"usage: ltproto [-i strings] [-o file] [-w events] [file ...]"* ]]
+	[[ "$stderr" == *"usage: ltproto [-i strings] [-o file] [-S file] [-w events] [file ...]"* ]]
 	run -2 --separate-stderr ltproto -w 0 /dev/null
 	[ "$stderr" = "ltproto: -w 0: too small" ]
 	run -2 --separate-stderr ltproto -i x /dev/null
@@ -174,22 +151,22 @@ same() {
 }
 
 @test "an empty stream is a valid trace with nothing in it" {
-	need_tp
+	tp_need
 	lt1 "$T/s"
 	run -0 ltproto -o "$T/t.pftrace" "$T/s"
-	run -0 tp_query_local "$T/t.pftrace" "select count(*) from slice"
+	run -0 tp_query "$T/t.pftrace" "select count(*) from slice"
 	[ "$output" = 0 ]
 	run -0 errors "$T/t.pftrace"
 	[ -z "$output" ]
 }
 
 @test "times are absolute integer nanoseconds, with no offset" {
-	need_tp
+	tp_need
 	lt1 "$T/s" "1795940303867556.25	X	7	8	112.5	c	span	{}	{}" \
 	    "1795940303867556.251	i	7	8	-	c	mark	{}	{}" \
 	    "2	X	7	9	0.001	c	early	{}	{}"
 	ltproto -o "$T/t.pftrace" "$T/s"
-	run -0 tp_query_local "$T/t.pftrace" \
+	run -0 tp_query "$T/t.pftrace" \
 	    "select name || ' ' || ts || ' ' || dur from slice order by ts"
 	[ "${lines[0]}" = '"early 2000 1"' ]
 	[ "${lines[1]}" = '"span 1795940303867556250 112500"' ]
@@ -197,7 +174,7 @@ same() {
 }
 
 @test "processes and threads: names and sort indexes, as in JSON" {
-	need_tp
+	tp_need
 	lt1 "$T/s" \
 	    "10	X	7	8	5	c	a	{}	{}" \
 	    "11	X	7	9	5	c	b	{}	{}" \
@@ -222,7 +199,7 @@ same() {
 }
 
 @test "a string pid or tid is a process or thread named by it" {
-	need_tp
+	tp_need
 	lt1 "$T/s" "12	X	\"stream 7\"	\"s1\"	5	c	c	{}	{}" \
 	    "13	X	7	\"s1\"	5	c	d	{}	{}" \
 	    "-	M	\"stream 7\"	\"s1\"	-		thread_name	{\"name\":\"renamed\"}	{}"
@@ -237,7 +214,7 @@ same() {
 }
 
 @test "args keep their types: ints, doubles, bools, strings, dicts, arrays" {
-	need_tp
+	tp_need
 	lt1 "$T/s" "10	X	7	8	5	c	a	{\"i\":-3,\"big\":9223372036854775807,\"d\":1.5,\"e\":1e3,\"t\":true,\"f\":false,\"s\":\"x\\\"y\\u00e9\",\"n\":null,\"o\":{\"k\":[1,\"two\",{\"z\":null,\"w\":2}],\"e\":{}},\"ea\":[],\"E.name\":\"dotted\",\"min\":-9223372036854775808}	{}" \
 	    "20	i	7	8	-	c	b	{\"s\":\"path\"}	{}" \
 	    "30	i	7	8	-	c	b	{\"s\":\"path\"}	{}" \
@@ -255,7 +232,7 @@ same() {
 }
 
 @test "an integer above 2^63-1 is kept as a uint, where JSON wraps it" {
-	need_tp
+	tp_need
 	lt1 "$T/s" "10	X	7	8	5	c	a	{\"u\":18446744073709551615}	{}"
 	ltproto -o "$T/t.pftrace" "$T/s"
 	run -0 view "$T/t.pftrace" 0
@@ -263,7 +240,7 @@ same() {
 }
 
 @test "flows (s, t, f and bind_id) and counters are as in JSON" {
-	need_tp
+	tp_need
 	lt1 "$T/s" \
 	    "40	X	10	11	5	c	v2a	{}	{\"bind_id\":\"0x10\",\"flow_out\":true}" \
 	    "50	X	10	12	5	c	v2b	{}	{\"bind_id\":16,\"flow_in\":true,\"flow_out\":true}" \
@@ -293,7 +270,7 @@ same() {
 }
 
 @test "instants: thread, process and global; async slices" {
-	need_tp
+	tp_need
 	lt1 "$T/s" \
 	    "10	i	10	11	-	c	it	{\"k\":1}	{}" \
 	    "11	I	10	11	-	c	ip	{}	{\"s\":\"p\"}" \
@@ -311,7 +288,7 @@ same() {
 }
 
 @test "slices of one time nest as in JSON, whatever their order" {
-	need_tp
+	tp_need
 	# A parent that comes after its children, a slice that starts where
 	# another ends, zero-length slices and an instant at the same time.
 	lt1 "$T/s" \
@@ -332,7 +309,7 @@ same() {
 }
 
 @test "an epoch that starts with its first sample, thousands of events later" {
-	need_tp
+	tp_need
 	{
 		printf '#lt1\n'
 		i=0
@@ -355,7 +332,7 @@ same() {
 }
 
 @test "slices that cross go to a track of their own, with their times" {
-	need_tp
+	tp_need
 	lt1 "$T/s" \
 	    "0	X	1	1	10	c	A	{}	{}" \
 	    "5	X	1	1	10	c	B	{}	{}" \
@@ -366,7 +343,7 @@ same() {
 }
 
 @test "interned strings start again past -i, and the trace is the same" {
-	need_tp
+	tp_need
 	"$TOP/tests/gen/genlog" -n 2000 -s 4 | ltparse | ltpair | ltlanefix -q >"$T/s"
 	ltproto -o "$T/a.pftrace" "$T/s"
 	ltproto -i 3 -o "$T/b.pftrace" "$T/s"
@@ -382,11 +359,11 @@ same() {
 }
 
 @test "a ts before 0 is left out, said, and exit 1" {
-	need_tp
+	tp_need
 	lt1 "$T/s" "-5	X	1	1	2	c	neg	{}	{}" "5	X	1	1	2	c	pos	{}	{}"
 	run -1 --separate-stderr ltproto -o "$T/t.pftrace" "$T/s"
 	[[ "$stderr" == "ltproto: 1 events before time 0"* ]]
-	run -0 tp_query_local "$T/t.pftrace" "select name from slice"
+	run -0 tp_query "$T/t.pftrace" "select name from slice"
 	[ "$output" = '"pos"' ]
 }
 
@@ -402,7 +379,7 @@ same() {
 # The chain on generated logs of every format and level, with ltlanefix
 # (the default chain) and without it, and on generated Kineto traces.
 @test "generated logs of every format: the same in Perfetto as the JSON" {
-	need_tp
+	tp_need
 	# the chain of litracer(1): with ltstat's waits, flows and counters
 	for f in new old v1 mixed; do
 		"$TOP/tests/gen/genlog" -n 4000 -f "$f" -s 9 | ltparse | ltpair |
@@ -413,7 +390,7 @@ same() {
 }
 
 @test "generated logs of every tracer level: the same in Perfetto" {
-	need_tp
+	tp_need
 	for l in off batch chunk sample debug; do
 		"$TOP/tests/gen/genlog" -n 3000 -l "$l" -s 5 | ltparse | ltpair |
 		    ltlanefix -q >"$T/$l.lt"
@@ -422,7 +399,7 @@ same() {
 }
 
 @test "without ltlanefix (crossing spans), and as B and E: same slices" {
-	need_tp
+	tp_need
 	for f in new old v1 mixed; do
 		"$TOP/tests/gen/genlog" -n 4000 -f "$f" -s 7 | ltparse | ltpair \
 		    >"$T/$f.lt"
@@ -435,7 +412,7 @@ same() {
 }
 
 @test "generated Kineto-like traces: the same in Perfetto as the JSON" {
-	need_tp
+	tp_need
 	for f in kineto stair; do
 		"$TOP/tests/gen/gentrace" -f "$f" -n 3000 | ltparse | ltpair |
 		    ltlanefix -q >"$T/$f.lt"
@@ -465,4 +442,24 @@ same() {
 	printf '\n{"traceEvents":[]}\n' >"$T/nl.json"
 	run -0 ltcheck "$T/nl.json"
 	[[ "${lines[0]}" == "$T/nl.json: JSON object form"* ]]
+}
+
+@test "-S: the counters of ltjson -S, under ltproto, with what was left out" {
+	"$TOP/tests/gen/genlog" -n 3000 | ltparse | ltpair | ltstat -t >"$T/s"
+	printf '1\tQ\t1\t1\t-\tc\tn\t{}\t{}\n' >>"$T/s"
+	ltjson -O 0 -S "$T/j.stats" "$T/s" >/dev/null
+	ltproto -S "$T/p.stats" -o "$T/t.pftrace" "$T/s"
+	# the stages' lines, the time and the span per category: the same
+	diff <(grep -v '^#stat	ltjson' "$T/j.stats") \
+	    <(grep -v '^#stat	ltproto' "$T/p.stats")
+	grep -q '^#span	sample	' "$T/p.stats"
+	j=$(grep '^#stat	ltjson' "$T/j.stats" | cut -f3-12)
+	p=$(grep '^#stat	ltproto' "$T/p.stats" | cut -f3-12)
+	[ "$p" = "$j" ]
+	[[ "$p" == events=*"	other=1	processes="* ]]
+	grep -q '^#stat	ltproto	.*	negative=0	nots=0	unsupported=1	' "$T/p.stats"
+	# a ts before 0: left out, counted, exit 1, the file written still
+	printf '#lt1\n-5\ti\t1\t1\t-\tc\tn\t{}\t{}\n' >"$T/n"
+	run -1 ltproto -S "$T/n.stats" -o "$T/n.pftrace" "$T/n"
+	grep -q '^#stat	ltproto	events=1	.*	negative=1	' "$T/n.stats"
 }

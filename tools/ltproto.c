@@ -19,10 +19,30 @@
 #include <unistd.h>
 
 #include "ltproto.h"
+#include "tally.h"
 
-#define SYNOPSIS	"ltproto [-i strings] [-o file] [-w events] [file ...]"
+#define SYNOPSIS	"ltproto [-i strings] [-o file] [-S file] [-w events] [file ...]"
 #define DEFWINDOW	4096
 #define DEFSTRINGS	262144
+
+/* ltproto's counters for -S: those of every writer, and what it left out. */
+static size_t
+mystats(struct ltstat *st)
+{
+	const struct ltstat mine[] = {
+		{ "negative", pt_count.negative },
+		{ "nots", pt_count.nots },
+		{ "unsupported", pt_count.unsupported },
+		{ "badid", pt_count.badid },
+		{ "badcounter", pt_count.badcounter },
+		{ "spilled", pt_count.spilled }
+	};
+	size_t i, k = lt_tally_counts(st);
+
+	for (i = 0; i < sizeof(mine) / sizeof(mine[0]); i++)
+		st[k++] = mine[i];
+	return k;
+}
 
 static void
 report(long long n, const char *what)
@@ -38,17 +58,19 @@ main(int argc, char *argv[])
 		{ "help", no_argument, NULL, 'h' },
 		{ "intern", required_argument, NULL, 'i' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "stats", required_argument, NULL, 'S' },
 		{ "window", required_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct ltrec rec;
 	struct ltrd rd;
-	const char *errstr, *ofile = NULL;
+	struct ltstat st[LT_TALLY_MAX + 6];	/* mystats */
+	const char *errstr, *ofile = NULL, *sfile = NULL;
 	long long window = DEFWINDOW, strings = DEFSTRINGS;
 	int c, k, fd = 1, status;
 
 	lt_setprog(argv[0]);
-	while ((c = getopt_long(argc, argv, "hi:o:w:", longopts, NULL)) !=
+	while ((c = getopt_long(argc, argv, "hi:o:S:w:", longopts, NULL)) !=
 	    -1) {
 		switch (c) {
 		case 'h':
@@ -57,6 +79,8 @@ main(int argc, char *argv[])
 			    "past this many strings (default 262144)\n"
 			    "  -o, --output file     write the trace to file, "
 			    "not standard output\n"
+			    "  -S, --stats file      also write the counters "
+			    "to file\n"
 			    "  -w, --window events   order events of equal "
 			    "time this many events apart (default 4096)\n"
 			    "  -h, --help            show this help\n");
@@ -69,6 +93,9 @@ main(int argc, char *argv[])
 			break;
 		case 'o':
 			ofile = optarg;
+			break;
+		case 'S':
+			sfile = optarg;
 			break;
 		case 'w':
 			window = lt_strtonum(optarg, 1, 1LL << 26, &errstr);
@@ -98,10 +125,14 @@ main(int argc, char *argv[])
 			pt_record(&rd, &rec);
 		else if (rec.len > 4 && memcmp(rec.line, "#t0\t", 4) == 0)
 			pt_t0(rec.line + 4, rec.len - 4);
+		else if (rec.len > 6 && memcmp(rec.line, "#stat\t", 6) == 0)
+			lt_tally_stat(&rd, rec.line);
 	lt_rd_done(&rd);
 	pt_seq_use(SEQ_COMMON, 0);	/* an empty stream: a valid trace */
 	pt_tracks_finish();
 	pt_out_close();
+	if (sfile != NULL)
+		lt_tally_file(sfile, "ltproto", st, mystats(st));
 
 	report(pt_count.negative, "events before time 0 (or ending past "
 	    "2^63-1 ns) left out, as Perfetto drops them");
@@ -118,6 +149,7 @@ main(int argc, char *argv[])
 	status = pt_count.negative > 0 ? LT_EXIT_DATA : LT_EXIT_OK;
 	report(pt_roots_lost(), "slices may start with a slice already "
 	    "written, which Perfetto then nests outside them (raise -w)");
+	lt_tally_free();
 	pt_event_free();
 	pt_roots_free();
 	pt_tracks_free();

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "ltproto.h"
+#include "tally.h"
 
 struct ptcount		 pt_count;
 static int64_t		 t0;		/* of #t0, if it came first */
@@ -536,6 +537,7 @@ record(struct ltrec *rec)
 
 	if (check(rec, t, has) > 0)
 		canonical(rec);
+	lt_tally_event(rec, has[0], t[0], has[1], t[1]);
 	ph = rec->f[LT_PH].p[0];
 	if (ph == 'M') {
 		meta(rec);

@@ -1,6 +1,6 @@
 /* See LICENSE file for copyright and license details. */
 /*
- * strtab.h: ltjson's set of strings with dense indexes (strtab.c).
+ * strtab.h: a set of strings with dense indexes (ltjson, tally.c) (strtab.c).
  */
 #ifndef LT_STRTAB_H
 #define LT_STRTAB_H
