@@ -875,3 +875,56 @@ X
 	[[ $stderr == *"misplaced_end_event"* ]]
 	[ -s v.json ]
 }
+
+@test "-o F.pftrace: Perfetto's own format by the same chain, the same summary and slices as the JSON" {
+	tp_need
+	run -0 --separate-stderr litracer -q -o t.json "$SAMPLE"
+	js=$stderr
+	run -0 --separate-stderr litracer -q -o t.pftrace "$SAMPLE"
+	[ "$stderr" = "$js" ]
+	# a protobuf Trace (field 1, length-delimited), not JSON
+	[ "$(od -An -tx1 -N1 t.pftrace | tr -d ' ')" = 0a ]
+	tp_clean t.pftrace
+	off=$(sed -n 's/.*"ts_offset_us":\([0-9]*\).*/\1/p' t.json)
+	q="select s.name, s.category, s.ts + X, s.dur, t.tid, t.name
+	    from slice s join thread_track k on s.track_id = k.id
+	    join thread t using (utid) order by 3, 1, 4"
+	tp_query t.json "${q/X/${off}000}" >json.rows
+	tp_query t.pftrace "${q/X/0}" >proto.rows
+	[ "$(wc -l <json.rows)" -gt 900 ]
+	diff json.rows proto.rows
+	q="select name from process where name is not null order by 1"
+	[ "$(tp_query t.pftrace "$q")" = "$(tp_query t.json "$q")" ]
+	nolitter
+}
+
+@test "-o F.pftrace.gz compresses it; --validate and the filters work as with JSON" {
+	tp_need
+	run -0 litracer -q -o t.pftrace "$SAMPLE"
+	run -0 litracer -q --validate -o t.pftrace.gz "$SAMPLE"
+	[ "$(od -An -tx1 -N2 t.pftrace.gz | tr -d ' ')" = 1f8b ]
+	gzip -dc t.pftrace.gz | cmp - t.pftrace
+	run -0 --separate-stderr litracer -q --cat read --rank 1 -o r.pftrace "$SAMPLE"
+	[[ "$stderr" == *" filter_kept="[1-9]* ]]
+	kept=$(printf '%s\n' "$stderr" | sed -n 's/.* X=\([0-9]*\) .*/\1/p')
+	[ "$kept" -gt 0 ]
+	[ "$(tp_query r.pftrace "select count(*) from slice where category = 'read'")" = "$kept" ]
+	[ "$(tp_query r.pftrace "select count(*) from slice where category != 'read'")" = 0 ]
+	nolitter
+}
+
+@test "-o F.pftrace: --ts-offset-us refused (absolute ns, no offset), nothing written" {
+	run -2 --separate-stderr litracer -q --ts-offset-us 5 -o t.pftrace "$SAMPLE"
+	[ "$stderr" = "litracer: --ts-offset-us: a .pftrace trace keeps absolute times in nanoseconds, with no offset" ]
+	[ ! -e t.pftrace ]
+	nolitter
+}
+
+@test "-o F.pftrace: a ts before 0 is left out, said, and the trace stands" {
+	tp_need
+	printf '{"traceEvents":[{"ph":"X","ts":-5,"dur":1,"pid":1,"tid":1,"name":"a"},{"ph":"X","ts":10,"dur":1,"pid":1,"tid":1,"name":"b"}]}' >k.json
+	run -0 --separate-stderr litracer -q -o k.pftrace k.json
+	[[ "$stderr" == *"ltproto: 1 events before time 0"* ]]
+	[ "$(tp_query k.pftrace 'select name from slice')" = '"b"' ]
+	tp_clean k.pftrace
+}
