@@ -51,6 +51,9 @@ static int64_t		 tsmin = INT64_MAX, tsmax = INT64_MIN;
 static struct ltstrtab	 threads;
 static struct opens	*thr;
 static size_t		 capthr;
+static struct ltbuf	 thrkey;	/* pid TAB tid */
+static struct memo	 pidmemo = { "", SIZE_MAX, 0 };
+static struct memo	 catmemo = { "", SIZE_MAX, 0 };
 
 void
 lt_tally_stat(struct ltrd *rd, char *line)
@@ -123,11 +126,10 @@ memoget(struct memo *m, struct ltstrtab *t, const struct ltfield *f,
 static size_t
 catindex(const struct ltfield *cat)
 {
-	static struct memo m = { "", SIZE_MAX, 0 };
 	size_t i;
 	int isnew;
 
-	i = memoget(&m, &cats, cat, &isnew);
+	i = memoget(&catmemo, &cats, cat, &isnew);
 	if (isnew) {
 		if (i >= capcats) {
 			capcats = capcats != 0 ? capcats * 2 : 16;
@@ -159,17 +161,16 @@ addspan(size_t cat, int64_t dur)
 static void
 pairspan(const struct ltrec *rec, int64_t ts)
 {
-	static struct ltbuf key;
 	struct opens *o;
 	uint64_t name;
 	size_t t, i;
 	int isnew;
 
-	key.n = 0;
-	lt_buf_add(&key, rec->f[LT_PID].p, rec->f[LT_PID].n);
-	lt_buf_addc(&key, '\t');
-	lt_buf_add(&key, rec->f[LT_TID].p, rec->f[LT_TID].n);
-	t = lt_strtab_get(&threads, key.p, key.n, &isnew);
+	thrkey.n = 0;
+	lt_buf_add(&thrkey, rec->f[LT_PID].p, rec->f[LT_PID].n);
+	lt_buf_addc(&thrkey, '\t');
+	lt_buf_add(&thrkey, rec->f[LT_TID].p, rec->f[LT_TID].n);
+	t = lt_strtab_get(&threads, thrkey.p, thrkey.n, &isnew);
 	if (isnew) {
 		if (t >= capthr) {
 			capthr = capthr != 0 ? capthr * 2 : 64;
@@ -205,13 +206,12 @@ void
 lt_tally_event(const struct ltrec *rec, int hasts, int64_t ts, int hasdur,
     int64_t dur)
 {
-	static struct memo m = { "", SIZE_MAX, 0 };
 	int ph = rec->f[LT_PH].p[0], isnew;
 
 	nph[ph & 127]++;
 	nevents++;
 	if (!LT_ISNONE(rec->f[LT_PID]))
-		memoget(&m, &pids, &rec->f[LT_PID], &isnew);
+		memoget(&pidmemo, &pids, &rec->f[LT_PID], &isnew);
 	if (ph == 'M' || !hasts)
 		return;
 	if (!hasdur || dur < 0)
@@ -337,6 +337,7 @@ lt_tally_file(const char *path, const char *tool, const struct ltstat *mine,
 	lt_out_close(&so);
 }
 
+/* Everything freed, and the counts back to none (for a fuzzer's runs). */
 void
 lt_tally_free(void)
 {
@@ -356,4 +357,17 @@ lt_tally_free(void)
 	lt_strtab_free(&pids);
 	lt_strtab_free(&cats);
 	lt_strtab_free(&threads);
+	lt_buf_free(&thrkey);
+	stats = NULL;
+	nstats = capstats = 0;
+	nevents = 0;
+	memset(nph, 0, sizeof(nph));
+	catns = NULL;
+	catn = NULL;
+	capcats = 0;
+	tsmin = INT64_MAX;
+	tsmax = INT64_MIN;
+	thr = NULL;
+	capthr = 0;
+	pidmemo.n = catmemo.n = SIZE_MAX;
 }

@@ -14,6 +14,7 @@
 
 #include "lt.h"
 #include "ltproto.h"
+#include "tally.h"
 #include "fuzzfile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
@@ -143,5 +144,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pt_roots_free();
 	pt_tracks_free();
 	pt_intern_free();
+	lt_tally_free();
 	return 0;
 }
