@@ -356,8 +356,8 @@ shapekey(const struct shape *sh, uint32_t i, const char *k, const char *end)
 {
 	size_t at = i > 0 ? sh->end[i - 1] : 0, kn = sh->end[i] - at;
 
-	if ((size_t)(end - k) < kn + 3 || memcmp(sh->text + at, k, kn) != 0 ||
-	    k[kn] != '"' || k[kn + 1] != ':')
+	if ((size_t)(end - k) < kn + 3 || k[kn] != '"' || k[kn + 1] != ':' ||
+	    !pt_same(sh->text + at, k, kn))
 		return NULL;
 	return k + kn;
 }

@@ -522,7 +522,14 @@ check(struct ltrec *rec, int64_t t[2], int has[2])
 	rec->f[LT_ARGS] = args;
 	if (r < 0)
 		lt_rd_bad(rd, "column %s: %s", lt_colname[col], why);
-	late = strchr("XBEiIRben", rec->f[LT_PH].p[0]) != NULL;
+	switch (rec->f[LT_PH].p[0]) {
+	case 'X': case 'B': case 'E': case 'i': case 'I': case 'R':
+	case 'b': case 'e': case 'n':
+		late = 1;
+		break;
+	default:
+		late = 0;
+	}
 	if (!late && !lt_obj_plain(args.p, args.n))
 		rec->f[LT_ARGS] = argscheck(args);
 	return r;

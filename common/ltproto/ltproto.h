@@ -102,6 +102,34 @@ enum {
 #define SCOPE_GLOBAL	1
 #define SCOPE_PROCESS	2
 
+/*
+ * Are a[0..n) and b[0..n) the same?  Words at once: the strings compared
+ * most (names of args, pids and tids) are short, and a call to memcmp
+ * costs more than the compare.
+ */
+static inline int
+pt_same(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y, u, v;
+	uint32_t x4, y4, u4, v4;
+
+	if (n >= 8 && n <= 16) {
+		memcpy(&x, a, 8);
+		memcpy(&y, b, 8);
+		memcpy(&u, a + n - 8, 8);
+		memcpy(&v, b + n - 8, 8);
+		return x == y && u == v;
+	}
+	if (n >= 4 && n < 8) {
+		memcpy(&x4, a, 4);
+		memcpy(&y4, b, 4);
+		memcpy(&u4, a + n - 4, 4);
+		memcpy(&v4, b + n - 4, 4);
+		return x4 == y4 && u4 == v4;
+	}
+	return memcmp(a, b, n) == 0;
+}
+
 /* intern.c: one table of strings per kind of interned data. */
 enum {
 	PT_NAMES,		/* event names */

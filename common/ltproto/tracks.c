@@ -290,8 +290,8 @@ pt_thread(const struct ltfield *pid, const struct ltfield *tid,
 		m = &tcache[(lt_hash(pid->p, pid->n) ^ lt_hash(tid->p,
 		    tid->n) * 3) & (TCACHE - 1)];
 		if (m->pn == pid->n && m->tn == tid->n &&
-		    memcmp(pid->p, m->p, pid->n) == 0 &&
-		    memcmp(tid->p, m->t, tid->n) == 0)
+		    pt_same(pid->p, m->p, pid->n) &&
+		    pt_same(tid->p, m->t, tid->n))
 			return &threads[m->th];
 	}
 	k.proc = pidof(pid, extra);
