@@ -10,6 +10,8 @@ D=$DATA/ltstat
 HAND=$D/hand.lt1
 
 # jget FILE EXPR: EXPR evaluated by node on the JSON object o of FILE.
+# Called in $(...), where a skip ends only the subshell: a test that
+# uses it says "need node" first.
 jget() {
 	need node
 	node -e 'const o = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
@@ -90,6 +92,7 @@ chain() {
 # [1200, 5200), delete [6000, 6010); chunk 8: download [2600, 5600), read
 # [5200, 9200), delete [9500, 9510).
 @test "ltstat: the figures of a hand-made stream, computed by hand" {
+	need node
 	ltstat -j "$HAND" > "$BATS_TEST_TMPDIR/r.json"
 	r=$BATS_TEST_TMPDIR/r.json
 	[ "$(jget "$r" 'o.ranks.length')" = 1 ]
@@ -179,6 +182,7 @@ f 9500 11 2 {\"chunk\":8} {\"bp\":\"e\",\"id\":4}" ]
 }
 
 @test "ltstat: -x leaves out what -t would add, -n how many waits are listed" {
+	need node
 	ltstat -t -x flows,counters,share "$HAND" > "$BATS_TEST_TMPDIR/t.lt1"
 	t=$BATS_TEST_TMPDIR/t.lt1
 	[ "$(stat_of ltstat waits "$t")" = 5 ]
@@ -219,6 +223,7 @@ truthval() {
 }
 
 @test "ltstat: on genlog logs of every format, every span of the log is counted once" {
+	need node
 	for f in new old v1 mixed; do
 		for extra in "" "-c -b"; do
 			# shellcheck disable=SC2086
@@ -241,6 +246,7 @@ truthval() {
 }
 
 @test "ltstat: the generation of the log and what it cannot tell" {
+	need node
 	gen "$BATS_TEST_TMPDIR/new.log" "$BATS_TEST_TMPDIR/t1"
 	ltparse "$BATS_TEST_TMPDIR/new.log" | ltpair | ltstat -j > "$BATS_TEST_TMPDIR/new.json"
 	[ "$(jget "$BATS_TEST_TMPDIR/new.json" '[o.format.old, o.format.v1, o.format.new > 0]')" = "[0,0,true]" ]
@@ -267,6 +273,7 @@ truthval() {
 }
 
 @test "ltstat: partial logs: a crash, a break, a log cut anywhere" {
+	need node
 	genlog -c -b -r 2 -w 1 -l chunk > "$BATS_TEST_TMPDIR/g.log"
 	ltparse "$BATS_TEST_TMPDIR/g.log" | ltpair | ltstat -j > "$BATS_TEST_TMPDIR/r.json"
 	r=$BATS_TEST_TMPDIR/r.json
@@ -284,6 +291,7 @@ truthval() {
 }
 
 @test "ltstat: percentiles beyond 2048 spans: from log buckets, within 0.2%, marked" {
+	need node
 	f=$BATS_TEST_TMPDIR/many.lt1
 	# 3000 reads of 1, 2, ..., 3000 µs: p50 is 1500 µs, p95 2850, p99 2970.
 	{ echo '#lt1'; seq 1 3000 | awk '{ printf "%d\tX\t1\t1\t%d\tread\tread\t{}\t{}\n", $1 * 10000, $1 }'; } > "$f"
@@ -299,6 +307,7 @@ truthval() {
 }
 
 @test "ltstat: B and E records, records without times, other phases are counted, not paired" {
+	need node
 	f=$BATS_TEST_TMPDIR/be.lt1
 	printf '#lt1\n1\tB\t1\t1\t-\tbatch\tbatch\t{}\t{}\n5\tE\t1\t1\t-\tbatch\tbatch\t{}\t{}\n-\tX\t1\t1\t3\tread\tread\t{}\t{}\n9\tX\t1\t1\t-\tread\tread\t{}\t{}\n9\tC\t1\t1\t-\tc\tc\t{"v":1}\t{}\n' > "$f"
 	ltstat -j "$f" > "$BATS_TEST_TMPDIR/r.json"
@@ -347,6 +356,7 @@ EOF
 }
 
 @test "ltstat -t: Perfetto computes ltstat's totals from the trace, to the µs (new format, lanes, crash, break, no workers, mixed)" {
+	need node
 	tp_need
 	for args in "-l sample" "-l debug -a sync" "-c -b -l sample" "-p -e 3" "-w 0 -l sample" "-f mixed" "-f old"; do
 		# shellcheck disable=SC2086
@@ -357,6 +367,7 @@ EOF
 }
 
 @test "ltstat -t: flows bind to their chunk's slices after ltlanefix, and every worker has its counters" {
+	need node
 	tp_need
 	for args in "-l sample" "-l debug -a async" "-c -b -l sample" "-f old" "-f v1" "-w 0"; do
 		# shellcheck disable=SC2086
@@ -373,6 +384,7 @@ EOF
 }
 
 @test "ltstat -t: the sample log, and the same chain before ltlanefix -k (B and E)" {
+	need node
 	tp_need
 	chain "$DATA/sample.log" "$BATS_TEST_TMPDIR/t.json"
 	same_as_perfetto "$BATS_TEST_TMPDIR/t.json"
@@ -406,6 +418,7 @@ EOF
 }
 
 @test "ltstat -t: nothing of a category that a filter removed (--cat read: no waits, flows, counters)" {
+	need node
 	tp_need
 	genlog -n 6000 -l sample > "$BATS_TEST_TMPDIR/g.log"
 	ltparse "$BATS_TEST_TMPDIR/g.log" | ltpair | ltfilter -c read | ltlanefix -q |
