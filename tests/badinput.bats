@@ -16,7 +16,7 @@ setup() {
 	mkdir -p "$TMPDIR"
 }
 
-LT1="ltpair ltfilter ltlanefix ltjson"
+LT1="ltpair ltfilter ltlanefix ltstat ltjson ltproto"
 
 # complete_json FILE: FILE is a whole JSON trace (node parses the small
 # ones; a big one must at least end as ltjson ends a trace).
@@ -40,6 +40,7 @@ judge() {
 		litracer -q -o "$T/judge.json" "$@" "$f" >"$out" 2>"$err" || st=$? ;;
 	ltcheck) ltcheck -q "$@" "$f" >"$out" 2>"$err" || st=$? ;;
 	ltfilter) ltfilter -c '*' "$@" "$f" >"$out" 2>"$err" || st=$? ;;
+	ltstat) ltstat -t "$@" "$f" >"$out" 2>"$err" || st=$? ;;
 	*) "$p" "$@" "$f" >"$out" 2>"$err" || st=$? ;;
 	esac
 	[ -s "$err" ] && e=$(head -c 4000 "$err")
@@ -67,7 +68,7 @@ judge() {
 			# a whole trace with times clamped says so (ltjson(1))
 			grep -q '"clamped_ts":[1-9]' "$out" ||
 			    nomatch -F '"metadata":{"litracer"' "$out" || return 1 ;;
-		ltcheck) ;;
+		ltcheck|ltproto) ;;
 		*)
 			nomatch -F "#stat	$p	" "$out" || return 1 ;;
 		esac
@@ -76,6 +77,10 @@ judge() {
 	case $p in
 	litracer) complete_json "$T/judge.json" ;;
 	ltjson) complete_json "$out" ;;
+	ltproto)
+		# a protobuf Trace: its first packet, field 1
+		[ "$(od -An -tx1 -N1 "$out" | tr -d ' ')" = 0a ] ||
+		    { echo "$p $f: not a trace"; return 1; } ;;
 	ltcheck) ;;
 	*)
 		[[ $(tail -n 1 "$out") == "#stat	$p	"* ]] ||

@@ -457,9 +457,14 @@ same() {
 	p=$(grep '^#stat	ltproto' "$T/p.stats" | cut -f3-12)
 	[ "$p" = "$j" ]
 	[[ "$p" == events=*"	other=1	processes="* ]]
-	grep -q '^#stat	ltproto	.*	negative=0	nots=0	unsupported=1	' "$T/p.stats"
+	grep -q '^#stat	ltproto	.*	negative=0	negdur=0	nots=0	unsupported=1	' "$T/p.stats"
 	# a ts before 0: left out, counted, exit 1, the file written still
 	printf '#lt1\n-5\ti\t1\t1\t-\tc\tn\t{}\t{}\n' >"$T/n"
 	run -1 ltproto -S "$T/n.stats" -o "$T/n.pftrace" "$T/n"
-	grep -q '^#stat	ltproto	events=1	.*	negative=1	' "$T/n.stats"
+	grep -q '^#stat	ltproto	events=1	.*	negative=1	negdur=0	' "$T/n.stats"
+	# a negative dur: left out as Perfetto drops it, not an error
+	printf '#lt1\n5\tX\t1\t1\t-3\tc\tn\t{}\t{}\n' >"$T/d"
+	run -0 --separate-stderr ltproto -S "$T/d.stats" -o "$T/d.pftrace" "$T/d"
+	[ "$stderr" = "ltproto: 1 X events with a negative dur left out, as Perfetto drops them" ]
+	grep -q '^#stat	ltproto	events=1	.*	negative=0	negdur=1	' "$T/d.stats"
 }

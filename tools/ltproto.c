@@ -31,6 +31,7 @@ mystats(struct ltstat *st)
 {
 	const struct ltstat mine[] = {
 		{ "negative", pt_count.negative },
+		{ "negdur", pt_count.negdur },
 		{ "nots", pt_count.nots },
 		{ "unsupported", pt_count.unsupported },
 		{ "badid", pt_count.badid },
@@ -64,7 +65,7 @@ main(int argc, char *argv[])
 	};
 	struct ltrec rec;
 	struct ltrd rd;
-	struct ltstat st[LT_TALLY_MAX + 6];	/* mystats */
+	struct ltstat st[LT_TALLY_MAX + 7];	/* mystats */
 	const char *errstr, *ofile = NULL, *sfile = NULL;
 	long long window = DEFWINDOW, strings = DEFSTRINGS;
 	int c, k, fd = 1, status;
@@ -136,6 +137,8 @@ main(int argc, char *argv[])
 
 	report(pt_count.negative, "events before time 0 (or ending past "
 	    "2^63-1 ns) left out, as Perfetto drops them");
+	report(pt_count.negdur, "X events with a negative dur left out, as "
+	    "Perfetto drops them");
 	report(pt_count.nots, "events without ts (or X without dur) left "
 	    "out, as Perfetto leaves them");
 	report(pt_count.unsupported, "events of phases Perfetto does not "

@@ -263,7 +263,11 @@ slice(const struct ltrec *rec, const struct ptthread *th, int64_t ts,
 		pt_count.nots++;
 		return;
 	}
-	if (dur < 0 || ts > INT64_MAX - dur) {
+	if (dur < 0) {
+		pt_count.negdur++;
+		return;
+	}
+	if (ts > INT64_MAX - dur) {
 		pt_count.negative++;
 		return;
 	}

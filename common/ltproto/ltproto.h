@@ -242,7 +242,8 @@ void	pt_event_free(void);
 struct ptcount {
 	long long	 unsupported;	/* phases Perfetto drops from JSON */
 	long long	 nots;		/* no ts, or no dur for X */
-	long long	 negative;	/* ts or ts + dur before 0 */
+	long long	 negative;	/* ts before 0, or ts + dur past 2^63-1 */
+	long long	 negdur;	/* X with dur below 0 */
 	long long	 badid;		/* flows and async events with ids */
 					/*   Perfetto cannot read */
 	long long	 badcounter;	/* counter values not numbers */
