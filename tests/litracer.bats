@@ -97,14 +97,20 @@ nolitter() {
 	[ -z "$(ls -A . | grep '^\.litracer')" ] || { ls -lA .; false; }
 }
 
+# need_fullfs: skip the test where fullfs cannot work.  Called in the
+# test itself: fullfs runs under run, where a skip ends only the subshell.
+need_fullfs() {
+	unshare -rm true 2>/dev/null || skip "cannot mount a tmpfs here (unshare -rm)"
+}
+
 # fullfs SIZE FILL CMD...: CMD in a mount namespace of its own where
 # $T/fs is a tmpfs of SIZE, FILL (yes or no) filled to the brim.  Needs
-# user namespaces (unshare -rm) or root; the mount ends with CMD.
+# user namespaces (unshare -rm) or root (need_fullfs); the mount ends
+# with CMD.
 fullfs() {
 	local size=$1 fill=$2
 	shift 2
 	mkdir -p "$T/fs"
-	unshare -rm true 2>/dev/null || skip "cannot mount a tmpfs here (unshare -rm)"
 	unshare -rm sh -c 'mount -t tmpfs -o size="$1" tmpfs "$0" || exit 99
 	    [ "$2" = no ] || dd if=/dev/zero of="$0/fill" bs=4096 count=100000 2>/dev/null
 	    shift 2
@@ -547,6 +553,7 @@ sumval() {
 }
 
 @test "a full output filesystem: the reason and the output named; nothing left there" {
+	need_fullfs
 	genlog -n 50000 >big.log
 	for o in t.json:'ltjson failed (exit 2)' t.json.gz:'gzip failed (exit 1)'; do
 		why=${o#*:}
@@ -563,6 +570,7 @@ sumval() {
 }
 
 @test "TMPDIR missing or full: the reason and the path, before any work" {
+	need_fullfs
 	run -2 --separate-stderr env TMPDIR="$T/nosuch" litracer -q -o t.json "$SAMPLE"
 	[ "$stderr" = "litracer: $T/nosuch: No such file or directory (TMPDIR)" ]
 	run -0 --separate-stderr fullfs 64k yes sh -c \
@@ -574,6 +582,7 @@ sumval() {
 }
 
 @test "TMPDIR filled by the parts of -w: the reason, and the stage" {
+	need_fullfs
 	genlog -n 50000 >big.log
 	run -0 --separate-stderr fullfs 1m no sh -c \
 	    'TMPDIR=$1 litracer -q -w 2 -o t.json "$2"; echo "$?"; ls -A "$1"' sh "$T/fs" big.log
