@@ -113,7 +113,8 @@ bad() {
 	[[ $output != *"#stat	$tool"* ]] || { echo "#stat after an error"; return 1; }
 }
 
-# synopsis TOOL: the SYNOPSIS of TOOL's man page as one line of text.
+# synopsis TOOL: the SYNOPSIS of TOOL's man page as one line of text
+# (by mandoc: a test that uses it says "need mandoc" first).
 synopsis() {
 	mandoc -Tascii "$TOP/man/$1.1" | sed -e 's/.\x08//g' |
 	    awk '/^SYNOPSIS/ { s = 1; next }

@@ -76,6 +76,7 @@ bands() {
 }
 
 @test "-h and --help print the usage (the man page's synopsis) and every long option, exit 0" {
+	need mandoc
 	local o
 	run -0 --separate-stderr ltcheck --help
 	[ "${lines[0]}" = "usage: ltcheck [-Pqst] [-V version] [file]" ]
