@@ -9,11 +9,9 @@
  * that Perfetto's double conversion is exact (see ltjson(1)).  Streams:
  * memory does not grow with the input.
  */
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "lt.h"
 #include "tally.h"
