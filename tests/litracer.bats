@@ -555,7 +555,8 @@ sumval() {
 @test "a full output filesystem: the reason and the output named; nothing left there" {
 	need_fullfs
 	genlog -n 50000 >big.log
-	for o in t.json:'ltjson failed (exit 2)' t.json.gz:'gzip failed (exit 1)'; do
+	for o in t.json:'ltjson failed (exit 2)' t.json.gz:'gzip failed (exit 1)' \
+	    t.pftrace:'ltproto failed (exit 2)'; do
 		why=${o#*:}
 		o=${o%%:*}
 		run -0 --separate-stderr fullfs 256k no sh -c \
