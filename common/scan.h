@@ -55,9 +55,19 @@ lt_swar_bits(uint64_t v)
 	return (unsigned)(((v >> 7) * 0x0102040810204080ULL) >> 56);
 }
 
+/*
+ * 0x80 in each byte of v that is a or b.  When a and b differ in one
+ * bit at most (';' and ':', or a twice), a byte is one of them when it
+ * equals a with that bit set: one test, not two.
+ */
 static inline uint64_t
 lt_swar_eq2(uint64_t v, int a, int b)
 {
+	unsigned d = (unsigned char)a ^ (unsigned char)b;
+
+	if ((d & (d - 1)) == 0)
+		return lt_swar_zero((v | LT_ONES * d) ^
+		    (LT_ONES * ((unsigned char)a | d)));
 	return lt_swar_zero(v ^ (LT_ONES * (unsigned char)a)) |
 	    lt_swar_zero(v ^ (LT_ONES * (unsigned char)b));
 }
