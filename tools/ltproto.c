@@ -120,13 +120,15 @@ main(int argc, char *argv[])
 	pt_out_open(fd, ofile != NULL ? ofile : "<stdout>", (size_t)window);
 	pt_roots_budget((size_t)window * 16);
 	pt_intern_init((size_t)strings);
+	pt_tallying = sfile != NULL;
 	lt_rd_init(&rd, argc, argv);
 	while ((k = lt_rd_next(&rd, &rec)) != LT_EOF)
 		if (k == LT_REC)
 			pt_record(&rd, &rec);
 		else if (rec.len > 4 && memcmp(rec.line, "#t0\t", 4) == 0)
 			pt_t0(rec.line + 4, rec.len - 4);
-		else if (rec.len > 6 && memcmp(rec.line, "#stat\t", 6) == 0)
+		else if (sfile != NULL && rec.len > 6 &&
+		    memcmp(rec.line, "#stat\t", 6) == 0)
 			lt_tally_stat(&rd, rec.line);
 	lt_rd_done(&rd);
 	pt_seq_use(SEQ_COMMON, 0);	/* an empty stream: a valid trace */

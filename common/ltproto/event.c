@@ -19,6 +19,7 @@
 #include "tally.h"
 
 struct ptcount		 pt_count;
+int			 pt_tallying;
 static int64_t		 t0;		/* of #t0, if it came first */
 static int		 t0set;
 static int		 based;		/* the clock's base is set */
@@ -548,7 +549,8 @@ record(struct ltrec *rec)
 
 	if (check(rec, t, has) > 0)
 		canonical(rec);
-	lt_tally_event(rec, has[0], t[0], has[1], t[1]);
+	if (pt_tallying)
+		lt_tally_event(rec, has[0], t[0], has[1], t[1]);
 	ph = rec->f[LT_PH].p[0];
 	if (ph == 'M') {
 		meta(rec);

@@ -250,5 +250,6 @@ struct ptcount {
 	long long	 spilled;	/* X slices on tracks of their own */
 };
 extern struct ptcount pt_count;
+extern int	pt_tallying;	/* the summary's counters are kept (-S) */
 
 #endif

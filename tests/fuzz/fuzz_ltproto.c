@@ -118,6 +118,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pt_out_open(dup(fd), "fuzz", 3);
 	pt_roots_budget(3);
 	pt_intern_init(4);
+	pt_tallying = 1;	/* the counters of -S too */
 	while ((n = lt_in_line(&in, &line)) >= 0) {
 		if (n > 4 && memcmp(line, "#t0\t", 4) == 0)
 			pt_t0(line + 4, (size_t)n - 4);
