@@ -10,6 +10,7 @@
  * counts those replacements.
  */
 #include "lt.h"
+#include "scan.h"
 
 static const char hex[] = "0123456789abcdef";
 
@@ -44,13 +45,7 @@ lt_utf8_len(const unsigned char *s, size_t n)
 int
 lt_esc_plain(const char *p, size_t n)
 {
-	const unsigned char *s = (const unsigned char *)p;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (s[i] < 0x20 || s[i] > 0x7e || s[i] == '"' || s[i] == '\\')
-			return 0;
-	return 1;
+	return lt_scan_plain(p, p + n) == p + n;
 }
 
 size_t

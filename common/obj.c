@@ -16,24 +16,6 @@
 #include "lt.h"
 #include "scan.h"
 
-/*
- * The first byte at or after p that a plain string cannot hold: below
- * 0x20, above 0x7e, '"' or '\'.
- */
-static const char *
-plainrun(const char *p, const char *end)
-{
-	unsigned m;
-
-	for (; end - p >= 16; p += 16)
-		if ((m = lt_scan16esc(p)) != 0)
-			return p + lt_scan_first(m);
-	while (p < end && (unsigned char)*p >= 0x20 &&
-	    (unsigned char)*p < 0x7f && *p != '"' && *p != '\\')
-		p++;
-	return p;
-}
-
 static void
 skipblank(struct ltobj *it)
 {
@@ -53,7 +35,7 @@ plain(const char *p, const char *end)
 	const char *q = p;
 
 	if (q < end && *q == '"') {
-		q = plainrun(q + 1, end);
+		q = lt_scan_plain(q + 1, end);
 		return q < end && *q == '"' ? (size_t)(q + 1 - p) : 0;
 	}
 	if (q < end && *q == '-')
@@ -182,7 +164,7 @@ lt_obj_split(const char *p, size_t n, struct ltfield *k, struct ltfield *v,
 	for (i = 0, p++; i < max; i++, p++) {
 		if (*p != '"')
 			return -1;
-		q = plainrun(p + 1, end);
+		q = lt_scan_plain(p + 1, end);
 		if (end - q < 3 || q[0] != '"' || q[1] != ':')
 			return -1;
 		if (k != NULL) {
@@ -191,7 +173,7 @@ lt_obj_split(const char *p, size_t n, struct ltfield *k, struct ltfield *v,
 		}
 		p = q += 2;
 		if (*q == '"') {
-			q = plainrun(q + 1, end);
+			q = lt_scan_plain(q + 1, end);
 			if (q == end || *q++ != '"')
 				return -1;
 		} else {

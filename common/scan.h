@@ -182,4 +182,23 @@ lt_scan_first(unsigned m)
 #endif
 }
 
+/*
+ * The first byte at or after p, before end, that plain JSON string
+ * contents cannot hold: below 0x20, above 0x7e, '"' or '\'; end when
+ * there is none.  Reads only [p, end).
+ */
+static inline const char *
+lt_scan_plain(const char *p, const char *end)
+{
+	unsigned m;
+
+	for (; end - p >= 16; p += 16)
+		if ((m = lt_scan16esc(p)) != 0)
+			return p + lt_scan_first(m);
+	while (p < end && (unsigned char)*p >= 0x20 &&
+	    (unsigned char)*p < 0x7f && *p != '"' && *p != '\\')
+		p++;
+	return p;
+}
+
 #endif

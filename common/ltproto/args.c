@@ -310,21 +310,6 @@ intanno(struct ltbuf *b, uint64_t iid, int64_t v)
 	b->n = (size_t)(w - b->p);
 }
 
-/* The first byte at or after p that plain string contents cannot hold. */
-static const char *
-plainrun(const char *p, const char *end)
-{
-	unsigned m;
-
-	for (; end - p >= 16; p += 16)
-		if ((m = lt_scan16esc(p)) != 0)
-			return p + lt_scan_first(m);
-	while (p < end && (unsigned char)*p >= 0x20 &&
-	    (unsigned char)*p < 0x7f && *p != '"' && *p != '\\')
-		p++;
-	return p;
-}
-
 /*
  * The names of the args of a kind of record, met lately: the records of
  * a kind (named alike) mostly have the same args in the same order.  A
@@ -433,7 +418,7 @@ pt_args(struct ltbuf *b, const char *p, size_t n, uint64_t hint)
 			if (need && !dot)
 				pt_iid(PT_ANNOS, k, kn);
 		} else {
-			q = plainrun(k, end);
+			q = lt_scan_plain(k, end);
 			if (end - q < 3 || q[0] != '"' || q[1] != ':')
 				break;
 			kn = (size_t)(q - k);
@@ -443,7 +428,7 @@ pt_args(struct ltbuf *b, const char *p, size_t n, uint64_t hint)
 		p = q += 2;
 		u = 0;
 		if (*q == '"') {
-			q = plainrun(q + 1, end);
+			q = lt_scan_plain(q + 1, end);
 			if (q == end || *q++ != '"')
 				break;
 		} else {
