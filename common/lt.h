@@ -106,6 +106,7 @@ struct ltout {
 	size_t		 cap;
 };
 
+int	lt_out_create(const char *);
 void	lt_out_init(struct ltout *, int, const char *);
 void	lt_out_flush(struct ltout *);
 void	lt_out_close(struct ltout *);

@@ -5,12 +5,24 @@
  * SIGPIPE) is reported with the output's name and exits 2.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "lt.h"
 
 #define OUTBUF	(256 * 1024)
+
+/* The file a program was told to write (-o, -S): made or emptied, or exit 2. */
+int
+lt_out_create(const char *path)
+{
+	int fd;
+
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666)) < 0)
+		lt_die(LT_EXIT_SYS, "%s:", path);
+	return fd;
+}
 
 void
 lt_out_init(struct ltout *o, int fd, const char *name)

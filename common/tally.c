@@ -7,7 +7,6 @@
  * driver's summary line is made of them (-S); ltjson also writes them
  * into its trace's metadata.
  */
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -300,11 +299,8 @@ lt_tally_file(const char *path, const char *tool, const struct ltstat *mine,
 	const char *t = NULL, *c;
 	char num[LT_NUMBUF];
 	size_t i, cn;
-	int fd;
 
-	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666)) < 0)
-		lt_die(LT_EXIT_SYS, "%s:", path);
-	lt_out_init(&so, fd, path);
+	lt_out_init(&so, lt_out_create(path), path);
 	for (i = 0; i < nstats; i++) {
 		if (t == NULL || strcmp(t, stats[i].tool) != 0) {
 			if (t != NULL)

@@ -12,7 +12,6 @@
  * tracks, the interned strings and a window of the last events, not of
  * the stream.  The modules are in common/ltproto/.
  */
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,10 +110,9 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 
-	if (ofile != NULL) {
-		if ((fd = open(ofile, O_WRONLY | O_CREAT | O_TRUNC, 0666)) < 0)
-			lt_die(LT_EXIT_SYS, "%s:", ofile);
-	} else if (isatty(1))
+	if (ofile != NULL)
+		fd = lt_out_create(ofile);
+	else if (isatty(1))
 		lt_die(LT_EXIT_SYS, "not writing a binary trace to a "
 		    "terminal: use -o or a redirection");
 	pt_out_open(fd, ofile != NULL ? ofile : "<stdout>", (size_t)window);

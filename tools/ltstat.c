@@ -14,7 +14,6 @@
  * the file of -o.  Memory holds processes, threads, epochs and the I/O
  * of one batch interval, not the log.
  */
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -67,7 +66,7 @@ main(int argc, char *argv[])
 	struct ltrec rec;
 	struct ltrd rd;
 	const char *errstr, *why, *ofile = NULL;
-	int c, k, jflag = 0, tflag = 0, fd, ntop = 5;
+	int c, k, jflag = 0, tflag = 0, ntop = 5;
 	int parts = T_ALL;
 
 	lt_setprog(argv[0]);
@@ -114,9 +113,7 @@ main(int argc, char *argv[])
 
 	/* Open the report's file first: a bad name costs no input. */
 	if (ofile != NULL) {
-		if ((fd = open(ofile, O_WRONLY | O_CREAT | O_TRUNC, 0666)) < 0)
-			lt_die(LT_EXIT_SYS, "%s:", ofile);
-		lt_out_init(&rep, fd, ofile);
+		lt_out_init(&rep, lt_out_create(ofile), ofile);
 	}
 	if (tflag) {
 		lt_out_init(&out, 1, "<stdout>");
