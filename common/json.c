@@ -686,7 +686,8 @@ lt_json_str(const char *p, size_t n, struct ltbuf *out, struct ltjson *j)
 /*
  * Iterate the members of a valid minified object: *cur starts at its '{'.
  * Returns 1 with the key (contents, without quotes) and the value's text,
- * 0 after the last member.
+ * 0 after the last member, or where an invalid one (taken on trust,
+ * #canon) stops making sense.
  */
 int
 lt_json_objnext(const char **cur, const char *end, const char **key,
@@ -702,7 +703,8 @@ lt_json_objnext(const char **cur, const char *end, const char **key,
 		*cur = end;
 		return 0;
 	}
-	if (lt_json_value(p, (size_t)(end - p), NULL, &j) != LT_JSON_OK)
+	if (lt_json_value(p, (size_t)(end - p), NULL, &j) != LT_JSON_OK ||
+	    j.type != '"' || j.end >= (size_t)(end - p) || p[j.end] != ':')
 		return 0;
 	*key = p + 1;
 	*keyn = j.end - 2;

@@ -96,11 +96,21 @@ visible(struct ltjw *w, int64_t ns)
 	return rel % 1000 >= 500 && r <= INT64_MAX - 1000 ? r + 1000 : r;
 }
 
+/* The closing quote of the string whose contents start at p, or end. */
+static const char *
+strend(const char *p, const char *end)
+{
+	while (p < end && *p != '"')
+		p += *p == '\\' && end - p > 1 ? 2 : 1;
+	return p;
+}
+
 /*
  * The next top-level member of a canonical object: *cur starts at its
  * '{' and is left at the ',' or '}' after the member, which is *memb to
  * there.  Values are passed over by their brackets and strings only,
- * which a canonical text allows.
+ * which a canonical text allows; a text that is not (#canon broken)
+ * ends where it stops making sense, within end.
  */
 static int
 topmember(const char **cur, const char *end, const char **key,
@@ -113,13 +123,14 @@ topmember(const char **cur, const char *end, const char **key,
 		return 0;
 	*memb = ++p;			/* the key's '"' */
 	*key = ++p;
-	while (*p != '"')
-		p += *p == '\\' ? 2 : 1;
+	p = strend(p, end);
 	*keyn = (size_t)(p - *key);
+	if (end - p < 2)
+		return 0;	/* only in a text that is not valid */
 	for (p += 2; p < end; p++) {	/* past '":' */
 		if (*p == '"') {
-			for (p++; *p != '"'; p += *p == '\\' ? 2 : 1)
-				;
+			if ((p = strend(p + 1, end)) == end)
+				break;
 		} else if (*p == '{' || *p == '[')
 			depth++;
 		else if (*p == '}' || *p == ']') {
@@ -236,7 +247,8 @@ lt_jw_rec(struct ltjw *w, const struct ltrec *rec, struct ltjwrec *r,
 	int64_t t[2], end;
 	int has[2], written[LT_EXTRA], repair, i;
 
-	if ((repair = lt_rec_checkts(rec, why, col, t, has)) < 0)
+	if ((repair = lt_rec_checkts(rec, why, col, t, has,
+	    w->canon)) < 0)
 		return -1;
 	w->repaired += repair;
 	for (i = 0; i < LT_NCOL; i++)

@@ -310,7 +310,19 @@ struct ltrd {
 	const char	**files;	/* remaining operands */
 	int		 nfiles;
 	int		 open;
+	int		 opened;	/* an operand was */
+	int		 canon;		/* under #canon: records need no check */
+	int		 late;		/* a record or a second stream came */
 };
+
+/*
+ * The directive by which the stage that made a stream promises that its
+ * records are valid and canonical (litracer-stream(5)): honoured before
+ * the first record of a reader's only stream.
+ */
+#define LT_CANON	"#canon"
+#define LT_ISCANON(line, n)	((n) == sizeof(LT_CANON) - 1 && \
+				    memcmp((line), LT_CANON, (n)) == 0)
 
 void	lt_rd_init(struct ltrd *, int, char **);
 int	lt_rd_next(struct ltrd *, struct ltrec *);
@@ -319,9 +331,9 @@ void	lt_rd_done(struct ltrd *);
 int	lt_rec_split(char *, size_t, struct ltrec *, const char **);
 int	lt_rec_ts(const struct ltrec *, int, int64_t *);
 int	lt_rec_check(const struct ltrec *, const char **, int *);
-/* lt_rec_check, handing out ts and dur as read. */
+/* lt_rec_check, handing out ts and dur; under #canon, columns ts to dur. */
 int	lt_rec_checkts(const struct ltrec *, const char **, int *,
-	    int64_t[2], int[2]);
+	    int64_t[2], int[2], int);
 extern const char *const lt_colname[LT_NCOL];
 
 #define LT_ISNONE(fl)	((fl).n == 1 && (fl).p[0] == '-')
@@ -348,6 +360,7 @@ void	lt_put_stat(struct ltout *, const char *, const struct ltstat *, size_t);
 struct ltjw {
 	int64_t		 offset;	/* ns subtracted from every ts */
 	int		 offset_set;
+	int		 canon;		/* records are under #canon */
 	long long	 repaired;	/* records rewritten to canonical form */
 	long long	 clamped;	/* times before the offset, written 0 */
 	long long	 rounded;	/* times rounded to a whole us */

@@ -42,22 +42,59 @@ lt_rd_bad(struct ltrd *rd, const char *fmt, ...)
 	lt_diepos(LT_EXIT_DATA, rd->in.name, rd->in.line, "%s", msg);
 }
 
-static void
-header(struct ltrd *rd)
+/* Is the line a header, "#lt1" alone or with more after a TAB? */
+static int
+islt1(const char *line, size_t n)
+{
+	return n >= 4 && memcmp(line, "#lt1", 4) == 0 &&
+	    (n == 4 || line[4] == '\t');
+}
+
+/*
+ * Read the header of an operand.  Returns 1 when it ends a #canon, and
+ * is then in rec to be handed out; else 0.
+ */
+static int
+header(struct ltrd *rd, struct ltrec *rec)
 {
 	char *line;
 	ssize_t n;
+	int canon = rd->canon;
 
 	if ((n = lt_in_line(&rd->in, &line)) < 0)
 		lt_diepos(LT_EXIT_DATA, rd->in.name, 1,
 		    "empty input, not an lt1 stream");
-	if (n >= 4 && memcmp(line, "#lt1", 4) == 0 &&
-	    (n == 4 || line[4] == '\t'))
-		return;
+	if (islt1(line, (size_t)n)) {
+		rd->canon = 0;
+		rec->line = line;
+		rec->len = (size_t)n;
+		return canon;
+	}
 	if (n >= 3 && memcmp(line, "#lt", 3) == 0)
 		lt_rd_bad(rd, "unsupported stream version \"%.*s\"",
 		    (int)(n > 16 ? 16 : n), line);
 	lt_rd_bad(rd, "not an lt1 stream: missing #lt1 header");
+}
+
+/*
+ * What a directive does to #canon; 0 for one that is not handed out.
+ * #canon holds from before the first record to the end of the only
+ * stream: so the stage passes it on ahead of all it writes.  A later one
+ * is dropped, and a second stream (operand or "#lt1" line) ends it, its
+ * header passed on, so that the stages after know it ended too.
+ */
+static int
+directive(struct ltrd *rd, const struct ltrec *rec)
+{
+	if (LT_ISCANON(rec->line, rec->len)) {
+		if (rd->late)
+			return 0;
+		rd->canon = 1;
+	} else if (islt1(rec->line, rec->len)) {
+		rd->canon = 0;
+		rd->late = 1;
+	}
+	return 1;
 }
 
 /*
@@ -79,21 +116,26 @@ lt_rd_next(struct ltrd *rd, struct ltrec *rec)
 			lt_in_open(&rd->in, rd->files[0]);
 			rd->files++;
 			rd->nfiles--;
-			rd->open = 1;
-			header(rd);
+			rd->late |= rd->opened;
+			rd->open = rd->opened = 1;
+			if (header(rd, rec))
+				return LT_DIR;
 		}
-		if ((n = lt_in_line(&rd->in, &line)) >= 0)
+		if ((n = lt_in_line(&rd->in, &line)) < 0) {
+			lt_in_close(&rd->in);
+			rd->open = 0;
+			continue;
+		}
+		if (n == 0 || line[0] != '#')
 			break;
-		lt_in_close(&rd->in);
-		rd->open = 0;
-	}
-	if (n > 0 && line[0] == '#') {
 		rec->line = line;
 		rec->len = (size_t)n;
-		return LT_DIR;
+		if (directive(rd, rec))
+			return LT_DIR;
 	}
 	if (lt_rec_split(line, (size_t)n, rec, &why) < 0)
 		lt_rd_bad(rd, "%s", why);
+	rd->late = 1;
 	return LT_REC;
 }
 
@@ -200,16 +242,34 @@ lt_rec_check(const struct ltrec *rec, const char **why, int *col)
 	int64_t ns[2];
 	int has[2];
 
-	return lt_rec_checkts(rec, why, col, ns, has);
+	return lt_rec_checkts(rec, why, col, ns, has, 0);
+}
+
+/* Column i of rec, ts or dur, into ns[] and has[]; -1 when malformed. */
+static int
+timecol(const struct ltrec *rec, int i, const char **why, int64_t ns[2],
+    int has[2])
+{
+	int r;
+
+	if ((r = lt_rec_ts(rec, i, &ns[i == LT_DUR])) < 0) {
+		*why = "not microseconds (-?D+ with at most 3 decimals) or -";
+		return -1;
+	}
+	has[i == LT_DUR] = r > 0;
+	return 0;
 }
 
 /*
  * lt_rec_check, which also hands out what it read of ts and dur: in
- * ns[0] and ns[1], has[] saying which are not "-".
+ * ns[0] and ns[1], has[] saying which are not "-".  With canon (the
+ * stream is under #canon) the string and object columns, which a tool
+ * copies or reads strictly, are taken as they are: ts, ph, pid, tid and
+ * dur are checked.
  */
 int
 lt_rec_checkts(const struct ltrec *rec, const char **why, int *col,
-    int64_t ns[2], int has[2])
+    int64_t ns[2], int has[2], int canon)
 {
 	const struct ltfield *f = rec->f;
 	struct ltjson j;
@@ -218,18 +278,13 @@ lt_rec_checkts(const struct ltrec *rec, const char **why, int *col,
 	*why = NULL;
 	ns[0] = ns[1] = 0;
 	has[0] = has[1] = 0;
-	for (i = 0; i < LT_NCOL; i++) {
+	for (i = 0; i < (canon ? LT_CAT : LT_NCOL); i++) {
 		*col = i;
 		switch (i) {
 		case LT_TS:
 		case LT_DUR:
-			r = lt_rec_ts(rec, i, &ns[i == LT_DUR]);
-			if (r < 0) {
-				*why = "not microseconds (-?D+ with at most "
-				    "3 decimals) or -";
+			if (timecol(rec, i, why, ns, has) < 0)
 				return -1;
-			}
-			has[i == LT_DUR] = r > 0;
 			break;
 		case LT_PH:
 			c = f[i].n == 1 ? (unsigned char)f[i].p[0] : 0;

@@ -223,7 +223,7 @@ balanced() {
 	printf '%s\n' "$output" > "$BATS_TEST_TMPDIR/out"
 	balanced "$BATS_TEST_TMPDIR/out"
 	run -0 --separate-stderr ltparse /dev/null
-	[ "$output" = "$(printf '#lt1\n#stat\tltparse\tlines=0\tevents=0\tskipped=0\tskipped_blank=0\tskipped_text=0\tskipped_noise=0\tskipped_traceback=0\tskipped_torn=0\tskipped_phase=0\tskipped_json=0\tskipped_dur=0\tlines_v1=0\tlines_old=0\tlines_new=0\tlines_json=0\trenamed=0\tcat_inferred=0\tsalvaged=0\tprocesses=0\tthreads=0\tmetadata=0\treplaced=0\trepaired=0\tdupkeys=0\ttop=0')" ]
+	[ "$output" = "$(printf '#lt1\n#canon\n#stat\tltparse\tlines=0\tevents=0\tskipped=0\tskipped_blank=0\tskipped_text=0\tskipped_noise=0\tskipped_traceback=0\tskipped_torn=0\tskipped_phase=0\tskipped_json=0\tskipped_dur=0\tlines_v1=0\tlines_old=0\tlines_new=0\tlines_json=0\trenamed=0\tcat_inferred=0\tsalvaged=0\tprocesses=0\tthreads=0\tmetadata=0\treplaced=0\trepaired=0\tdupkeys=0\ttop=0')" ]
 	[ -z "$stderr" ]
 }
 
@@ -349,12 +349,12 @@ balanced() {
 	printf '[{"ph":"M","ts":5,"pid":1,"tid":1,"name":"process_name","args":{"name":"p"}},{"ph":"i","pid":1,"tid":1},{"ph":"i","ts":7.5,"pid":1,"tid":1},{"ph":"i","ts":2,"pid":1,"tid":1}]' > "$T/m.json"
 	run -0 ltparse "$T/m.json"
 	[ "$(printf '%s\n' "$output" | grep -c '^#t0')" -eq 1 ]
-	[ "${lines[3]}" = $'#t0\t7.5' ]
-	[ "${lines[4]}" = $'7.5\ti\t1\t1\t-\t\t\t{}\t{}' ]
+	[ "${lines[4]}" = $'#t0\t7.5' ]
+	[ "${lines[5]}" = $'7.5\ti\t1\t1\t-\t\t\t{}\t{}' ]
 	# several inputs: one #t0, from the first of them
 	run -0 ltparse "$D/old.log" "$D/new.log"
 	[ "$(printf '%s\n' "$output" | grep -c '^#t0')" -eq 1 ]
-	[ "${lines[1]}" = "#t0	$(sed -n 2p "$D/old.out" | cut -f 2)" ]
+	[ "${lines[2]}" = "#t0	$(sed -n 3p "$D/old.out" | cut -f 2)" ]
 }
 
 # shareparts N DIR FILE...: the N parts of FILE... with -S DIR, run at
@@ -493,22 +493,22 @@ shareparts() {
 @test "ltparse: bare array JSON, with or without its closing bracket" {
 	printf '[{"ph":"X","ts":1,"dur":2,"pid":1,"tid":1,"name":"a"},\n{"ph":"i","ts":3,"pid":1,"tid":1,"name":"b"},' > "$BATS_TEST_TMPDIR/a.json"
 	run -0 ltparse "$BATS_TEST_TMPDIR/a.json"
-	[ "${lines[2]}" = $'1\tX\t1\t1\t2\t\ta\t{}\t{}' ]
-	[ "${lines[3]}" = $'3\ti\t1\t1\t-\t\tb\t{}\t{}' ]
+	[ "${lines[3]}" = $'1\tX\t1\t1\t2\t\ta\t{}\t{}' ]
+	[ "${lines[4]}" = $'3\ti\t1\t1\t-\t\tb\t{}\t{}' ]
 	printf ' \n[]' > "$BATS_TEST_TMPDIR/e.json"
 	run -0 ltparse "$BATS_TEST_TMPDIR/e.json"
-	[ "${#lines[@]}" -eq 2 ]
+	[ "${#lines[@]}" -eq 3 ]
 }
 
 @test "ltparse: JSON numbers become exact lt1 microseconds" {
 	printf '{"traceEvents":[{"ph":"X","ts":1.0005e3,"dur":0.0004,"pid":1,"tid":1},{"ph":"X","ts":1795940303867556.2505,"dur":12,"pid":1,"tid":1},{"ph":"X","ts":-0.0015,"dur":1E-3,"pid":-0,"tid":99999999999999}]}' > "$BATS_TEST_TMPDIR/n.json"
 	run -0 ltparse "$BATS_TEST_TMPDIR/n.json"
-	[ "${lines[1]}" = $'#t0\t1000.5' ]
-	[ "${lines[2]}" = $'1000.5\tX\t1\t1\t0\t\t\t{}\t{}' ]
-	[ "${lines[3]}" = $'1795940303867556.251\tX\t1\t1\t12\t\t\t{}\t{}' ]
+	[ "${lines[2]}" = $'#t0\t1000.5' ]
+	[ "${lines[3]}" = $'1000.5\tX\t1\t1\t0\t\t\t{}\t{}' ]
+	[ "${lines[4]}" = $'1795940303867556.251\tX\t1\t1\t12\t\t\t{}\t{}' ]
 	# -0 is 0; a tid above 2^32-1 gets an id Perfetto takes, and a name
-	[ "${lines[4]}" = $'-0.002\tX\t0\t4123492782\t0.001\t\t\t{}\t{}' ]
-	[ "${lines[5]}" = $'-\tM\t0\t4123492782\t-\t\tthread_name\t{"name":"tid 99999999999999"}\t{}' ]
+	[ "${lines[5]}" = $'-0.002\tX\t0\t4123492782\t0.001\t\t\t{}\t{}' ]
+	[ "${lines[6]}" = $'-\tM\t0\t4123492782\t-\t\tthread_name\t{"name":"tid 99999999999999"}\t{}' ]
 }
 
 @test "ltparse: -n moves JSON pids to the node's block, names get the node" {
@@ -731,7 +731,7 @@ bigtrace() {
 	  head -c 1200000 /dev/zero | tr '\0' b
 	  printf '\n1]","metadata":{"litracer":{"ts_offset_us":1000}}}\n'; } >s.json
 	run -0 ltparse s.json
-	[ "${lines[2]}" = $'1001\ti\t1\t1\t-\t\t\t{}\t{}' ]
+	[ "${lines[3]}" = $'1001\ti\t1\t1\t-\t\t\t{}\t{}' ]
 }
 
 @test "ltparse: errors and warnings deep in a pretty-printed trace name their line and byte" {

@@ -502,8 +502,12 @@ main(int argc, char *argv[])
 	while ((k = lt_rd_next(&rd, &rec)) != LT_EOF) {
 		if (k == LT_REC)
 			record(&rd, &rec);
-		else
+		else {
 			putline(&rec);
+			/* Told as often as in the same stream without it. */
+			if (LT_ISCANON(rec.line, rec.len))
+				continue;
+		}
 		if (tell && (++since == TELL || (since >= TELLMIN &&
 		    spans.told <= INT64_MAX - TELLNS &&
 		    spans.latest >= spans.told + TELLNS))) {

@@ -1,7 +1,8 @@
 /* See LICENSE file for copyright and license details. */
 /*
  * fuzz_ltproto: libFuzzer harness for ltproto's modules.  The input is
- * read as an lt1 stream, its valid records turned into a trace (with a
+ * read as an lt1 stream, its valid records (under #canon: those whose ts
+ * and dur are, the rest taken on trust) turned into a trace (with a
  * window of 3 events and 4 interned strings, so that ordering, roots and
  * resets all run), and the trace read back: every packet, and every
  * nested message ltproto writes, must be well-formed protobuf that ends
@@ -108,7 +109,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char path[] = "/tmp/fuzz_ltproto.XXXXXX", *line;
 	ssize_t n, got;
 	off_t len;
-	int fd, col;
+	int64_t ts[2];
+	int fd, col, has[2];
 
 	fuzz_store(data, size);
 	fuzz_open(&in);
@@ -119,13 +121,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pt_roots_budget(3);
 	pt_intern_init(4);
 	pt_tallying = 1;	/* the counters of -S too */
+	rd.canon = 0;
 	while ((n = lt_in_line(&in, &line)) >= 0) {
 		if (n > 4 && memcmp(line, "#t0\t", 4) == 0)
 			pt_t0(line + 4, (size_t)n - 4);
+		/* under #canon the records are only split, and ts and dur read */
+		if (LT_ISCANON(line, (size_t)n))
+			rd.canon = 1;
 		if (n > 0 && line[0] == '#')
 			continue;
 		if (lt_rec_split(line, (size_t)n, &rec, &why) < 0 ||
-		    lt_rec_check(&rec, &why, &col) < 0)
+		    lt_rec_checkts(&rec, &why, &col, ts, has, rd.canon) < 0)
 			continue;
 		pt_record(&rd, &rec);
 	}
