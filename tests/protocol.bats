@@ -193,6 +193,25 @@ canonchain() {
 	[ "$stderr" = "ltcheck: $T/invalid:3: column args: expected a value" ]
 }
 
+@test "#canon: ltpair reads a B's args when it needs them, and names that B then" {
+	printf '#lt1\n#canon\n1\tB\t1\t1\t-\tc\tn\t{"a":1\t{}\n2\tE\t1\t1\t-\tc\tn\t{"a":1\t{}\n' >"$T/same"
+	# an E with the same bytes needs nothing of them: ltjson is the judge
+	run -0 ltpair "$T/same"
+	[[ "$output" == *$'1\tX\t1\t1\t1\tc\tn\t{"a":1\t{}'* ]]
+	# an E with other args: the B's are split, and found bad
+	printf '#lt1\n#canon\n1\tB\t1\t1\t-\tc\tn\t{"a":1\t{}\n2\tE\t1\t1\t-\tc\tn\t{}\t{}\n' >"$T/other"
+	run -1 --separate-stderr ltpair "$T/other"
+	[ "$stderr" = "ltpair: $T/other:4: column args of the B at ts 1: unterminated object" ]
+	# never closed: at the end
+	printf '#lt1\n#canon\n1\tB\t1\t1\t-\tc\tn\t{"a":1\t{}\n' >"$T/open"
+	run -1 --separate-stderr ltpair "$T/open"
+	[ "$stderr" = "ltpair: $T/open:3: column args of the B at ts 1: unterminated object" ]
+	# without the promise, the B is checked where it is
+	sed -i '/^#canon$/d' "$T/other"
+	run -1 --separate-stderr ltpair "$T/other"
+	[ "$stderr" = "ltpair: $T/other:2: column args: unterminated object" ]
+}
+
 @test "#canon: a damaged stream that keeps the promise crashes nothing" {
 	sed '1a #canon' "$DATA/ltpair/chrome.lt1" >"$T/canon.lt1"
 	[ "$(sed -n 2p "$T/canon.lt1")" = '#canon' ]

@@ -12,7 +12,9 @@
  * reaching the last event of its thread; both are marked in args.  With
  * -k the B and E records are kept as they are.  Every other record and
  * every directive passes through unchanged, in order.  Memory holds the
- * open B records and one entry per thread.
+ * open B records and one entry per thread.  Under #canon (the stream's
+ * records are valid and canonical) a B's args are split only when an E
+ * or the index needs them.
  *
  * Unless an X comes in (then ltpair cannot tell when a slice may still
  * come) or -k is given, it also tells which spans are open, in #open and
@@ -112,12 +114,14 @@ begin(struct ltrd *rd, const struct ltrec *rec)
 	nb++;
 	if (!timed(rd, rec, &ts))
 		return;
-	members(rd, rec);
+	/* Under #canon the args are split when first needed, if ever. */
+	if (!rd->canon)
+		members(rd, rec);
 	th = lp_thread(&spans, rec, 1);
 	if (th->open == NULL)
 		th->last = ts;
 	touch(th, rec, ts);
-	lp_open(&spans, rec, ts, th, &em, eid);
+	lp_open(&spans, rec, ts, th, rd->canon ? NULL : &em, eid);
 	if (kflag)
 		putline(rec);
 }
@@ -144,7 +148,7 @@ catok(const struct span *s, const struct ltrec *rec)
 
 /* Does the open span s admit the E being handled (rec)? */
 static int
-admits(struct ltrd *rd, const struct span *s, const struct ltrec *rec,
+admits(struct ltrd *rd, struct span *s, const struct ltrec *rec,
     int *done)
 {
 	const struct ltfield *f = rec->f;
@@ -158,6 +162,7 @@ admits(struct ltrd *rd, const struct span *s, const struct ltrec *rec,
 	if (lp_feq(&s->f[LT_ARGS], &f[LT_ARGS]))
 		return 1;
 	eargs(rd, rec, done);
+	lp_split(&spans, s);
 	for (i = 0; i < keys.n; i++)
 		if (eid[i].p != NULL && s->id[i].p != NULL &&
 		    !lp_feq(&eid[i], &s->id[i]))
@@ -236,7 +241,7 @@ lonely(const struct ltrec *rec)
 
 /* The X of span s closed by the E rec at ets. */
 static void
-complete(struct ltrd *rd, const struct span *s, const struct ltrec *rec,
+complete(struct ltrd *rd, struct span *s, const struct ltrec *rec,
     int64_t dur, int *done)
 {
 	const struct ltfield *cat;
@@ -265,6 +270,7 @@ complete(struct ltrd *rd, const struct span *s, const struct ltrec *rec,
 		lt_put_field(&out, &s->f[LT_ARGS]);
 	else {
 		eargs(rd, rec, done);
+		lp_split(&spans, s);
 		lp_putmerged(&out, &s->m, &em, dur < 0 ? "negative_dur" : NULL,
 		    dur);
 	}
@@ -344,10 +350,11 @@ lastend(const struct span *s)
 
 /* A B still open at the end, as an X reaching the last time of its thread. */
 static void
-lastx(const struct span *s)
+lastx(struct span *s)
 {
 	int64_t dur;
 
+	lp_split(&spans, s);
 	if (s->ts < 0 && s->th->last > INT64_MAX + s->ts)
 		dur = INT64_MAX;
 	else
@@ -494,7 +501,7 @@ main(int argc, char *argv[])
 	argv += optind;
 
 	eid = lt_reallocarray(NULL, keys.n, sizeof(*eid));
-	lp_spans_init(&spans, &keys);
+	lp_spans_init(&spans, &keys, &rd);
 	tell = !kflag;
 	lt_out_init(&out, 1, "<stdout>");
 	lt_put_header(&out);

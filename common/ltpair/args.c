@@ -126,21 +126,6 @@ lp_members(const struct keys *ks, const struct ltfield *args,
 	return NULL;
 }
 
-/* Are the keys of m all different?  Their length and first letter first. */
-int
-lp_unique(const struct members *m)
-{
-	size_t i, j;
-
-	for (i = 1; i < m->n; i++)
-		for (j = 0; j < i; j++)
-			if (m->k[i].n == m->k[j].n &&
-			    m->k[i].p[1] == m->k[j].p[1] &&
-			    memcmp(m->k[i].p, m->k[j].p, m->k[i].n) == 0)
-				return 0;
-	return 1;
-}
-
 static void
 putmember(struct ltout *out, int *first, const struct ltfield *k,
     const struct ltfield *v)

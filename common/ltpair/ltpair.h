@@ -38,7 +38,6 @@ void	lp_keys_free(struct keys *);
 void	lp_room(struct members *, size_t);
 const char *lp_members(const struct keys *, const struct ltfield *,
 	    struct members *, struct ltfield *);
-int	lp_unique(const struct members *);
 void	lp_putargs(struct ltout *, const struct members *, const char *,
 	    int64_t);
 void	lp_putmerged(struct ltout *, const struct members *,
@@ -70,7 +69,8 @@ struct span {
 	struct ltfield	 f[LT_NCOL];	/* its columns, in line */
 	struct ltfield	*id;		/* its identifying args, p NULL: absent */
 	struct members	 m;		/* its args */
-	int		 asis;		/* m is the args column, written as is */
+	int		 split;		/* m and id are (lp_split) */
+	int		 asis;		/* its args are canonical */
 };
 
 struct thread {
@@ -98,6 +98,8 @@ struct spans {
 	int64_t		 told;		/* the latest at the last #open */
 	long long	 nopen, maxopen;
 	struct ltbuf	 key;		/* scratch */
+	struct members	 m;		/* scratch of lp_split */
+	struct ltrd	*rd;		/* for what lp_split finds */
 };
 
 /* The next older span after s in list l. */
@@ -107,7 +109,8 @@ lp_next(const struct span *s, int l)
 	return s->l[l].next;
 }
 
-void	lp_spans_init(struct spans *, const struct keys *);
+void	lp_spans_init(struct spans *, const struct keys *, struct ltrd *);
+void	lp_split(struct spans *, struct span *);
 struct thread *lp_thread(struct spans *, const struct ltrec *, int);
 void	lp_touch(struct spans *, struct thread *, int64_t);
 struct span *lp_open(struct spans *, const struct ltrec *, int64_t,

@@ -59,9 +59,10 @@ lunlink(struct span **head, struct span *s, int l)
 }
 
 void
-lp_spans_init(struct spans *sp, const struct keys *keys)
+lp_spans_init(struct spans *sp, const struct keys *keys, struct ltrd *rd)
 {
 	memset(sp, 0, sizeof(*sp));
+	sp->rd = rd;
 	lt_id_init(&sp->threads, sizeof(struct thread));
 	lt_id_init(&sp->names, sizeof(struct named));
 	lt_id_init(&sp->groups, sizeof(struct group));
@@ -165,6 +166,32 @@ groupkey(struct spans *sp, const struct ltfield *name, unsigned mask,
 	return f;
 }
 
+/*
+ * The members and identifying args of span s, split from its args when
+ * not yet (under #canon the B's were not): a malformed column, which
+ * the stream promised away, is bad data where it is found.
+ */
+void
+lp_split(struct spans *sp, struct span *s)
+{
+	const char *why;
+	size_t i;
+
+	if (s->split)
+		return;
+	if ((why = lp_members(sp->keys, &s->f[LT_ARGS], &sp->m, s->id)) !=
+	    NULL)
+		lt_rd_bad(sp->rd, "column args of the B at ts %.*s: %s",
+		    (int)s->f[LT_TS].n, s->f[LT_TS].p, why);
+	lp_room(&s->m, sp->m.n);
+	for (i = 0; i < sp->m.n; i++) {
+		s->m.k[i] = sp->m.k[i];
+		s->m.v[i] = sp->m.v[i];
+	}
+	s->m.n = sp->m.n;
+	s->split = 1;
+}
+
 static void
 index_span(struct spans *sp, struct span *s)
 {
@@ -172,6 +199,7 @@ index_span(struct spans *sp, struct span *s)
 	struct named *nm;
 	int i;
 
+	lp_split(sp, s);
 	nm = lt_id_get(&sp->names, &tk, &s->f[LT_NAME], 1, NULL);
 	lpush(&nm->newest, s, L_NAME);
 	s->nm = nm;
@@ -217,7 +245,8 @@ unindex_span(struct spans *sp, struct span *s)
 
 /*
  * Copy the B record rec at ts, of args m and identifying args id, into a
- * new open span of th (from the free list when possible).
+ * new open span of th (from the free list when possible).  With m NULL
+ * they are split from its args when first needed (lp_split).
  */
 struct span *
 lp_open(struct spans *sp, const struct ltrec *rec, int64_t ts,
@@ -243,24 +272,26 @@ lp_open(struct spans *sp, const struct ltrec *rec, int64_t ts,
 		s->f[i].p = s->line.p + (rec->f[i].p - rec->line);
 		s->f[i].n = rec->f[i].n;
 	}
-	for (i = 0; i < nkeys; i++) {
-		s->id[i].p = id[i].p == NULL ? NULL :
-		    s->line.p + (id[i].p - rec->line);
-		s->id[i].n = id[i].n;
+	if ((s->split = m != NULL)) {
+		for (i = 0; i < nkeys; i++) {
+			s->id[i].p = id[i].p == NULL ? NULL :
+			    s->line.p + (id[i].p - rec->line);
+			s->id[i].n = id[i].n;
+		}
+		lp_room(&s->m, m->n);
+		for (i = 0; i < m->n; i++) {
+			s->m.k[i].p = s->line.p + (m->k[i].p - rec->line);
+			s->m.k[i].n = m->k[i].n;
+			s->m.v[i].p = s->line.p + (m->v[i].p - rec->line);
+			s->m.v[i].n = m->v[i].n;
+		}
+		s->m.n = m->n;
 	}
-	lp_room(&s->m, m->n);
-	for (i = 0; i < m->n; i++) {
-		s->m.k[i].p = s->line.p + (m->k[i].p - rec->line);
-		s->m.k[i].n = m->k[i].n;
-		s->m.v[i].p = s->line.p + (m->v[i].p - rec->line);
-		s->m.v[i].n = m->v[i].n;
-	}
-	s->m.n = m->n;
 	/*
-	 * Written back member by member, plain args with distinct keys
-	 * are the column as it is (and stay so when the E's are the same).
+	 * An E with the same args (the B's, valid) adds nothing: they are
+	 * written as they are when canonical, plain or under #canon.
 	 */
-	s->asis = m->plain && lp_unique(m);
+	s->asis = m == NULL || m->plain;
 	s->ts = ts;
 	s->th = th;
 	s->seq = ++sp->seq;
@@ -426,4 +457,5 @@ lp_spans_free(struct spans *sp)
 	lt_id_free(&sp->names, NULL);
 	lt_id_free(&sp->groups, NULL);
 	lt_buf_free(&sp->key);
+	lp_members_free(&sp->m);
 }
