@@ -410,6 +410,33 @@ truth() {
 	[ "$(stat_of ltpair unmatched_B <(printf '%s\n' "$output"))" = 37 ]
 }
 
+@test "ltpair: under #canon (args split when needed), the same output as without" {
+	# 40 open spans on a thread (indexed), Es of other args, and spans
+	# left open; with and without -k and -m
+	{
+		for i in $(seq 0 39); do
+			echo "$i|B|1|1|-|io|read|{\"chunk\":$i,\"x\":\"a\"}|{}"
+		done
+		echo "41|B|1|2|-|io|read|{\"chunk\":7}|{}"
+		echo "42|E|1|2|-|io|read|{\"chunk\":7,\"n\":1}|{}"
+		echo "50|E|1|1|-|io|read|{\"chunk\":5}|{}"
+		echo "51|E|1|1|-|io|read|{\"chunk\":7,\"x\":\"a\"}|{}"
+		echo "52|E|1|1|-|io|read|{\"chunk\":9,\"x\":\"b\"}|{}"
+		echo "40|E|1|1|-|io|read|{\"chunk\":3,\"x\":\"a\"}|{}"
+	} | lt "$BATS_TEST_TMPDIR/busy"
+	for f in "$D/chrome.lt1" "$D/litdata.lt1" "$BATS_TEST_TMPDIR/busy"; do
+		sed '1a #canon' "$f" >"$BATS_TEST_TMPDIR/c"
+		for o in -mepoch,batch,chunk,index,op,path -k -mchunk --match=; do
+			ltpair "$o" "$f" >"$BATS_TEST_TMPDIR/a"
+			ltpair "$o" "$BATS_TEST_TMPDIR/c" | grep -vx '#canon' >"$BATS_TEST_TMPDIR/b"
+			cmp "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b" ||
+			    { echo "$f, ltpair $o"; return 1; }
+		done
+	done
+	# the 40 spans were indexed: more than 16 were open at once
+	[ "$(stat_of ltpair open_max "$BATS_TEST_TMPDIR/b")" -ge 40 ]
+}
+
 # 200,000 open B, then as many E that close none (another name, or
 # another chunk): each E must not look at every open B.  CPU seconds,
 # not wall time, are limited: the machine's load does not matter, and
