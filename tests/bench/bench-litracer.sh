@@ -15,6 +15,7 @@ LINES=${LINES:-1000000}
 log=$(genlog_cached new "$LINES")
 out=$BENCHDIR/litracer-$LINES.json
 out2=$BENCHDIR/litracer-w2-$LINES.json
+FRESH="$out $out2 $BENCHDIR/scale.json"
 
 # ltparse, ltpair, ltlanefix and ltjson: four stages, five cats.
 header "litracer end to end ($LINES log lines; cat cpu: cat x5)"
@@ -25,6 +26,7 @@ measure "litracer -q --no-lanefix" "$log" 3 \
     "litracer -q --no-lanefix -o '$out2' '$log' 2>/dev/null"
 measure "litracer -q --no-complete" "$log" 4 \
     "litracer -q --no-complete -o '$out2' '$log' 2>/dev/null"
+litracer -q -o "$out" "$log" 2>/dev/null
 litracer -q -w 2 -o "$out2" "$log" 2>/dev/null
 if cmp -s "$out" "$out2"; then
 	echo "(-w 2 wrote the same trace as one part)"
@@ -42,8 +44,18 @@ l=$BENCHDIR/litracer-$LINES.laned.lt1
 [ -s "$l" ] || ltlanefix -q "$pp" > "$l"
 header "the stages alone ($LINES log lines)"
 measure "ltparse" "$log" 1 "ltparse '$log' > /dev/null"
-measure "ltparse -P 1/2 & -P 2/2" "$log" 1 \
-    "ltparse -P 1/2 '$log' > /dev/null & ltparse -P 2/2 '$log' > /dev/null; wait"
+# the parts of -w N, sharing what they found in a directory as the
+# driver has them do (ltparse -S): all N together beside one run
+for n in 2 4; do
+	rm -rf "$BENCHDIR/parts"
+	measure "ltparse -P k/$n -S dir, k = 1..$n" "$log" 1 \
+	    "rm -rf '$BENCHDIR/parts'; mkdir '$BENCHDIR/parts'; k=1
+	    while [ \$k -le $n ]; do
+		ltparse -P \$k/$n -S '$BENCHDIR/parts' '$log' > /dev/null &
+		k=\$((k + 1))
+	    done; wait"
+done
+rm -rf "$BENCHDIR/parts"
 measure "ltpair" "$p" 1 "ltpair '$p' > /dev/null"
 measure "ltlanefix" "$pp" 1 "ltlanefix -q '$pp' > /dev/null"
 measure "ltjson" "$l" 1 "ltjson '$l' > /dev/null"

@@ -26,13 +26,21 @@ catpipe() {
 }
 
 # best CMD: run sh -c CMD RUNS times; sets WALL and CPU (seconds, the
-# best of the runs) and RSS (KiB, the largest).
+# best of the runs) and RSS (KiB, the largest).  The files named in
+# FRESH (a list) are removed and the disk synced before each run,
+# untimed: replacing a file of hundreds of MB, and the writeback of the
+# last run, would cost the run more system time than its own work.
 best() {
 	WALL=
 	CPU=
 	RSS=0
 	_i=0
 	while [ "$_i" -lt "$RUNS" ]; do
+		if [ -n "${FRESH:-}" ]; then
+			# shellcheck disable=SC2086 # a list of paths
+			rm -f -- $FRESH
+			sync
+		fi
 		runstat -o "$BENCHDIR/runstat" sh -c "$1" || {
 			echo "bench: failed: $1" >&2
 			return 1
