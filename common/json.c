@@ -687,7 +687,7 @@ lt_json_str(const char *p, size_t n, struct ltbuf *out, struct ltjson *j)
  * Iterate the members of a valid minified object: *cur starts at its '{'.
  * Returns 1 with the key (contents, without quotes) and the value's text,
  * 0 after the last member, or where an invalid one (taken on trust,
- * #canon) stops making sense.
+ * #valid) stops making sense.
  */
 int
 lt_json_objnext(const char **cur, const char *end, const char **key,

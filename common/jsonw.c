@@ -109,7 +109,7 @@ strend(const char *p, const char *end)
  * The next top-level member of a canonical object: *cur starts at its
  * '{' and is left at the ',' or '}' after the member, which is *memb to
  * there.  Values are passed over by their brackets and strings only,
- * which a canonical text allows; a text that is not (#canon broken)
+ * which a canonical text allows; a text that is not (#valid broken)
  * ends where it stops making sense, within end.
  */
 static int
@@ -248,7 +248,7 @@ lt_jw_rec(struct ltjw *w, const struct ltrec *rec, struct ltjwrec *r,
 	int has[2], written[LT_EXTRA], repair, i;
 
 	if ((repair = lt_rec_checkts(rec, why, col, t, has,
-	    w->canon)) < 0)
+	    w->valid)) < 0)
 		return -1;
 	w->repaired += repair;
 	for (i = 0; i < LT_NCOL; i++)

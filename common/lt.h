@@ -311,7 +311,7 @@ struct ltrd {
 	int		 nfiles;
 	int		 open;
 	int		 opened;	/* an operand was */
-	int		 canon;		/* under #canon: records need no check */
+	int		 valid;		/* under #valid: records need no check */
 	int		 late;		/* a record or a second stream came */
 };
 
@@ -320,9 +320,9 @@ struct ltrd {
  * records are valid and canonical (litracer-stream(5)): honoured before
  * the first record of a reader's only stream.
  */
-#define LT_CANON	"#canon"
-#define LT_ISCANON(line, n)	((n) == sizeof(LT_CANON) - 1 && \
-				    memcmp((line), LT_CANON, (n)) == 0)
+#define LT_VALID	"#valid"
+#define LT_ISVALID(line, n)	((n) == sizeof(LT_VALID) - 1 && \
+				    memcmp((line), LT_VALID, (n)) == 0)
 
 void	lt_rd_init(struct ltrd *, int, char **);
 int	lt_rd_next(struct ltrd *, struct ltrec *);
@@ -331,7 +331,7 @@ void	lt_rd_done(struct ltrd *);
 int	lt_rec_split(char *, size_t, struct ltrec *, const char **);
 int	lt_rec_ts(const struct ltrec *, int, int64_t *);
 int	lt_rec_check(const struct ltrec *, const char **, int *);
-/* lt_rec_check, handing out ts and dur; under #canon, columns ts to dur. */
+/* lt_rec_check, handing out ts and dur; under #valid, columns ts to dur. */
 int	lt_rec_checkts(const struct ltrec *, const char **, int *,
 	    int64_t[2], int[2], int);
 extern const char *const lt_colname[LT_NCOL];
@@ -360,7 +360,7 @@ void	lt_put_stat(struct ltout *, const char *, const struct ltstat *, size_t);
 struct ltjw {
 	int64_t		 offset;	/* ns subtracted from every ts */
 	int		 offset_set;
-	int		 canon;		/* records are under #canon */
+	int		 valid;		/* records are under #valid */
 	long long	 repaired;	/* records rewritten to canonical form */
 	long long	 clamped;	/* times before the offset, written 0 */
 	long long	 rounded;	/* times rounded to a whole us */

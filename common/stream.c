@@ -51,7 +51,7 @@ islt1(const char *line, size_t n)
 }
 
 /*
- * Read the header of an operand.  Returns 1 when it ends a #canon, and
+ * Read the header of an operand.  Returns 1 when it ends a #valid, and
  * is then in rec to be handed out; else 0.
  */
 static int
@@ -59,16 +59,16 @@ header(struct ltrd *rd, struct ltrec *rec)
 {
 	char *line;
 	ssize_t n;
-	int canon = rd->canon;
+	int valid = rd->valid;
 
 	if ((n = lt_in_line(&rd->in, &line)) < 0)
 		lt_diepos(LT_EXIT_DATA, rd->in.name, 1,
 		    "empty input, not an lt1 stream");
 	if (islt1(line, (size_t)n)) {
-		rd->canon = 0;
+		rd->valid = 0;
 		rec->line = line;
 		rec->len = (size_t)n;
-		return canon;
+		return valid;
 	}
 	if (n >= 3 && memcmp(line, "#lt", 3) == 0)
 		lt_rd_bad(rd, "unsupported stream version \"%.*s\"",
@@ -77,8 +77,8 @@ header(struct ltrd *rd, struct ltrec *rec)
 }
 
 /*
- * What a directive does to #canon; 0 for one that is not handed out.
- * #canon holds from before the first record to the end of the only
+ * What a directive does to #valid; 0 for one that is not handed out.
+ * #valid holds from before the first record to the end of the only
  * stream: so the stage passes it on ahead of all it writes.  A later one
  * is dropped, and a second stream (operand or "#lt1" line) ends it, its
  * header passed on, so that the stages after know it ended too.
@@ -86,12 +86,12 @@ header(struct ltrd *rd, struct ltrec *rec)
 static int
 directive(struct ltrd *rd, const struct ltrec *rec)
 {
-	if (LT_ISCANON(rec->line, rec->len)) {
+	if (LT_ISVALID(rec->line, rec->len)) {
 		if (rd->late)
 			return 0;
-		rd->canon = 1;
+		rd->valid = 1;
 	} else if (islt1(rec->line, rec->len)) {
-		rd->canon = 0;
+		rd->valid = 0;
 		rd->late = 1;
 	}
 	return 1;
@@ -262,14 +262,14 @@ timecol(const struct ltrec *rec, int i, const char **why, int64_t ns[2],
 
 /*
  * lt_rec_check, which also hands out what it read of ts and dur: in
- * ns[0] and ns[1], has[] saying which are not "-".  With canon (the
- * stream is under #canon) the string and object columns, which a tool
+ * ns[0] and ns[1], has[] saying which are not "-".  With valid (the
+ * stream is under #valid) the string and object columns, which a tool
  * copies or reads strictly, are taken as they are: ts, ph, pid, tid and
  * dur are checked.
  */
 int
 lt_rec_checkts(const struct ltrec *rec, const char **why, int *col,
-    int64_t ns[2], int has[2], int canon)
+    int64_t ns[2], int has[2], int valid)
 {
 	const struct ltfield *f = rec->f;
 	struct ltjson j;
@@ -278,7 +278,7 @@ lt_rec_checkts(const struct ltrec *rec, const char **why, int *col,
 	*why = NULL;
 	ns[0] = ns[1] = 0;
 	has[0] = has[1] = 0;
-	for (i = 0; i < (canon ? LT_CAT : LT_NCOL); i++) {
+	for (i = 0; i < (valid ? LT_CAT : LT_NCOL); i++) {
 		*col = i;
 		switch (i) {
 		case LT_TS:

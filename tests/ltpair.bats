@@ -410,7 +410,7 @@ truth() {
 	[ "$(stat_of ltpair unmatched_B <(printf '%s\n' "$output"))" = 37 ]
 }
 
-@test "ltpair: under #canon (args split when needed), the same output as without" {
+@test "ltpair: under #valid (args split when needed), the same output as without" {
 	# 40 open spans on a thread (indexed), Es of other args, and spans
 	# left open; with and without -k and -m
 	{
@@ -425,10 +425,10 @@ truth() {
 		echo "40|E|1|1|-|io|read|{\"chunk\":3,\"x\":\"a\"}|{}"
 	} | lt "$BATS_TEST_TMPDIR/busy"
 	for f in "$D/chrome.lt1" "$D/litdata.lt1" "$BATS_TEST_TMPDIR/busy"; do
-		sed '1a #canon' "$f" >"$BATS_TEST_TMPDIR/c"
+		sed '1a #valid' "$f" >"$BATS_TEST_TMPDIR/c"
 		for o in -mepoch,batch,chunk,index,op,path -k -mchunk --match=; do
 			ltpair "$o" "$f" >"$BATS_TEST_TMPDIR/a"
-			ltpair "$o" "$BATS_TEST_TMPDIR/c" | grep -vx '#canon' >"$BATS_TEST_TMPDIR/b"
+			ltpair "$o" "$BATS_TEST_TMPDIR/c" | grep -vx '#valid' >"$BATS_TEST_TMPDIR/b"
 			cmp "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b" ||
 			    { echo "$f, ltpair $o"; return 1; }
 		done

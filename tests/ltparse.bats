@@ -223,7 +223,7 @@ balanced() {
 	printf '%s\n' "$output" > "$BATS_TEST_TMPDIR/out"
 	balanced "$BATS_TEST_TMPDIR/out"
 	run -0 --separate-stderr ltparse /dev/null
-	[ "$output" = "$(printf '#lt1\n#canon\n#stat\tltparse\tlines=0\tevents=0\tskipped=0\tskipped_blank=0\tskipped_text=0\tskipped_noise=0\tskipped_traceback=0\tskipped_torn=0\tskipped_phase=0\tskipped_json=0\tskipped_dur=0\tlines_v1=0\tlines_old=0\tlines_new=0\tlines_json=0\trenamed=0\tcat_inferred=0\tsalvaged=0\tprocesses=0\tthreads=0\tmetadata=0\treplaced=0\trepaired=0\tdupkeys=0\ttop=0')" ]
+	[ "$output" = "$(printf '#lt1\n#valid\n#stat\tltparse\tlines=0\tevents=0\tskipped=0\tskipped_blank=0\tskipped_text=0\tskipped_noise=0\tskipped_traceback=0\tskipped_torn=0\tskipped_phase=0\tskipped_json=0\tskipped_dur=0\tlines_v1=0\tlines_old=0\tlines_new=0\tlines_json=0\trenamed=0\tcat_inferred=0\tsalvaged=0\tprocesses=0\tthreads=0\tmetadata=0\treplaced=0\trepaired=0\tdupkeys=0\ttop=0')" ]
 	[ -z "$stderr" ]
 }
 

@@ -101,16 +101,16 @@ FILTERS="ltpair ltfilter ltlanefix"
 }
 
 # canonchain FILE STRIP: the default chain on FILE, as lt1 between stages,
-# the JSON and a .pftrace at the end, every stage's input without #canon
-# when STRIP: each input as c.in.STAGE.STRIP (without #canon, to compare).
+# the JSON and a .pftrace at the end, every stage's input without #valid
+# when STRIP: each input as c.in.STAGE.STRIP (without #valid, to compare).
 canonchain() {
 	local f=$1 strip=$2 s
 	ltparse "$f" >"$T/c.0"
 	for s in ltpair 'ltlanefix -q' 'ltstat -t' 'ltjson -S st'; do
-		[ -n "$strip" ] && sed -i '/^#canon$/d' "$T/c.0"
+		[ -n "$strip" ] && sed -i '/^#valid$/d' "$T/c.0"
 		# shellcheck disable=SC2086 # a command and its options
 		$s "$T/c.0" >"$T/c.1" || return 1
-		grep -v '^#canon$' "$T/c.0" >"$T/c.in.${s%% *}.$strip"
+		grep -v '^#valid$' "$T/c.0" >"$T/c.in.${s%% *}.$strip"
 		[ "$s" = 'ltjson -S st' ] &&
 		    { ltproto -o "$T/c.pftrace.$strip" "$T/c.0" || return 1; }
 		mv "$T/c.1" "$T/c.0"
@@ -118,7 +118,7 @@ canonchain() {
 	mv "$T/c.0" "$T/c.json.$strip"
 }
 
-@test "#canon: ltparse's promise holds, and the chain writes the same with it or without" {
+@test "#valid: ltparse's promise holds, and the chain writes the same with it or without" {
 	cd "$T"
 	genlog -f mixed -n 3000 -c -b -s 3 >mixed.log
 	genlog -f new -n 3000 -r 4 -N 2 -s 4 >new.log
@@ -126,8 +126,8 @@ canonchain() {
 	gentrace -f stair -n 500 >s.json
 	for f in "$TOP"/tests/data/ltparse/*.log "$TOP"/tests/data/ltparse/*.json \
 	    "$TOP/tests/data/sample.log" mixed.log new.log k.json s.json; do
-		[ "$(ltparse "$f" 2>/dev/null | sed -n 2p)" = '#canon' ] ||
-		    { echo "$f: no #canon"; return 1; }
+		[ "$(ltparse "$f" 2>/dev/null | sed -n 2p)" = '#valid' ] ||
+		    { echo "$f: no #valid"; return 1; }
 		canonchain "$f" 1 2>/dev/null
 		# checked in full, nothing was not canonical
 		ltjson -S "$T/st1" "$T/c.in.ltjson.1" >/dev/null 2>&1
@@ -144,81 +144,95 @@ canonchain() {
 	done
 }
 
-@test "#canon holds before the first record of the only stream, and ends with a second" {
+@test "#valid holds before the first record of the only stream, and ends with a second" {
 	rec=$'1\ti\t1\t1\t-\tc\tn\t{}\t{}'
-	printf '#lt1\n#canon\n#note\n%s\n#canon\n%s\n' "$rec" "$rec" >"$T/one"
-	printf '#lt1\n#canon\n%s\n' "$rec" >"$T/a"
+	printf '#lt1\n#valid\n#note\n%s\n#valid\n%s\n' "$rec" "$rec" >"$T/one"
+	printf '#lt1\n#valid\n%s\n' "$rec" >"$T/a"
 	# shellcheck disable=SC2086
 	built $FILTERS
 	for t in $FILTERS; do
 		# passed on before the records; a later one is dropped
 		run -0 "$t" "$T/one"
 		[ "$(grep -v '^#stat' <<<"$output" | grep -n '^#' | tr '\n' ' ')" = \
-		    '1:#lt1 2:#canon 3:#note ' ] || { echo "$t: $output"; false; }
+		    '1:#lt1 2:#valid 3:#note ' ] || { echo "$t: $output"; false; }
 		# a second operand ends it: its header is passed on, and its
-		# #canon dropped, so that the stages after check it
+		# #valid dropped, so that the stages after check it
 		run -0 "$t" "$T/a" "$T/a"
 		[ "$(grep -v '^#stat' <<<"$output" | grep '^#' | tr '\n' ' ')" = \
-		    '#lt1 #canon #lt1 ' ] || { echo "$t: $output"; false; }
+		    '#lt1 #valid #lt1 ' ] || { echo "$t: $output"; false; }
 		# and so does a "#lt1" line: passed on as it was
 		run -0 sh -c "cat '$T/a' '$T/a' | $t"
 		[ "$(grep -v '^#stat' <<<"$output" | grep '^#' | tr '\n' ' ')" = \
-		    '#lt1 #canon #lt1 ' ] || { echo "$t: $output"; false; }
+		    '#lt1 #valid #lt1 ' ] || { echo "$t: $output"; false; }
 	done
 }
 
-@test "#canon: ltjson copies what it is promised, checks all after the promise ends" {
+@test "#valid: ltjson copies what it is promised, checks all after the promise ends" {
 	# not canonical (a blank, an escape it would write otherwise)
 	bad=$'1\ti\t1\t1\t-\tc\tn\t{"a": "\\u0062"}\t{}'
 	printf '#lt1\n%s\n' "$bad" >"$T/plain"
-	printf '#lt1\n#canon\n%s\n' "$bad" >"$T/canon"
+	printf '#lt1\n#valid\n%s\n' "$bad" >"$T/canon"
 	run -0 ltjson "$T/plain"
 	[[ "$output" == *'"args":{"a":"b"}'* ]]
 	run -0 ltjson "$T/canon"
 	[[ "$output" == *'"args":{"a": "\u0062"}'* ]]
 	# under the promise ts and dur are still read, and checked
-	printf '#lt1\n#canon\n1.5e3\ti\t1\t1\t-\tc\tn\t{}\t{}\n' >"$T/ts"
+	printf '#lt1\n#valid\n1.5e3\ti\t1\t1\t-\tc\tn\t{}\t{}\n' >"$T/ts"
 	run -1 --separate-stderr ltjson "$T/ts"
 	[ "$stderr" = "ltjson: $T/ts:3: column ts: not microseconds (-?D+ with at most 3 decimals) or -" ]
 	# a second stream is checked again: its bad args are found
-	printf '#lt1\n#canon\n1\ti\t1\t1\t-\tc\tn\t{}\t{}\n' >"$T/a"
-	printf '#lt1\n#canon\n2\ti\t1\t1\t-\tc\tn\t{"a":}\t{}\n' >"$T/b"
+	printf '#lt1\n#valid\n1\ti\t1\t1\t-\tc\tn\t{}\t{}\n' >"$T/a"
+	printf '#lt1\n#valid\n2\ti\t1\t1\t-\tc\tn\t{"a":}\t{}\n' >"$T/b"
 	run -1 --separate-stderr ltjson "$T/a" "$T/b"
 	[[ "$stderr" == "ltjson: $T/b:3: column args: "* ]]
 	run -1 --separate-stderr sh -c "cat '$T/a' '$T/b' | ltjson"
 	[[ "$stderr" == "ltjson: <stdin>:6: column args: "* ]]
 	# ltcheck checks every record all the same
-	printf '#lt1\n#canon\n1\ti\t1\t1\t-\tc\tn\t{"a":}\t{}\n' >"$T/invalid"
+	printf '#lt1\n#valid\n1\ti\t1\t1\t-\tc\tn\t{"a":}\t{}\n' >"$T/invalid"
 	run -1 --separate-stderr ltcheck "$T/invalid"
 	[ "$stderr" = "ltcheck: $T/invalid:3: column args: expected a value" ]
 }
 
-@test "#canon: ltpair reads a B's args when it needs them, and names that B then" {
-	printf '#lt1\n#canon\n1\tB\t1\t1\t-\tc\tn\t{"a":1\t{}\n2\tE\t1\t1\t-\tc\tn\t{"a":1\t{}\n' >"$T/same"
+@test "#valid: ltpair reads a B's args when it needs them, and names that B then" {
+	printf '#lt1\n#valid\n1\tB\t1\t1\t-\tc\tn\t{"a":1\t{}\n2\tE\t1\t1\t-\tc\tn\t{"a":1\t{}\n' >"$T/same"
 	# an E with the same bytes needs nothing of them: ltjson is the judge
 	run -0 ltpair "$T/same"
 	[[ "$output" == *$'1\tX\t1\t1\t1\tc\tn\t{"a":1\t{}'* ]]
 	# an E with other args: the B's are split, and found bad
-	printf '#lt1\n#canon\n1\tB\t1\t1\t-\tc\tn\t{"a":1\t{}\n2\tE\t1\t1\t-\tc\tn\t{}\t{}\n' >"$T/other"
+	printf '#lt1\n#valid\n1\tB\t1\t1\t-\tc\tn\t{"a":1\t{}\n2\tE\t1\t1\t-\tc\tn\t{}\t{}\n' >"$T/other"
 	run -1 --separate-stderr ltpair "$T/other"
 	[ "$stderr" = "ltpair: $T/other:4: column args of the B at ts 1: unterminated object" ]
 	# never closed: at the end
-	printf '#lt1\n#canon\n1\tB\t1\t1\t-\tc\tn\t{"a":1\t{}\n' >"$T/open"
+	printf '#lt1\n#valid\n1\tB\t1\t1\t-\tc\tn\t{"a":1\t{}\n' >"$T/open"
 	run -1 --separate-stderr ltpair "$T/open"
 	[ "$stderr" = "ltpair: $T/open:3: column args of the B at ts 1: unterminated object" ]
 	# without the promise, the B is checked where it is
-	sed -i '/^#canon$/d' "$T/other"
+	sed -i '/^#valid$/d' "$T/other"
 	run -1 --separate-stderr ltpair "$T/other"
 	[ "$stderr" = "ltpair: $T/other:2: column args: unterminated object" ]
 }
 
-@test "#canon: a damaged stream that keeps the promise crashes nothing" {
-	sed '1a #canon' "$DATA/ltpair/chrome.lt1" >"$T/canon.lt1"
-	[ "$(sed -n 2p "$T/canon.lt1")" = '#canon' ]
+@test "#valid: a damaged stream that keeps the promise crashes nothing" {
+	sed '1a #valid' "$DATA/ltpair/chrome.lt1" >"$T/canon.lt1"
+	[ "$(sed -n 2p "$T/canon.lt1")" = '#valid' ]
 	mutants 40 "$T/canon.lt1" ltpair
 	mutants 20 "$T/canon.lt1" ltpair -k
 	mutants 20 "$T/canon.lt1" ltlanefix -q
 	mutants 20 "$T/canon.lt1" ltstat -t
 	mutants 40 "$T/canon.lt1" ltjson
 	mutants 40 "$T/canon.lt1" ltproto
+}
+
+@test "#valid: a stream sorted by time is still a stream, with its promise" {
+	ltparse "$TOP/tests/data/sample.log" >"$T/p"
+	ltpair "$T/p" >"$T/s"
+	# ltparse's, with -s or without; ltpair's #open and #close need -s
+	# (litracer-stream(5)): the header first, the promise before records
+	for c in "p -s" "p -b" "s -s"; do
+		sort -t "$(printf '\t')" ${c#* } -k1,1n "$T/${c%% *}" >"$T/sorted"
+		[ "$(sed -n 1p "$T/sorted")" = '#lt1' ] || { echo "$c"; return 1; }
+		[ "$(grep -n -m1 '^#valid$' "$T/sorted" | cut -d: -f1)" -lt \
+		    "$(grep -n -m1 -v '^#' "$T/sorted" | cut -d: -f1)" ]
+		run -0 ltjson "$T/sorted"
+	done
 }

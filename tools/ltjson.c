@@ -93,7 +93,7 @@ event(struct ltrd *rd, const struct ltrec *rec)
 	int col;
 	char *w;
 
-	jw.canon = rd->canon;
+	jw.valid = rd->valid;
 	if (lt_jw_rec(&jw, rec, &r, &why, &col) < 0)
 		lt_rd_bad(rd, "column %s: %s", lt_colname[col], why);
 	if (jw.clamped > 0 && clamped == 0)

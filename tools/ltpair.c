@@ -12,7 +12,7 @@
  * reaching the last event of its thread; both are marked in args.  With
  * -k the B and E records are kept as they are.  Every other record and
  * every directive passes through unchanged, in order.  Memory holds the
- * open B records and one entry per thread.  Under #canon (the stream's
+ * open B records and one entry per thread.  Under #valid (the stream's
  * records are valid and canonical) a B's args are split only when an E
  * or the index needs them.
  *
@@ -114,14 +114,14 @@ begin(struct ltrd *rd, const struct ltrec *rec)
 	nb++;
 	if (!timed(rd, rec, &ts))
 		return;
-	/* Under #canon the args are split when first needed, if ever. */
-	if (!rd->canon)
+	/* Under #valid the args are split when first needed, if ever. */
+	if (!rd->valid)
 		members(rd, rec);
 	th = lp_thread(&spans, rec, 1);
 	if (th->open == NULL)
 		th->last = ts;
 	touch(th, rec, ts);
-	lp_open(&spans, rec, ts, th, rd->canon ? NULL : &em, eid);
+	lp_open(&spans, rec, ts, th, rd->valid ? NULL : &em, eid);
 	if (kflag)
 		putline(rec);
 }
@@ -512,7 +512,7 @@ main(int argc, char *argv[])
 		else {
 			putline(&rec);
 			/* Told as often as in the same stream without it. */
-			if (LT_ISCANON(rec.line, rec.len))
+			if (LT_ISVALID(rec.line, rec.len))
 				continue;
 		}
 		if (tell && (++since == TELL || (since >= TELLMIN &&

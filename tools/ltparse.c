@@ -93,7 +93,7 @@ run(struct ltpin *ins, int nin)
 	else {
 		part = nparts = 0;
 		lt_put_header(&sink.out);
-		lt_out_puts(&sink.out, LT_CANON "\n");
+		lt_out_puts(&sink.out, LT_VALID "\n");
 		for (i = 0; i < nin; i++) {
 			lt_in_open(&in, ins[i].path);
 			if ((form = lt_isjson(&in)) != 0)

@@ -168,7 +168,7 @@ groupkey(struct spans *sp, const struct ltfield *name, unsigned mask,
 
 /*
  * The members and identifying args of span s, split from its args when
- * not yet (under #canon the B's were not): a malformed column, which
+ * not yet (under #valid the B's were not): a malformed column, which
  * the stream promised away, is bad data where it is found.
  */
 void
@@ -289,7 +289,7 @@ lp_open(struct spans *sp, const struct ltrec *rec, int64_t ts,
 	}
 	/*
 	 * An E with the same args (the B's, valid) adds nothing: they are
-	 * written as they are when canonical, plain or under #canon.
+	 * written as they are when canonical, plain or under #valid.
 	 */
 	s->asis = m == NULL || m->plain;
 	s->ts = ts;

@@ -589,7 +589,7 @@ lt_parts(struct ltpin *ins, int nin, int k, int n, const char *dir,
 	hi = k == n ? pt.total : cut(&pt, nominal(pt.total, k, n));
 	if (k == 1) {
 		lt_put_header(&s->out);
-		lt_out_puts(&s->out, LT_CANON "\n");
+		lt_out_puts(&s->out, LT_VALID "\n");
 	}
 	if (dir != NULL)
 		shared(&pt, lo, hi, s);

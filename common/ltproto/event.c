@@ -523,7 +523,7 @@ check(struct ltrec *rec, int64_t t[2], int has[2])
 
 	rec->f[LT_ARGS].p = (char *)"{}";
 	rec->f[LT_ARGS].n = 2;
-	r = lt_rec_checkts(rec, &why, &col, t, has, rd->canon);
+	r = lt_rec_checkts(rec, &why, &col, t, has, rd->valid);
 	rec->f[LT_ARGS] = args;
 	if (r < 0)
 		lt_rd_bad(rd, "column %s: %s", lt_colname[col], why);
@@ -535,7 +535,7 @@ check(struct ltrec *rec, int64_t t[2], int has[2])
 	default:
 		late = 0;
 	}
-	if (rd->canon)
+	if (rd->valid)
 		late = 0;	/* args are valid and canonical */
 	else if (!late && !lt_obj_plain(args.p, args.n))
 		rec->f[LT_ARGS] = argscheck(args);

@@ -1,7 +1,7 @@
 /* See LICENSE file for copyright and license details. */
 /*
  * fuzz_ltproto: libFuzzer harness for ltproto's modules.  The input is
- * read as an lt1 stream, its valid records (under #canon: those whose ts
+ * read as an lt1 stream, its valid records (under #valid: those whose ts
  * and dur are, the rest taken on trust) turned into a trace (with a
  * window of 3 events and 4 interned strings, so that ordering, roots and
  * resets all run), and the trace read back: every packet, and every
@@ -121,17 +121,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pt_roots_budget(3);
 	pt_intern_init(4);
 	pt_tallying = 1;	/* the counters of -S too */
-	rd.canon = 0;
+	rd.valid = 0;
 	while ((n = lt_in_line(&in, &line)) >= 0) {
 		if (n > 4 && memcmp(line, "#t0\t", 4) == 0)
 			pt_t0(line + 4, (size_t)n - 4);
-		/* under #canon the records are only split, and ts and dur read */
-		if (LT_ISCANON(line, (size_t)n))
-			rd.canon = 1;
+		/* under #valid the records are only split, and ts and dur read */
+		if (LT_ISVALID(line, (size_t)n))
+			rd.valid = 1;
 		if (n > 0 && line[0] == '#')
 			continue;
 		if (lt_rec_split(line, (size_t)n, &rec, &why) < 0 ||
-		    lt_rec_checkts(&rec, &why, &col, ts, has, rd.canon) < 0)
+		    lt_rec_checkts(&rec, &why, &col, ts, has, rd.valid) < 0)
 			continue;
 		pt_record(&rd, &rec);
 	}

@@ -5,7 +5,7 @@
  * every line is split and checked as ltjson does; columns that check as
  * valid but not canonical are canonicalised and must then check clean.
  * Every record that splits is also written as ltjson writes one under
- * #canon, whatever its columns hold (a broken promise): no crash.
+ * #valid, whatever its columns hold (a broken promise): no crash.
  * Build and run with `make fuzz`.
  */
 #include <assert.h>
@@ -45,7 +45,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			continue;
 		if (lt_rec_split(line, (size_t)n, &rec, &why) < 0)
 			continue;
-		jw.canon = 1;
+		jw.valid = 1;
 		if (lt_jw_rec(&jw, &rec, &jr, &why, &col) == 0) {
 			json.n = 0;
 			if (json.cap < jr.need)
