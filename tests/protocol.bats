@@ -100,18 +100,20 @@ FILTERS="ltpair ltfilter ltlanefix"
 	[ "${lines[2]}" = 1795940304500000 ]
 }
 
-# canonchain FILE STRIP: the default chain on FILE, as lt1 between stages,
-# the JSON and a .pftrace at the end, every stage's input without #valid
-# when STRIP: each input as c.in.STAGE.STRIP (without #valid, to compare).
-canonchain() {
+# validchain FILE STRIP STAGE...: the chain of STAGEs on FILE, as lt1
+# between stages, the JSON and a .pftrace at the end (the last STAGE is
+# ltjson), every stage's input without #valid when STRIP: each input as
+# c.in.STAGE.STRIP (without #valid, to compare).
+validchain() {
 	local f=$1 strip=$2 s
+	shift 2
 	ltparse "$f" >"$T/c.0"
-	for s in ltpair 'ltlanefix -q' 'ltstat -t' 'ltjson -S st'; do
+	for s in "$@"; do
 		[ -n "$strip" ] && sed -i '/^#valid$/d' "$T/c.0"
 		# shellcheck disable=SC2086 # a command and its options
 		$s "$T/c.0" >"$T/c.1" || return 1
 		grep -v '^#valid$' "$T/c.0" >"$T/c.in.${s%% *}.$strip"
-		[ "$s" = 'ltjson -S st' ] &&
+		[ "${s%% *}" = ltjson ] &&
 		    { ltproto -o "$T/c.pftrace.$strip" "$T/c.0" || return 1; }
 		mv "$T/c.1" "$T/c.0"
 	done
@@ -128,19 +130,27 @@ canonchain() {
 	    "$TOP/tests/data/sample.log" mixed.log new.log k.json s.json; do
 		[ "$(ltparse "$f" 2>/dev/null | sed -n 2p)" = '#valid' ] ||
 		    { echo "$f: no #valid"; return 1; }
-		canonchain "$f" 1 2>/dev/null
-		# checked in full, nothing was not canonical
-		ltjson -S "$T/st1" "$T/c.in.ltjson.1" >/dev/null 2>&1
-		[ "$(stat_of ltjson repaired "$T/st1")" = 0 ] ||
-		    { echo "$f: ltparse wrote records ltjson repairs"; return 1; }
-		canonchain "$f" '' 2>/dev/null
-		for s in ltpair ltlanefix ltstat ltjson; do
-			cmp "$T/c.in.$s." "$T/c.in.$s.1" ||
-			    { echo "$f: $s's input differs"; return 1; }
+		for chain in default no-complete; do
+			if [ $chain = default ]; then
+				set -- ltpair 'ltlanefix -q' 'ltstat -t' 'ltjson -S st'
+			else
+				set -- ltpair 'ltstat -t' 'ltlanefix -k -q' 'ltjson -S st'
+			fi
+			validchain "$f" 1 "$@" 2>/dev/null
+			# checked in full, nothing was not canonical
+			ltjson -S "$T/st1" "$T/c.in.ltjson.1" >/dev/null 2>&1
+			[ "$(stat_of ltjson repaired "$T/st1")" = 0 ] ||
+			    { echo "$f: ltparse wrote records ltjson repairs"; return 1; }
+			validchain "$f" '' "$@" 2>/dev/null
+			for s in ltpair ltlanefix ltstat ltjson; do
+				cmp "$T/c.in.$s." "$T/c.in.$s.1" ||
+				    { echo "$f $chain: $s's input differs"; return 1; }
+			done
+			cmp c.json. c.json.1 ||
+			    { echo "$f $chain: the JSON differs"; return 1; }
+			cmp c.pftrace. c.pftrace.1 ||
+			    { echo "$f $chain: the .pftrace differs"; return 1; }
 		done
-		cmp c.json. c.json.1 || { echo "$f: the JSON differs"; return 1; }
-		cmp c.pftrace. c.pftrace.1 ||
-		    { echo "$f: the .pftrace differs"; return 1; }
 	done
 }
 
