@@ -92,8 +92,7 @@ run(struct ltpin *ins, int nin)
 		return;		/* part 1 converts it all */
 	else {
 		part = nparts = 0;
-		lt_put_header(&sink.out);
-		lt_out_puts(&sink.out, LT_VALID "\n");
+		lt_sink_head(&sink);
 		for (i = 0; i < nin; i++) {
 			lt_in_open(&in, ins[i].path);
 			if ((form = lt_isjson(&in)) != 0)

@@ -176,6 +176,7 @@ struct ltsink {
 	int		 t0done;	/* #t0 is behind us */
 };
 
+void	lt_sink_head(struct ltsink *);
 void	lt_sink_t0(struct ltsink *, const char *, size_t, int);
 void	lt_sink_meta(struct ltsink *, uint64_t, uint32_t, const char *,
 	    const char *, long long);

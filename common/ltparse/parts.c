@@ -587,10 +587,8 @@ lt_parts(struct ltpin *ins, int nin, int k, int n, const char *dir,
 	pt.lines = lt_calloc((size_t)nin, sizeof(*pt.lines));
 	lo = k == 1 ? 0 : cut(&pt, nominal(pt.total, k - 1, n));
 	hi = k == n ? pt.total : cut(&pt, nominal(pt.total, k, n));
-	if (k == 1) {
-		lt_put_header(&s->out);
-		lt_out_puts(&s->out, LT_VALID "\n");
-	}
+	if (k == 1)
+		lt_sink_head(s);
 	if (dir != NULL)
 		shared(&pt, lo, hi, s);
 	else

@@ -1,14 +1,25 @@
 /* See LICENSE file for copyright and license details. */
 /*
  * sink.c: what ltparse writes besides its records, for the log and the
- * JSON paths alike: the #t0 directive once, the M records that name
- * processes and threads, the #stat line of its counters, and input
- * bytes quoted in its messages.
+ * JSON paths alike: the header and its promise, the #t0 directive once,
+ * the M records that name processes and threads, the #stat line of its
+ * counters, and input bytes quoted in its messages.
  */
 #include <stdio.h>
 
 #include "lt.h"
 #include "ltparse.h"
+
+/*
+ * The head of the stream: the header, and #valid, ltparse's promise that
+ * its records are valid and canonical (litracer-stream(5)).
+ */
+void
+lt_sink_head(struct ltsink *s)
+{
+	lt_put_header(&s->out);
+	lt_out_puts(&s->out, LT_VALID "\n");
+}
 
 /*
  * #t0 before the first record that is not M and has a ts: where
