@@ -173,6 +173,41 @@ same() {
 	[ "${lines[2]}" = '"mark 1795940303867556251 0"' ]
 }
 
+@test "times as deltas: ends that wait, times that go back, exact" {
+	tp_need
+	# On thread 8, 400 slices nested, in order of start: their ends
+	# wait; on thread 9, slices from the last to the first, each earlier
+	# than the one written before it; on thread 10, 5000 slices that
+	# cross, each on a track of its own: more ends than a sequence keeps.
+	{
+		printf '#lt1\n'
+		awk 'BEGIN {
+			for (i = 1; i <= 400; i++)
+				printf "%d.25\tX\t7\t8\t%d\tc\tn%d\t{}\t{}\n",
+				    1000 + i, 2000 - 2 * i, i
+			for (i = 300; i >= 1; i--)
+				printf "%d.5\tX\t7\t9\t0.75\tc\tback\t{\"i\":%d}\t{}\n",
+				    5000 + 3 * i, i
+			printf "1\tX\t7\t9\t1\tc\tlate\t{}\t{}\n"
+			for (i = 1; i <= 5000; i++)
+				printf "%d\tX\t7\t10\t10000\tc\tx\t{}\t{}\n",
+				    10000 + i
+		}'
+	} >"$T/s"
+	same "$T/s" nodepth
+	run -0 tp_query "$T/t.pftrace" "select count(*), max(depth) from slice
+	    join thread_track t on slice.track_id = t.id
+	    join thread using (utid) where tid = 8"
+	[ "$output" = '400,399' ]
+	run -0 tp_query "$T/t.pftrace" "select ts || ' ' || dur from slice
+	    where name in ('back', 'late') order by ts limit 2"
+	[ "${lines[0]}" = '"1000 1000"' ]
+	[ "${lines[1]}" = '"5003500 750"' ]
+	run -0 tp_query "$T/t.pftrace" "select count(*), min(dur), max(dur)
+	    from slice where name = 'x'"
+	[ "$output" = '5000,10000000,10000000' ]
+}
+
 @test "processes and threads: names and sort indexes, as in JSON" {
 	tp_need
 	lt1 "$T/s" \

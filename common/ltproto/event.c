@@ -27,7 +27,7 @@ static int		 based;		/* the clock's base is set */
 static struct ltbuf	 pk;		/* the packet being written */
 static struct ltbuf	 fix[LT_NCOL];	/* columns made canonical */
 static struct ltbuf	 sname, skey, sval;
-static size_t		 po, eo;	/* open: the packet, its TrackEvent */
+static size_t		 eo;		/* open: the packet's TrackEvent */
 static struct ltrd	*rd;		/* of the record */
 static int		 late;		/* its args are not checked yet */
 static uint64_t		 nameiid;	/* the iid of its name, or 0 */
@@ -113,13 +113,29 @@ annotate(const struct ltrec *rec)
 	pt_args_json(&pk, &a);
 }
 
+/*
+ * A packet with a TrackEvent, held without its time (window.c writes
+ * it): begin() when it names interned strings, bare() when it names
+ * none (the end of an X slice, a counter's value).
+ */
 static void
-begin(int64_t ts)
+packet(int iids)
 {
 	pk.n = 0;
-	po = pb_open(&pk, TRACE_PACKET);
-	pt_ts(&pk, ts);
+	pt_seq_fields(&pk, iids);
 	eo = pb_open(&pk, PKT_TRACK_EVENT);
+}
+
+static void
+begin(void)
+{
+	packet(1);
+}
+
+static void
+bare(void)
+{
+	packet(0);
 }
 
 /* The track of the event, unless it is its sequence's default. */
@@ -134,7 +150,6 @@ static void
 end(void)
 {
 	pb_close(&pk, eo);
-	pb_close(&pk, po);
 }
 
 /* The name and category of the record, interned; nameiid: the name's iid. */
@@ -223,10 +238,10 @@ hold(int64_t ts, uint64_t track, int kind, int64_t dur)
 
 /* A TrackEvent of a type, named, with args: B, instants, X. */
 static void
-typed(const struct ltrec *rec, const struct ptthread *th, int64_t ts,
-    int type, int flow)
+typed(const struct ltrec *rec, const struct ptthread *th, int type,
+    int flow)
 {
-	begin(ts);
+	begin();
 	pb_uint(&pk, EV_TYPE, (uint64_t)type);
 	track(th->uuid);
 	names(rec);
@@ -242,14 +257,14 @@ spilled(const struct ltrec *rec, const struct ptthread *th, int64_t ts,
 {
 	uint64_t uuid = pt_spill(th);
 
-	begin(ts);
+	begin();
 	pb_uint(&pk, EV_TYPE, TYPE_SLICE_BEGIN);
 	track(uuid);
 	names(rec);
 	annotate(rec);
 	boundflow(rec);
 	hold(ts, uuid, PT_KPUSH, 0);
-	begin(ts + dur);
+	bare();
 	pb_uint(&pk, EV_TYPE, TYPE_SLICE_END);
 	track(uuid);
 	hold(ts + dur, uuid, PT_KXEND, 0);
@@ -273,7 +288,7 @@ slice(const struct ltrec *rec, const struct ptthread *th, int64_t ts,
 		return;
 	}
 	if (dur == 0) {
-		typed(rec, th, ts, TYPE_INSTANT, 1);
+		typed(rec, th, TYPE_INSTANT, 1);
 		hold(ts, th->uuid, PT_KPUSH, 0);
 		return;
 	}
@@ -281,9 +296,9 @@ slice(const struct ltrec *rec, const struct ptthread *th, int64_t ts,
 		spilled(rec, th, ts, dur);
 		return;
 	}
-	typed(rec, th, ts, TYPE_SLICE_BEGIN, 1);
+	typed(rec, th, TYPE_SLICE_BEGIN, 1);
 	hold(ts, th->uuid, PT_KXBEGIN, dur);
-	begin(ts + dur);
+	bare();
 	pb_uint(&pk, EV_TYPE, TYPE_SLICE_END);
 	track(th->uuid);
 	hold(ts + dur, th->uuid, PT_KXEND, 0);
@@ -292,7 +307,7 @@ slice(const struct ltrec *rec, const struct ptthread *th, int64_t ts,
 static void
 sliceend(const struct ltrec *rec, const struct ptthread *th, int64_t ts)
 {
-	begin(ts);
+	begin();
 	pb_uint(&pk, EV_TYPE, TYPE_SLICE_END);
 	track(th->uuid);
 	names(rec);		/* the E closes the B of its name */
@@ -302,12 +317,11 @@ sliceend(const struct ltrec *rec, const struct ptthread *th, int64_t ts)
 
 /* A TrackEvent of no type, read by its LegacyEvent: phase and more. */
 static size_t
-legacy(const struct ltrec *rec, const struct ptthread *th, int64_t ts,
-    int args)
+legacy(const struct ltrec *rec, const struct ptthread *th, int args)
 {
 	size_t o;
 
-	begin(ts);
+	begin();
 	track(th->uuid);
 	names(rec);
 	if (args)
@@ -333,11 +347,11 @@ instant(const struct ltrec *rec, const struct ptthread *th, int64_t ts)
 			scope = SCOPE_PROCESS;
 	}
 	if (scope == 0) {
-		typed(rec, th, ts, TYPE_INSTANT, 0);
+		typed(rec, th, TYPE_INSTANT, 0);
 		hold(ts, th->uuid, PT_KPUSH, 0);
 		return;
 	}
-	o = legacy(rec, th, ts, 1);
+	o = legacy(rec, th, 1);
 	pb_uint(&pk, LEG_INSTANT_SCOPE, (uint64_t)scope);
 	pb_close(&pk, o);
 	hold(ts, th->uuid, PT_KOTHER, 0);
@@ -356,7 +370,7 @@ flow(const struct ltrec *rec, const struct ptthread *th, int64_t ts)
 		pt_count.badid++;
 		return;
 	}
-	o = legacy(rec, th, ts, 0);
+	o = legacy(rec, th, 0);
 	pb_uint(&pk, LEG_UNSCOPED_ID, id);
 	if (ISSTR(e.bp, "e"))
 		pb_uint(&pk, LEG_BIND_ENCLOSING, 1);
@@ -390,7 +404,7 @@ async(const struct ltrec *rec, const struct ptthread *th, int64_t ts)
 		pt_count.badid++;
 		return;
 	}
-	o = legacy(rec, th, ts, 1);
+	o = legacy(rec, th, 1);
 	pb_uint(&pk, f, id);
 	if (e.scope.p != NULL && e.scope.p[0] == '"') {
 		s = pt_str(&sval, e.scope.p + 1, e.scope.n - 2, &sn);
@@ -433,12 +447,12 @@ counter(const struct ltrec *rec, int64_t ts)
 		lt_buf_addc(&skey, ' ');
 		s = pt_str(&sname, k.p + 1, k.n - 2, &n);
 		lt_buf_add(&skey, s, n);
-		begin(ts);
+		bare();
 		pb_uint(&pk, EV_TYPE, TYPE_COUNTER);
 		pb_uint(&pk, EV_TRACK_UUID, pt_counter(proc, skey.p, skey.n));
 		pb_double(&pk, EV_DOUBLE_VALUE, d);
 		end();
-		pt_put(pk.p, pk.n);
+		pt_put_at(ts, pk.p, pk.n);
 	}
 }
 
@@ -589,7 +603,7 @@ record(struct ltrec *rec)
 		slice(rec, th, t[0], has[1], t[1]);
 		break;
 	case 'B':
-		typed(rec, th, t[0], TYPE_SLICE_BEGIN, 1);
+		typed(rec, th, TYPE_SLICE_BEGIN, 1);
 		hold(t[0], th->uuid, PT_KPUSH, 0);
 		break;
 	case 'E':
@@ -600,7 +614,7 @@ record(struct ltrec *rec)
 		instant(rec, th, t[0]);
 		break;
 	case 'R':
-		typed(rec, th, t[0], TYPE_INSTANT, 0);
+		typed(rec, th, TYPE_INSTANT, 0);
 		hold(t[0], th->uuid, PT_KPUSH, 0);
 		break;
 	case 's':

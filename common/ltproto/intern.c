@@ -109,10 +109,12 @@ eq(const void *arg, uint32_t i)
 /*
  * The first packet of a sequence, and the first after a reset: it
  * clears the incremental state and sets it up again, the clock of our
- * timestamps with it.  They count from base, so that most take 5 or 6
- * bytes, not 9: clock CLOCK_OURS is base ns behind BOOTTIME, the clock
- * Perfetto puts the trace in (and JSON times), so times stay absolute
- * integer nanoseconds.  A time before base is given in BOOTTIME.
+ * timestamps with it.  Clock CLOCK_DELTA starts at 0 when BOOTTIME, the
+ * clock Perfetto puts the trace in (and JSON times), is at base, and is
+ * incremental: window.c writes each time as the delta from the last
+ * one of the sequence, so times stay absolute integer nanoseconds in 2
+ * or 3 bytes.  A time before base, or before the last one, is given in
+ * BOOTTIME.
  */
 static void
 cleared(uint32_t id, const struct seq *sq)
@@ -127,8 +129,9 @@ cleared(uint32_t id, const struct seq *sq)
 		pb_uint(&pkt, PKT_FIRST_ON_SEQ, 1);
 	c = pb_open(&pkt, PKT_CLOCK_SNAPSHOT);
 	k = pb_open(&pkt, CS_CLOCK);
-	pb_uint(&pkt, CLK_ID, CLOCK_OURS);
+	pb_uint(&pkt, CLK_ID, CLOCK_DELTA);
 	pb_uint(&pkt, CLK_TIMESTAMP, 0);
+	pb_uint(&pkt, CLK_INCREMENTAL, 1);
 	pb_close(&pkt, k);
 	k = pb_open(&pkt, CS_CLOCK);
 	pb_uint(&pkt, CLK_ID, CLOCK_BOOTTIME);
@@ -136,7 +139,7 @@ cleared(uint32_t id, const struct seq *sq)
 	pb_close(&pkt, k);
 	pb_close(&pkt, c);
 	c = pb_open(&pkt, PKT_DEFAULTS);
-	pb_uint(&pkt, PKT_CLOCK_ID, CLOCK_OURS);
+	pb_uint(&pkt, PKT_CLOCK_ID, CLOCK_DELTA);
 	if (sq->track != 0) {
 		k = pb_open(&pkt, PKT_TRACK_EVENT);
 		pb_uint(&pkt, EV_TRACK_UUID, sq->track);
@@ -145,6 +148,7 @@ cleared(uint32_t id, const struct seq *sq)
 	pb_close(&pkt, c);
 	pb_close(&pkt, o);
 	pt_put(pkt.p, pkt.n);
+	pt_out_restart(id);
 }
 
 void
@@ -158,6 +162,7 @@ void
 pt_seq_base(int64_t t0)
 {
 	base = t0;
+	pt_out_base(t0);
 }
 
 /*
@@ -211,18 +216,17 @@ pt_seq_track(void)
 	return seqs[cur].track;
 }
 
-/* The time of the packet being written in b, and its sequence flags. */
+/*
+ * The first fields of a packet held (window.c writes its time): its
+ * sequence, and, when it names interned strings (iids), the flag that
+ * says so.
+ */
 void
-pt_ts(struct ltbuf *b, int64_t ts)
+pt_seq_fields(struct ltbuf *b, int iids)
 {
-	if (ts >= base)
-		pb_uint(b, PKT_TIMESTAMP, (uint64_t)(ts - base));
-	else {
-		pb_uint(b, PKT_TIMESTAMP, (uint64_t)ts);
-		pb_uint(b, PKT_CLOCK_ID, CLOCK_BOOTTIME);
-	}
 	pb_uint(b, PKT_SEQ_ID, cur);
-	pb_uint(b, PKT_FLAGS, SEQ_NEEDS_STATE);
+	if (iids)
+		pb_uint(b, PKT_FLAGS, SEQ_NEEDS_STATE);
 }
 
 /* Is iid (from 1) of table t defined on the sequence written?  Now it is. */

@@ -31,6 +31,7 @@ enum {
 	CS_CLOCK = 1,			/* ClockSnapshot */
 	CLK_ID = 1,			/* ClockSnapshot.Clock */
 	CLK_TIMESTAMP = 2,
+	CLK_INCREMENTAL = 3,
 
 	EV_CATEGORY_IIDS = 3,		/* TrackEvent */
 	EV_ANNOTATION = 4,
@@ -96,7 +97,7 @@ enum {
 #define SEQ_NEEDS_STATE	2
 #define SEQ_COMMON	1	/* the sequence of counters; threads: 2 on */
 #define CLOCK_BOOTTIME	6
-#define CLOCK_OURS	64	/* the first clock id of a sequence's own */
+#define CLOCK_DELTA	64	/* a sequence's own clock, incremental */
 #define FLOW_IN		1
 #define FLOW_OUT	2
 #define SCOPE_GLOBAL	1
@@ -145,7 +146,7 @@ void	pt_seq_use(uint32_t, uint64_t);
 uint64_t pt_seq_track(void);
 uint32_t pt_seq_cur(void);
 uint64_t pt_intern_gen(void);
-void	pt_ts(struct ltbuf *, int64_t);
+void	pt_seq_fields(struct ltbuf *, int);
 uint64_t pt_iid(int, const char *, size_t);
 uint64_t pt_hash(const char *, size_t);
 int	pt_intern_due(void);
@@ -211,6 +212,9 @@ struct ptitem {
 
 void	pt_out_open(int, const char *, size_t);
 void	pt_put(const char *, size_t);
+void	pt_put_at(int64_t, const char *, size_t);
+void	pt_out_restart(uint32_t);
+void	pt_out_base(int64_t);
 void	pt_hold(int64_t, uint32_t, int, int64_t, const char *, size_t);
 void	pt_order(struct ptitem *, size_t);
 void	pt_rehold(int64_t, const struct ptitem *, const char *);

@@ -150,7 +150,7 @@ release(uint32_t track, struct stack *st, int64_t start)
 	n = sitems.n / sizeof(*it);
 	pt_order(it, n);
 	for (i = 0; i < n; i++)
-		pt_put(sbytes.p + it[i].off, it[i].len);
+		pt_put_at(start, sbytes.p + it[i].off, it[i].len);
 	sitems.n = sbytes.n = 0;
 	st->gone[GONESLOT(start)] = start;
 }
@@ -330,24 +330,27 @@ pt_roots_keep(uint32_t track, int64_t ts, const struct ptitem *it, size_t n,
 	return 1;
 }
 
-/* Let every root go. */
+/*
+ * Let every root go, the oldest first: their packets then come in
+ * order of time (window.c writes times as deltas).  Nothing comes to
+ * the roots meanwhile.
+ */
 void
 pt_roots_flush(void)
 {
 	struct stack *st;
 	struct root *r;
-	size_t t;
+	size_t t, i;
 
 	for (t = 0; t < nstacks; t++) {
 		if ((st = stacks[t]) == NULL)
 			continue;
-		while (depth(st) > 0) {
-			r = at(st, depth(st) - 1);
+		for (i = 0; i < depth(st); i++) {
+			r = at(st, i);
 			detach(r);
-			pop(st);
 			release((uint32_t)t, st, r->start);
 		}
-		st->head = 0;
+		st->nbot = st->nring = st->head = 0;
 		st->dropped = 0;
 	}
 }

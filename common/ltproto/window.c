@@ -13,7 +13,8 @@
  * order, when its first packet leaves the window, the others of its
  * time coming along.  X begins are held by roots.c, which gets the
  * groups of their time and track when these leave the window; an X end
- * that finds no group of its time is written at once.  A window of W
+ * that finds no group of its time goes out ahead of them (see pend
+ * below, which holds it until its sequence gets that far).  A window of W
  * events orders any stream where events of one time are fewer than W
  * events apart; memory is that of the window, whatever the length of
  * the stream.
@@ -75,6 +76,176 @@ pt_out_open(int fd, const char *name, size_t events)
 	groups = lt_calloc(gcap, sizeof(*groups));
 }
 
+/*
+ * The output.  A held packet is a TracePacket's fields after its time,
+ * its sequence first (pt_seq_fields()), and is written with its time
+ * as a delta: each sequence's default clock, CLOCK_DELTA, is
+ * incremental (intern.c), so a time is the time since the last packet
+ * of the sequence written so, in 2 or 3 bytes where the time since the
+ * start takes 5 or 6.  A packet earlier than that (or than the start)
+ * gives its time on CLOCK_BOOTTIME.  So that a sequence's packets come
+ * in order of time, an X end that nothing of its time waits for is not
+ * written at once but waits, in its sequence's list (pend), for the
+ * first packet of the sequence at its time or later, and goes just
+ * before it: where it would have gone, among the packets of its time
+ * and track, since ends come first.  Packets of other sequences, on
+ * other tracks, may come between.  A sequence keeps at most PENDCAP
+ * ends, the earliest going first beyond.  The roots (roots.c) let go
+ * of their oldest first, for the same reason.
+ */
+#define PENDMAX		40	/* bytes of an X end that waits */
+#define PENDCAP		4096
+
+struct pend {
+	int64_t		 ts;
+	uint32_t	 len;
+	char		 p[PENDMAX];
+};
+
+static struct seqout {
+	uint64_t	 last;		/* of CLOCK_DELTA */
+	struct pend	*e;		/* e[lo..n), in order of time: */
+	size_t		 lo, n, cap;	/*   most come after the others */
+}			*seqout;	/* by sequence id */
+static size_t		 capseqout;
+static int64_t		 base;		/* where CLOCK_DELTA starts (intern.c) */
+
+/* Times count from t0, given before the first packet. */
+void
+pt_out_base(int64_t t0)
+{
+	base = t0;
+}
+
+/* The sequence of a held packet: its first field (pt_seq_fields()). */
+static struct seqout *
+seqof(const char *p, size_t n)
+{
+	const unsigned char *q = (const unsigned char *)p;
+	size_t old = capseqout, id = 0, i;
+
+	if (n >= 2 && q[1] < 0x80 && q[1] < capseqout)	/* an id below 128 */
+		return &seqout[q[1]];
+	for (i = 1; i < 6 && i < n; i++) {
+		id |= (size_t)(q[i] & 0x7f) << (7 * (i - 1));
+		if (q[i] < 0x80)
+			break;
+	}
+	if (id >= capseqout) {
+		seqout = lt_grow(seqout, &capseqout, id + 1, sizeof(*seqout));
+		memset(seqout + old, 0, (capseqout - old) * sizeof(*seqout));
+	}
+	return &seqout[id];
+}
+
+/* A held packet p[0..n) at ts, out, its time as a delta where it can be. */
+static void
+frame(struct seqout *so, int64_t ts, const char *p, size_t n)
+{
+	char f[3 + 2 * PB_VARINT_MAX], *w = f, *o;
+	uint64_t t = (uint64_t)(ts - base), clock = 0;
+	size_t need = 1 + PB_VARINT_MAX + sizeof(f) + n;
+
+	*w++ = PKT_TIMESTAMP << 3 | PB_VARINT;
+	if (ts >= base && t >= so->last) {
+		w = pb_putvarint(w, t - so->last);
+		so->last = t;
+	} else {
+		w = pb_putvarint(w, (uint64_t)ts);
+		clock = CLOCK_BOOTTIME;
+	}
+	if (clock != 0) {
+		*w++ = (char)(PKT_CLOCK_ID << 3 | 0x80);
+		*w++ = PKT_CLOCK_ID >> 4;
+		w = pb_putvarint(w, clock);
+	}
+	o = out.cap - out.n >= need ? out.buf + out.n : lt_out_room(&out, need);
+	o[0] = TRACE_PACKET << 3 | PB_LEN;
+	o = pb_putvarint(o + 1, (uint64_t)(w - f) + n);
+	memcpy(o, f, (size_t)(w - f));
+	memcpy(o + (w - f), p, n);
+	out.n = (size_t)(o + (w - f) + n - out.buf);
+}
+
+/* The next X end of a sequence, out. */
+static void
+unpend(struct seqout *so)
+{
+	struct pend *e = &so->e[so->lo++];
+
+	frame(so, e->ts, e->p, e->len);
+	if (so->lo == so->n)
+		so->lo = so->n = 0;
+}
+
+/* A held packet p[0..n) at ts, out, after the X ends it comes after. */
+void
+pt_put_at(int64_t ts, const char *p, size_t n)
+{
+	struct seqout *so = seqof(p, n);
+
+	while (so->lo < so->n && so->e[so->lo].ts <= ts)
+		unpend(so);
+	frame(so, ts, p, n);
+}
+
+/* An X end that waits for its time on its sequence. */
+static void
+pend(int64_t ts, const char *p, size_t n)
+{
+	struct seqout *so;
+	size_t i;
+
+	if (n > PENDMAX) {
+		pt_put_at(ts, p, n);
+		return;
+	}
+	so = seqof(p, n);
+	if (so->n - so->lo == PENDCAP)
+		unpend(so);
+	if (so->n == so->cap) {
+		if (so->lo > 0) {
+			memmove(so->e, so->e + so->lo, (so->n - so->lo) *
+			    sizeof(*so->e));
+			so->n -= so->lo;
+			so->lo = 0;
+		} else
+			so->e = lt_grow(so->e, &so->cap, so->n + 1,
+			    sizeof(*so->e));
+	}
+	for (i = so->n; i > so->lo && so->e[i - 1].ts > ts; i--)
+		;
+	memmove(so->e + i + 1, so->e + i, (so->n - i) * sizeof(*so->e));
+	so->e[i].ts = ts;
+	so->e[i].len = (uint32_t)n;
+	memcpy(so->e[i].p, p, n);
+	so->n++;
+}
+
+/* Every X end waiting. */
+static void
+unpendall(void)
+{
+	size_t i;
+
+	for (i = 0; i < capseqout; i++)
+		while (seqout[i].lo < seqout[i].n)
+			unpend(&seqout[i]);
+}
+
+/* Sequence id starts again, with a snapshot of its clocks at 0. */
+void
+pt_out_restart(uint32_t id)
+{
+	char p[1 + PB_VARINT_MAX];
+	struct seqout *so;
+
+	p[0] = PKT_SEQ_ID << 3 | PB_VARINT;
+	so = seqof(p, (size_t)(pb_putvarint(p + 1, id) - p));
+	so->last = 0;
+}
+
+/* A whole packet, without a time: written at once. */
 void
 pt_put(const char *p, size_t n)
 {
@@ -210,7 +381,7 @@ release(int64_t ts, uint32_t track)
 	if (!pt_roots_keep(track, ts, items, n, buf)) {
 		pt_order(items, n);
 		for (i = 0; i < n; i++)
-			lt_out_write(&out, buf + items[i].off, items[i].len);
+			pt_put_at(ts, buf + items[i].off, items[i].len);
 	}
 }
 
@@ -321,8 +492,8 @@ enter(int64_t ts, uint32_t track, int kind, int64_t key, uint64_t order,
 /*
  * Hold the packet p[0..n) of an event at ts on a track, of a kind
  * (PT_K*) and, for an X begin, its duration.  X begins go to roots.c;
- * an X end is written at once when nothing of its time is held here,
- * since ends come first (roots.c gives back to the window what it
+ * an X end goes out ahead (pend) when nothing of its time is held
+ * here, since ends come first (roots.c gives back to the window what it
  * cannot be sure of).
  */
 void
@@ -345,7 +516,7 @@ pt_hold(int64_t ts, uint32_t track, int kind, int64_t dur, const char *p,
 		return;
 	}
 	if (kind == PT_KXEND && groups[slot(ts, track)].head == NIL) {
-		lt_out_write(&out, p, n);
+		pend(ts, p, n);
 		return;
 	}
 	enter(ts, track, kind, -dur, arrivals, p, n);
@@ -365,17 +536,26 @@ pt_flush(void)
 	pt_roots_flush();
 	while (head != tail)
 		evict();
+	unpendall();
 }
 
 void
 pt_out_close(void)
 {
+	size_t i;
+
 	pt_flush();
 	lt_out_close(&out);
 	free(ents);
 	free(buf);
 	free(groups);
 	free(items);
+	for (i = 0; i < capseqout; i++)
+		free(seqout[i].e);
+	free(seqout);
+	seqout = NULL;
+	capseqout = 0;
+	base = 0;
 	ents = NULL;
 	buf = NULL;
 	groups = NULL;
