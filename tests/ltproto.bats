@@ -248,6 +248,33 @@ same() {
 	[ "$(grep -c '^"thread|[0-9]*|s1|' "$T/proto.view")" -eq 2 ]
 }
 
+@test "args of records that end alike: each record keeps its own" {
+	tp_need
+	# Records of one name and thread that end with the same members,
+	# or with the last ones of the one before, strings and dots among
+	# them; the same on another thread; a shorter one whose text is the
+	# end of the one before.
+	lt1 "$T/s" \
+	    "1	X	7	8	1	c	n	{\"a\":1,\"s\":\"path,one\",\"w\":2,\"r\":0}	{}" \
+	    "3	X	7	8	1	c	n	{\"a\":2,\"s\":\"path,one\",\"w\":2,\"r\":0}	{}" \
+	    "5	X	7	8	1	c	n	{\"a\":3,\"b\":4,\"s\":\"path,one\",\"w\":2,\"r\":0}	{}" \
+	    "7	X	7	8	1	c	n	{\"s\":\"path,one\",\"w\":2,\"r\":0}	{}" \
+	    "9	X	7	8	1	c	n	{\"w\":2,\"r\":0}	{}" \
+	    "11	X	7	8	1	c	n	{\"a\":5,\"w\":2,\"r\":1}	{}" \
+	    "13	X	7	8	1	c	n	{\"a\":6,\"d.e\":7,\"r\":1}	{}" \
+	    "15	X	7	8	1	c	n	{\"a\":8,\"d.e\":7,\"r\":1}	{}" \
+	    "2	X	7	9	1	c	n	{\"a\":9,\"s\":\"path,one\",\"w\":2,\"r\":0}	{}" \
+	    "4	X	7	9	1	c	m	{\"a\":10,\"s\":\"path,one\",\"w\":2,\"r\":0}	{}"
+	same "$T/s"
+	run -0 tp_query "$T/t.pftrace" "select s.ts || ' ' || group_concat(
+	    a.key || '=' || a.display_value, ' ') as v
+	    from slice s join args a using (arg_set_id)
+	    where s.ts in (5000, 9000, 15000) group by s.id order by s.ts"
+	[ "${lines[0]}" = '"5000 debug.a=3 debug.b=4 debug.s=path,one debug.w=2 debug.r=0"' ]
+	[ "${lines[1]}" = '"9000 debug.w=2 debug.r=0"' ]
+	[ "${lines[2]}" = '"15000 debug.a=8 debug.d.e=7 debug.r=1"' ]
+}
+
 @test "args keep their types: ints, doubles, bools, strings, dicts, arrays" {
 	tp_need
 	lt1 "$T/s" "10	X	7	8	5	c	a	{\"i\":-3,\"big\":9223372036854775807,\"d\":1.5,\"e\":1e3,\"t\":true,\"f\":false,\"s\":\"x\\\"y\\u00e9\",\"n\":null,\"o\":{\"k\":[1,\"two\",{\"z\":null,\"w\":2}],\"e\":{}},\"ea\":[],\"E.name\":\"dotted\",\"min\":-9223372036854775808}	{}" \

@@ -333,6 +333,85 @@ static struct shape {
 }			 shapes[SHAPES];
 
 /*
+ * The args of the last record of a kind on a sequence, and what they
+ * became: the records of a thread mostly end with the same members (a
+ * LitData event ends with the five of its rank and world), so that a
+ * record whose members from one on are the same text as the tail of
+ * the last one's copies what they became, and reads no more.  Their
+ * iids are defined on the sequence (of the same generation), where
+ * they were written.
+ */
+#define TAILS		64
+#define TAILBYTES	256
+static struct tail {
+	uint64_t	 gen;		/* 0: none */
+	uint64_t	 hint;
+	uint32_t	 seq;
+	uint32_t	 n;		/* members */
+	uint32_t	 len;		/* of text */
+	uint32_t	 rem[SHAPEKEYS];	/* text from member i to the end */
+	uint32_t	 off[SHAPEKEYS + 1];	/* where member i's bytes start */
+	char		 text[SHAPETEXT];
+	char		 bytes[TAILBYTES];
+}			 tails[TAILS];
+
+static struct tail *
+tailof(uint64_t hint, uint32_t seq)
+{
+	return &tails[lt_mix(hint ^ (uint64_t)seq << 32) & (TAILS - 1)];
+}
+
+/*
+ * Keep the args p[0..n) of a record, members at rem[0..k) (text left
+ * from each), written as b[start..b->n) with member i at off[i].
+ */
+static void
+tailkeep(struct tail *t, uint64_t hint, uint32_t seq, const char *p,
+    size_t n, const uint32_t *rem, const size_t *off, uint32_t k,
+    const struct ltbuf *b, size_t start)
+{
+	uint32_t i;
+
+	if (n > SHAPETEXT || b->n - start > TAILBYTES || k > SHAPEKEYS) {
+		t->gen = 0;
+		return;
+	}
+	t->gen = pt_intern_gen();
+	t->hint = hint;
+	t->seq = seq;
+	t->n = k;
+	t->len = (uint32_t)n;
+	for (i = 0; i < k; i++) {
+		t->rem[i] = rem[i];
+		t->off[i] = (uint32_t)(off[i] - start);
+	}
+	t->off[k] = (uint32_t)(b->n - start);
+	memcpy(t->text, p, n);
+	memcpy(t->bytes, b->p + start, b->n - start);
+}
+
+/*
+ * Is the text q[0..r), the members of a record from one on to its end,
+ * that of members j on of tail t?  Then their bytes are added to b and
+ * 1 returned.  *j moves past the members with more text left.
+ */
+static int
+tailhit(struct tail *t, uint32_t *j, const char *q, size_t r,
+    struct ltbuf *b)
+{
+	size_t m;
+
+	while (*j < t->n && t->rem[*j] > r)
+		(*j)++;
+	if (*j == t->n || t->rem[*j] != r ||
+	    memcmp(q, t->text + t->len - r, r) != 0)
+		return 0;
+	m = t->off[t->n] - t->off[*j];
+	lt_buf_add(b, t->bytes + t->off[*j], m);
+	return 1;
+}
+
+/*
  * Is the key of the member at k the key i of shape sh, which is plain,
  * followed by '":'?  Returns where it ends, or NULL.
  */
@@ -387,13 +466,14 @@ keymiss(struct shape *sh, uint32_t i, const char *k, size_t kn, int *dot)
 int
 pt_args(struct ltbuf *b, const char *p, size_t n, uint64_t hint)
 {
-	const char *end = p + n, *k, *q;
+	const char *end = p + n, *k, *q, *args = p;
 	struct shape *sh = &shapes[hint & (SHAPES - 1)];
-	uint32_t i, cur = pt_seq_cur();
+	uint32_t i, cur = pt_seq_cur(), j = 0, rem[SHAPEKEYS];
 	uint64_t iid, u, gen = pt_intern_gen();
-	size_t start = b->n, kn, o;
+	size_t start = b->n, kn, o, off[SHAPEKEYS];
+	struct tail *t = tailof(hint, cur);
 	unsigned d;
-	int same, need, dot;
+	int same, need, dot, tail;
 
 	if (n < 2 || p[0] != '{')
 		return 0;
@@ -407,9 +487,24 @@ pt_args(struct ltbuf *b, const char *p, size_t n, uint64_t hint)
 		sh->seqs = 0;
 	}
 	need = cur >= 64 || !(sh->seqs >> cur & 1);
+	tail = t->gen == gen && t->hint == hint && t->seq == cur;
 	for (i = 0, p++;; i++, p++) {
 		if (*p != '"')
 			break;
+		if (tail && i > 0 && tailhit(t, &j, p, (size_t)(end - p), b)) {
+			/* the shape has its keys up to i; the tail's follow */
+			if (i < sh->n)
+				sh->n = i;
+			if (!same)
+				sh->seqs = 0;
+			if (cur < 64)
+				sh->seqs |= 1ULL << cur;
+			return 1;
+		}
+		if (i < SHAPEKEYS) {
+			rem[i] = (uint32_t)(end - p);
+			off[i] = b->n;
+		}
 		k = p + 1;
 		if (same && i < sh->n && (q = shapekey(sh, i, k, end)) != NULL) {
 			kn = (size_t)(q - k);
@@ -469,6 +564,8 @@ pt_args(struct ltbuf *b, const char *p, size_t n, uint64_t hint)
 				sh->seqs = 0;
 			if (cur < 64)
 				sh->seqs |= 1ULL << cur;
+			tailkeep(t, hint, cur, args, n, rem, off, i + 1, b,
+			    start);
 			return 1;
 		}
 		if (p + 1 == end)
@@ -497,4 +594,5 @@ pt_args_free(void)
 	lt_buf_free(&num);
 	memset(seen, 0, sizeof(seen));
 	memset(shapes, 0, sizeof(shapes));
+	memset(tails, 0, sizeof(tails));
 }

@@ -271,12 +271,54 @@ slot(int64_t ts, uint32_t track)
 	return i;
 }
 
+/*
+ * The groups of each track (by uuid), and bounds of their times: most
+ * lookups are for a time outside them, and need not probe.
+ */
+static struct span {
+	size_t		 n;
+	int64_t		 lo, hi;
+}			*spans;
+static size_t		 capspans;
+
+/* May the group of a track at ts be held? */
+static int
+maybe(int64_t ts, uint32_t track)
+{
+	return track < capspans && spans[track].n > 0 &&
+	    ts >= spans[track].lo && ts <= spans[track].hi;
+}
+
+/* A new group of a track at ts: in slot i. */
+static void
+inslot(size_t i, int64_t ts, uint32_t track)
+{
+	size_t old = capspans;
+	struct span *sp;
+
+	if (track >= capspans) {
+		spans = lt_grow(spans, &capspans, (size_t)track + 1,
+		    sizeof(*spans));
+		memset(spans + old, 0, (capspans - old) * sizeof(*spans));
+	}
+	sp = &spans[track];
+	if (sp->n++ == 0)
+		sp->lo = sp->hi = ts;
+	else if (ts < sp->lo)
+		sp->lo = ts;
+	else if (ts > sp->hi)
+		sp->hi = ts;
+	groups[i].ts = ts;
+	groups[i].track = track;
+}
+
 /* Linear probing: deleting moves up the entries that probed past i. */
 static void
 unslot(size_t i)
 {
 	size_t j = i, h;
 
+	spans[groups[i].track].n--;
 	groups[i].head = NIL;
 	for (;;) {
 		j = (j + 1) & (gcap - 1);
@@ -394,10 +436,10 @@ pt_take(int64_t ts, uint32_t track, struct ltbuf *it, struct ltbuf *bytes)
 {
 	struct ptitem x;
 	struct ent *e;
-	size_t g = slot(ts, track);
+	size_t g;
 	uint64_t s;
 
-	if (groups[g].head == NIL)
+	if (!maybe(ts, track) || groups[g = slot(ts, track)].head == NIL)
 		return;
 	ENT(groups[g].head)->first = 0;
 	for (s = groups[g].head; s != NIL; s = e->next) {
@@ -480,8 +522,7 @@ enter(int64_t ts, uint32_t track, int kind, int64_t key, uint64_t order,
 	g = slot(ts, track);
 	e->first = groups[g].head == NIL;
 	if (e->first) {
-		groups[g].ts = ts;
-		groups[g].track = track;
+		inslot(g, ts, track);
 		groups[g].head = head;
 	} else
 		ENT(groups[g].last)->next = head;
@@ -515,7 +556,8 @@ pt_hold(int64_t ts, uint32_t track, int kind, int64_t dur, const char *p,
 		pt_roots_hold(track, ts, ts + dur, &x, p);
 		return;
 	}
-	if (kind == PT_KXEND && groups[slot(ts, track)].head == NIL) {
+	if (kind == PT_KXEND && (!maybe(ts, track) ||
+	    groups[slot(ts, track)].head == NIL)) {
 		pend(ts, p, n);
 		return;
 	}
@@ -550,6 +592,9 @@ pt_out_close(void)
 	free(buf);
 	free(groups);
 	free(items);
+	free(spans);
+	spans = NULL;
+	capspans = 0;
 	for (i = 0; i < capseqout; i++)
 		free(seqout[i].e);
 	free(seqout);
