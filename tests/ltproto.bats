@@ -319,7 +319,9 @@ same() {
 	    "130	X	10	11	5	c	v1e	{}	{}" \
 	    "131	f	10	11	-	k	fy	{}	{\"id\":2748,\"bp\":\"e\"}" \
 	    "140	C	10	11	-	c	ctr	{\"a\":1,\"b\":2.5,\"s\":\"7\",\"bad\":\"x\"}	{}" \
-	    "150	C	10	11	-	c	ctr	{\"a\":3}	{}"
+	    "150	C	10	11	-	c	ctr	{\"a\":3}	{}" \
+	    "160	C	10	11	-	c	big	{\"i\":9007199254740993,\"n\":-12,\"z\":-0,\"e\":1e3}	{}" \
+	    "155	C	10	11	-	c	big	{\"i\":-9223372036854775808,\"n\":\"-7\",\"z\":0,\"e\":0.5}	{}"
 	run -0 same "$T/s"
 	grep -q '^"flow|40000|v2a|50000|v2b"$' "$T/proto.view"
 	grep -q '^"flow|50000|v2b|60000|v2c"$' "$T/proto.view"
@@ -329,6 +331,11 @@ same() {
 	grep -q '^"counter|150000|3.0|ctr a|10"$' "$T/proto.view"
 	grep -q '^"counter|140000|7.0|ctr s|10"$' "$T/proto.view"
 	grep -q 'counter values that are not numbers' "$T/ltproto.err"
+	# 2^53 + 1 rounds to 2^53 as in JSON; -2^63 is kept
+	grep -q '^"counter|160000|9007199254740992.0|big i|10"$' "$T/proto.view"
+	grep -q '^"counter|155000|-9.2233720368547758e+18|big i|10"$' \
+	    "$T/proto.view"
+	grep -q '^"counter|155000|-7.0|big n|10"$' "$T/proto.view"
 }
 
 @test "instants: thread, process and global; async slices" {

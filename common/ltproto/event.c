@@ -414,29 +414,36 @@ async(const struct ltrec *rec, const struct ptthread *th, int64_t ts)
 	hold(ts, th->uuid, PT_KOTHER, 0);
 }
 
-/* C: each member of args a counter "NAME KEY" of the process. */
+/*
+ * C: each member of args a counter "NAME KEY" of the process, each on a
+ * sequence of its own, whose times go forward.
+ */
 static void
 counter(const struct ltrec *rec, int64_t ts)
 {
 	struct ltobj it;
 	struct ltfield k, v;
-	const char *s;
-	uint32_t proc;
-	size_t n;
+	const char *s, *num;
+	uint64_t uuid;
+	uint32_t proc, seq;
+	size_t n, numn;
+	int64_t iv;
 	double d;
 	int ok;
 
 	proc = pt_process(&rec->f[LT_PID], &rec->f[LT_EXTRA]);
-	pt_seq_use(SEQ_COMMON, 0);
 	lt_obj_init(&it, rec->f[LT_ARGS].p, rec->f[LT_ARGS].n);
 	while (lt_obj_next(&it, &k, &v) > 0) {
 		if (v.p[0] == '"') {
-			s = pt_str(&sval, v.p + 1, v.n - 2, &n);
-			ok = n > 0 && memchr(s, '\0', n) == NULL &&
-			    pt_number(s, n, &d);
-		} else
+			num = pt_str(&sval, v.p + 1, v.n - 2, &numn);
+			ok = numn > 0 && memchr(num, '\0', numn) == NULL &&
+			    pt_number(num, numn, &d);
+		} else {
+			num = v.p;
+			numn = v.n;
 			ok = (v.p[0] == '-' || (v.p[0] >= '0' &&
 			    v.p[0] <= '9')) && pt_number(v.p, v.n, &d);
+		}
 		if (!ok) {
 			pt_count.badcounter++;
 			continue;
@@ -447,10 +454,17 @@ counter(const struct ltrec *rec, int64_t ts)
 		lt_buf_addc(&skey, ' ');
 		s = pt_str(&sname, k.p + 1, k.n - 2, &n);
 		lt_buf_add(&skey, s, n);
+		uuid = pt_counter(proc, skey.p, skey.n, &seq);
+		pt_seq_use(seq, uuid);
 		bare();
 		pb_uint(&pk, EV_TYPE, TYPE_COUNTER);
-		pb_uint(&pk, EV_TRACK_UUID, pt_counter(proc, skey.p, skey.n));
-		pb_double(&pk, EV_DOUBLE_VALUE, d);
+		track(uuid);
+		/* an integer in a varint: Perfetto makes the same double */
+		if ((numn < 2 || num[0] != '-' || num[1] != '0') &&
+		    lt_int_parse(num, numn, &iv) == LT_NUM_OK)
+			pb_int(&pk, EV_COUNTER_VALUE, iv);
+		else
+			pb_double(&pk, EV_DOUBLE_VALUE, d);
 		end();
 		pt_put_at(ts, pk.p, pk.n);
 	}

@@ -4,7 +4,7 @@
  * state: interned strings, clock, defaults.
  *
  * Each thread's events are a sequence of their own, whose defaults name
- * its track, so that no event repeats it; counters are on sequence 1.
+ * its track, so that no event repeats it; so are each counter's values.
  * Event names, categories, debug annotation names and the string values
  * that repeat (args.c) are interned: each string has one iid (1, 2, ...
  * per kind), and is written in InternedData on a sequence before the

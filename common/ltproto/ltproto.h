@@ -39,6 +39,7 @@ enum {
 	EV_TYPE = 9,
 	EV_NAME_IID = 10,
 	EV_TRACK_UUID = 11,
+	EV_COUNTER_VALUE = 30,
 	EV_DOUBLE_VALUE = 44,
 
 	LEG_PHASE = 2,			/* TrackEvent.LegacyEvent */
@@ -95,7 +96,7 @@ enum {
 };
 #define SEQ_CLEARED	1
 #define SEQ_NEEDS_STATE	2
-#define SEQ_COMMON	1	/* the sequence of counters; threads: 2 on */
+#define SEQ_COMMON	1	/* an empty trace's; threads, counters: 2 on */
 #define CLOCK_BOOTTIME	6
 #define CLOCK_DELTA	64	/* a sequence's own clock, incremental */
 #define FLOW_IN		1
@@ -170,7 +171,7 @@ struct ptthread {
 uint32_t pt_process(const struct ltfield *, const struct ltfield *);
 struct ptthread *pt_thread(const struct ltfield *, const struct ltfield *,
 	    const struct ltfield *);
-uint64_t pt_counter(uint32_t, const char *, size_t);
+uint64_t pt_counter(uint32_t, const char *, size_t, uint32_t *);
 uint64_t pt_spill(const struct ptthread *);
 void	pt_process_name(uint32_t, const char *, size_t);
 void	pt_thread_name(struct ptthread *, const char *, size_t);

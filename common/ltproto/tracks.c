@@ -33,6 +33,7 @@ struct ptproc {
 
 struct ctr {
 	uint32_t	 proc;
+	uint32_t	 seq;		/* its packet sequence */
 	size_t		 off, len;	/* name in ctrnames */
 	uint64_t	 uuid;
 };
@@ -49,6 +50,7 @@ static struct ltbuf	 synkeys;	/* keys of synthetic ids */
 static size_t		*synoff, *synlen;
 static size_t		 nsyn, capsyn;
 static uint64_t		 nextuuid = 1;
+static uint32_t		 nextseq = SEQ_COMMON + 1;
 static int		 procranks, threadranks;
 static struct ltbuf	 pkt, str;
 
@@ -311,7 +313,7 @@ pt_thread(const struct ltfield *pid, const struct ltfield *tid,
 		th = &threads[nthreads];
 		memset(th, 0, sizeof(*th));
 		th->uuid = nextuuid++;
-		th->seq = SEQ_COMMON + 1 + (uint32_t)nthreads;
+		th->seq = nextseq++;
 		th->proc = k.proc;
 		th->pid = procs[k.proc].pid;
 		th->tid = k.tid;
@@ -386,7 +388,7 @@ ctreq(const void *arg, uint32_t i)
  * of each member of a C event's args: "NAME KEY", under the process.
  */
 uint64_t
-pt_counter(uint32_t proc, const char *p, size_t n)
+pt_counter(uint32_t proc, const char *p, size_t n, uint32_t *seq)
 {
 	struct ckey k;
 	struct ctr *c;
@@ -399,11 +401,14 @@ pt_counter(uint32_t proc, const char *p, size_t n)
 	k.n = n;
 	v = lt_map_get(&ctrmap, lt_hash(p, n) ^ lt_mix(proc), ctreq, &k,
 	    &isnew);
-	if (!isnew)
+	if (!isnew) {
+		*seq = ctrs[*v].seq;
 		return ctrs[*v].uuid;
+	}
 	ctrs = lt_grow(ctrs, &capctrs, nctrs + 1, sizeof(*ctrs));
 	c = &ctrs[nctrs];
 	c->proc = proc;
+	*seq = c->seq = nextseq++;
 	c->off = ctrnames.n;
 	c->len = n;
 	c->uuid = nextuuid++;
@@ -493,6 +498,7 @@ pt_tracks_free(void)
 	nprocs = capprocs = nthreads = capthreads = nctrs = capctrs = 0;
 	nsyn = capsyn = 0;
 	nextuuid = 1;
+	nextseq = SEQ_COMMON + 1;
 	procranks = threadranks = 0;
 	memset(tcache, 0, sizeof(tcache));
 }
