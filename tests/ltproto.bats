@@ -248,6 +248,35 @@ same() {
 	[ "$(grep -c '^"thread|[0-9]*|s1|' "$T/proto.view")" -eq 2 ]
 }
 
+@test "a thread's first events on its process's sequence, then on its own" {
+	tp_need
+	# Thread 8's slices follow each other, each starting where the one
+	# before ends: the end that waits when the thread takes a sequence
+	# of its own goes before the next begin, at the same time.  Thread
+	# 9 and 10, a slice each, stay on the process's sequence.
+	{
+		printf '#lt1\n'
+		awk 'BEGIN {
+			for (i = 0; i < 40; i++)
+				printf "%d\tX\t7\t8\t10\tc\ts%d\t{\"i\":%d}\t{}\n",
+				    100 + 10 * i, i, i
+			printf "105\tX\t7\t9\t1\tc\tlone\t{}\t{}\n"
+			printf "106\tX\t7\t10\t1\tc\tlone\t{}\t{}\n"
+		}'
+	} >"$T/s"
+	same "$T/s"
+	run -0 tp_query "$T/t.pftrace" "select count(*), max(depth), min(dur),
+	    max(dur) from slice join thread_track t on slice.track_id = t.id
+	    join thread using (utid) where tid = 8"
+	[ "$output" = '40,0,10000,10000' ]
+	# many lanes of a slice or two: a third of the JSON or less
+	"$TOP/tests/gen/gentrace" -f stair -n 3000 | ltparse | ltpair |
+	    ltlanefix -q >"$T/stair.lt"
+	ltjson "$T/stair.lt" >"$T/stair.json"
+	ltproto -o "$T/stair.pftrace" "$T/stair.lt"
+	[ $(($(wc -c <"$T/stair.pftrace") * 3)) -le "$(wc -c <"$T/stair.json")" ]
+}
+
 @test "args of records that end alike: each record keeps its own" {
 	tp_need
 	# Records of one name and thread that end with the same members,

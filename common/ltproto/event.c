@@ -573,7 +573,8 @@ check(struct ltrec *rec, int64_t t[2], int has[2])
 static void
 record(struct ltrec *rec)
 {
-	const struct ptthread *th;
+	struct ptthread *th;
+	uint32_t seq;
 	int64_t t[2];
 	int has[2], ph;
 
@@ -611,7 +612,8 @@ record(struct ltrec *rec)
 		pt_intern_reset();
 	}
 	th = pt_thread(&rec->f[LT_PID], &rec->f[LT_TID], &rec->f[LT_EXTRA]);
-	pt_seq_use(th->seq, th->uuid);
+	seq = pt_thread_seq(th);
+	pt_seq_use(seq, seq == th->seq ? th->uuid : 0);
 	switch (ph) {
 	case 'X':
 		slice(rec, th, t[0], has[1], t[1]);

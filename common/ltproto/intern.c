@@ -4,7 +4,8 @@
  * state: interned strings, clock, defaults.
  *
  * Each thread's events are a sequence of their own, whose defaults name
- * its track, so that no event repeats it; so are each counter's values.
+ * its track, so that no event repeats it (but its first few: see
+ * pt_thread_seq()); so are each counter's values.
  * Event names, categories, debug annotation names and the string values
  * that repeat (args.c) are interned: each string has one iid (1, 2, ...
  * per kind), and is written in InternedData on a sequence before the

@@ -158,7 +158,8 @@ void	pt_intern_free(void);
 /* tracks.c: processes and threads, by pid and tid as Perfetto reads them. */
 struct ptthread {
 	uint64_t	 uuid;
-	uint32_t	 seq;		/* its packet sequence */
+	uint32_t	 seq;		/* its packet sequence, 0: its process's */
+	uint32_t	 events;		/* written on its process's */
 	uint32_t	 pid;		/* numbers written; see tracks.c */
 	uint32_t	 tid;
 	uint32_t	 proc;		/* index of its process */
@@ -173,6 +174,7 @@ struct ptthread *pt_thread(const struct ltfield *, const struct ltfield *,
 	    const struct ltfield *);
 uint64_t pt_counter(uint32_t, const char *, size_t, uint32_t *);
 uint64_t pt_spill(const struct ptthread *);
+uint32_t pt_thread_seq(struct ptthread *);
 void	pt_process_name(uint32_t, const char *, size_t);
 void	pt_thread_name(struct ptthread *, const char *, size_t);
 void	pt_process_rank(uint32_t, int32_t);
@@ -216,6 +218,7 @@ void	pt_put(const char *, size_t);
 void	pt_put_at(int64_t, const char *, size_t);
 void	pt_out_restart(uint32_t);
 void	pt_out_base(int64_t);
+void	pt_out_drain(uint32_t);
 void	pt_hold(int64_t, uint32_t, int, int64_t, const char *, size_t);
 void	pt_order(struct ptitem *, size_t);
 void	pt_rehold(int64_t, const struct ptitem *, const char *);

@@ -24,6 +24,7 @@
 
 struct ptproc {
 	uint64_t	 uuid;
+	uint32_t	 seq;		/* of its threads' first events, or 0 */
 	uint32_t	 pid;
 	char		*name;
 	int32_t		 rank;
@@ -313,7 +314,7 @@ pt_thread(const struct ltfield *pid, const struct ltfield *tid,
 		th = &threads[nthreads];
 		memset(th, 0, sizeof(*th));
 		th->uuid = nextuuid++;
-		th->seq = nextseq++;
+		th->seq = 0;
 		th->proc = k.proc;
 		th->pid = procs[k.proc].pid;
 		th->tid = k.tid;
@@ -381,6 +382,35 @@ ctreq(const void *arg, uint32_t i)
 
 	return ctrs[i].proc == k->proc && ctrs[i].len == k->n &&
 	    memcmp(ctrnames.p + ctrs[i].off, k->p, k->n) == 0;
+}
+
+/*
+ * The packet sequence of a thread's next event.  A sequence costs its
+ * first packet, a clock and the strings it interns: a thread's first
+ * SHARED events (all of those of a lane with a few slices) are on its
+ * process's sequence, each naming its track; from then on the thread
+ * has a sequence of its own, whose defaults name its track.  The X ends
+ * that wait on the process's sequence go first (window.c), so that one
+ * of the thread's does not come after what it precedes on the other.
+ */
+#define SHARED		16
+
+uint32_t
+pt_thread_seq(struct ptthread *th)
+{
+	struct ptproc *pr = &procs[th->proc];
+
+	if (th->seq != 0)
+		return th->seq;
+	if (th->events < SHARED) {
+		th->events++;
+		if (pr->seq == 0)
+			pr->seq = nextseq++;
+		return pr->seq;
+	}
+	if (pr->seq != 0)
+		pt_out_drain(pr->seq);
+	return th->seq = nextseq++;
 }
 
 /*

@@ -222,6 +222,15 @@ pend(int64_t ts, const char *p, size_t n)
 	so->n++;
 }
 
+/* The X ends waiting on sequence id. */
+void
+pt_out_drain(uint32_t id)
+{
+	if (id < capseqout)
+		while (seqout[id].lo < seqout[id].n)
+			unpend(&seqout[id]);
+}
+
 /* Every X end waiting. */
 static void
 unpendall(void)
