@@ -110,12 +110,12 @@ eq(const void *arg, uint32_t i)
 /*
  * The first packet of a sequence, and the first after a reset: it
  * clears the incremental state and sets it up again, the clock of our
- * timestamps with it.  Clock CLOCK_DELTA starts at 0 when BOOTTIME, the
- * clock Perfetto puts the trace in (and JSON times), is at base, and is
- * incremental: window.c writes each time as the delta from the last
- * one of the sequence, so times stay absolute integer nanoseconds in 2
- * or 3 bytes.  A time before base, or before the last one, is given in
- * BOOTTIME.
+ * timestamps with it.  Clocks CLOCK_DELTA and CLOCK_FROM are at 0 when
+ * BOOTTIME, the clock Perfetto puts the trace in (and JSON times), is
+ * at base; CLOCK_DELTA, the default, is incremental: window.c writes
+ * each time as the delta from the last one of the sequence, so times
+ * stay absolute integer nanoseconds in 2 or 3 bytes.  A time before
+ * the last one is given on CLOCK_FROM, one before base in BOOTTIME.
  */
 static void
 cleared(uint32_t id, const struct seq *sq)
@@ -133,6 +133,10 @@ cleared(uint32_t id, const struct seq *sq)
 	pb_uint(&pkt, CLK_ID, CLOCK_DELTA);
 	pb_uint(&pkt, CLK_TIMESTAMP, 0);
 	pb_uint(&pkt, CLK_INCREMENTAL, 1);
+	pb_close(&pkt, k);
+	k = pb_open(&pkt, CS_CLOCK);
+	pb_uint(&pkt, CLK_ID, CLOCK_FROM);
+	pb_uint(&pkt, CLK_TIMESTAMP, 0);
 	pb_close(&pkt, k);
 	k = pb_open(&pkt, CS_CLOCK);
 	pb_uint(&pkt, CLK_ID, CLOCK_BOOTTIME);

@@ -99,6 +99,7 @@ enum {
 #define SEQ_COMMON	1	/* an empty trace's; threads, counters: 2 on */
 #define CLOCK_BOOTTIME	6
 #define CLOCK_DELTA	64	/* a sequence's own clock, incremental */
+#define CLOCK_FROM	65	/* another: the time since base */
 #define FLOW_IN		1
 #define FLOW_OUT	2
 #define SCOPE_GLOBAL	1

@@ -82,16 +82,17 @@ pt_out_open(int fd, const char *name, size_t events)
  * as a delta: each sequence's default clock, CLOCK_DELTA, is
  * incremental (intern.c), so a time is the time since the last packet
  * of the sequence written so, in 2 or 3 bytes where the time since the
- * start takes 5 or 6.  A packet earlier than that (or than the start)
- * gives its time on CLOCK_BOOTTIME.  So that a sequence's packets come
- * in order of time, an X end that nothing of its time waits for is not
- * written at once but waits, in its sequence's list (pend), for the
- * first packet of the sequence at its time or later, and goes just
- * before it: where it would have gone, among the packets of its time
- * and track, since ends come first.  Packets of other sequences, on
- * other tracks, may come between.  A sequence keeps at most PENDCAP
- * ends, the earliest going first beyond.  The roots (roots.c) let go
- * of their oldest first, for the same reason.
+ * start takes 5 or 6.  A packet earlier than that gives its time since
+ * the start on CLOCK_FROM, one before the start on CLOCK_BOOTTIME.  So
+ * that a sequence's packets come in order of time, an X end that
+ * nothing of its time waits for is not written at once but waits, in
+ * its sequence's list (pend), for the first packet of the sequence at
+ * its time or later, and goes just before it: where it would have
+ * gone, among the packets of its time and track, since ends come
+ * first.  Packets of other sequences, on other tracks, may come
+ * between.  A sequence keeps at most PENDCAP ends, the earliest going
+ * first beyond.  The roots (roots.c) let go of their oldest first, for
+ * the same reason.
  */
 #define PENDMAX		40	/* bytes of an X end that waits */
 #define PENDCAP		4096
@@ -150,6 +151,9 @@ frame(struct seqout *so, int64_t ts, const char *p, size_t n)
 	if (ts >= base && t >= so->last) {
 		w = pb_putvarint(w, t - so->last);
 		so->last = t;
+	} else if (ts >= base) {
+		w = pb_putvarint(w, t);
+		clock = CLOCK_FROM;
 	} else {
 		w = pb_putvarint(w, (uint64_t)ts);
 		clock = CLOCK_BOOTTIME;
