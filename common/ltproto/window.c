@@ -118,12 +118,25 @@ pt_out_base(int64_t t0)
 	base = t0;
 }
 
+/* Sequence id's output. */
+static struct seqout *
+seqat(size_t id)
+{
+	size_t old = capseqout;
+
+	if (id >= capseqout) {
+		seqout = lt_grow(seqout, &capseqout, id + 1, sizeof(*seqout));
+		memset(seqout + old, 0, (capseqout - old) * sizeof(*seqout));
+	}
+	return &seqout[id];
+}
+
 /* The sequence of a held packet: its first field (pt_seq_fields()). */
 static struct seqout *
 seqof(const char *p, size_t n)
 {
 	const unsigned char *q = (const unsigned char *)p;
-	size_t old = capseqout, id = 0, i;
+	size_t id = 0, i;
 
 	if (n >= 2 && q[1] < 0x80 && q[1] < capseqout)	/* an id below 128 */
 		return &seqout[q[1]];
@@ -132,11 +145,7 @@ seqof(const char *p, size_t n)
 		if (q[i] < 0x80)
 			break;
 	}
-	if (id >= capseqout) {
-		seqout = lt_grow(seqout, &capseqout, id + 1, sizeof(*seqout));
-		memset(seqout + old, 0, (capseqout - old) * sizeof(*seqout));
-	}
-	return &seqout[id];
+	return seqat(id);
 }
 
 /* A held packet p[0..n) at ts, out, its time as a delta where it can be. */
@@ -250,12 +259,7 @@ unpendall(void)
 void
 pt_out_restart(uint32_t id)
 {
-	char p[1 + PB_VARINT_MAX];
-	struct seqout *so;
-
-	p[0] = PKT_SEQ_ID << 3 | PB_VARINT;
-	so = seqof(p, (size_t)(pb_putvarint(p + 1, id) - p));
-	so->last = 0;
+	seqat(id)->last = 0;
 }
 
 /* A whole packet, without a time: written at once. */
