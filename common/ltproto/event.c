@@ -596,7 +596,7 @@ record(struct ltrec *rec)
 		return;
 	}
 	if (!based) {
-		pt_seq_base(t0set ? t0 : t[0]);
+		pt_out_base(t0set ? t0 : t[0]);
 		based = 1;
 	}
 	if (ph == 'C') {

@@ -67,7 +67,6 @@ static size_t		 limit;
 static size_t		 total;
 static uint64_t		 gen = 1;
 static long long	 resets;
-static int64_t		 base;		/* of our clock, in BOOTTIME ns */
 static struct seq	*seqs;		/* by id */
 static size_t		 capseqs;
 static uint32_t		 cur;		/* the sequence being written */
@@ -112,10 +111,11 @@ eq(const void *arg, uint32_t i)
  * clears the incremental state and sets it up again, the clock of our
  * timestamps with it.  Clocks CLOCK_DELTA and CLOCK_FROM are at 0 when
  * BOOTTIME, the clock Perfetto puts the trace in (and JSON times), is
- * at base; CLOCK_DELTA, the default, is incremental: window.c writes
- * each time as the delta from the last one of the sequence, so times
- * stay absolute integer nanoseconds in 2 or 3 bytes.  A time before
- * the last one is given on CLOCK_FROM, one before base in BOOTTIME.
+ * at the base of window.c (pt_out_t0()); CLOCK_DELTA, the default, is
+ * incremental: window.c writes each time as the delta from the last one
+ * of the sequence, so times stay absolute integer nanoseconds in 2 or 3
+ * bytes.  A time before the last one is given on CLOCK_FROM, one before
+ * the base in BOOTTIME.
  */
 static void
 cleared(uint32_t id, const struct seq *sq)
@@ -140,7 +140,7 @@ cleared(uint32_t id, const struct seq *sq)
 	pb_close(&pkt, k);
 	k = pb_open(&pkt, CS_CLOCK);
 	pb_uint(&pkt, CLK_ID, CLOCK_BOOTTIME);
-	pb_uint(&pkt, CLK_TIMESTAMP, (uint64_t)base);
+	pb_uint(&pkt, CLK_TIMESTAMP, (uint64_t)pt_out_t0());
 	pb_close(&pkt, k);
 	pb_close(&pkt, c);
 	c = pb_open(&pkt, PKT_DEFAULTS);
@@ -160,14 +160,6 @@ void
 pt_intern_init(size_t max)
 {
 	limit = max;
-}
-
-/* Times count from t0 (0 or more), given before the first packet. */
-void
-pt_seq_base(int64_t t0)
-{
-	base = t0;
-	pt_out_base(t0);
 }
 
 /*
@@ -410,7 +402,6 @@ pt_intern_free(void)
 	capseqs = 0;
 	cur = 0;
 	resets = 0;
-	base = 0;
 	clear();
 	lt_buf_free(&keys);
 	lt_buf_free(&pending);

@@ -143,7 +143,6 @@ enum {
 };
 
 void	pt_intern_init(size_t);
-void	pt_seq_base(int64_t);
 void	pt_seq_use(uint32_t, uint64_t);
 uint64_t pt_seq_track(void);
 uint32_t pt_seq_cur(void);
@@ -219,6 +218,7 @@ void	pt_put(const char *, size_t);
 void	pt_put_at(int64_t, const char *, size_t);
 void	pt_out_restart(uint32_t);
 void	pt_out_base(int64_t);
+int64_t	pt_out_t0(void);
 void	pt_out_drain(uint32_t);
 void	pt_hold(int64_t, uint32_t, int, int64_t, const char *, size_t);
 void	pt_order(struct ptitem *, size_t);

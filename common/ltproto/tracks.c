@@ -408,8 +408,7 @@ pt_thread_seq(struct ptthread *th)
 			pr->seq = nextseq++;
 		return pr->seq;
 	}
-	if (pr->seq != 0)
-		pt_out_drain(pr->seq);
+	pt_out_drain(pr->seq);
 	return th->seq = nextseq++;
 }
 

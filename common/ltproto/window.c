@@ -109,13 +109,19 @@ static struct seqout {
 	size_t		 lo, n, cap;	/*   most come after the others */
 }			*seqout;	/* by sequence id */
 static size_t		 capseqout;
-static int64_t		 base;		/* where CLOCK_DELTA starts (intern.c) */
+static int64_t		 base;		/* BOOTTIME ns where our clocks start */
 
-/* Times count from t0, given before the first packet. */
+/* Times count from t0 (0 or more), given before the first packet. */
 void
 pt_out_base(int64_t t0)
 {
 	base = t0;
+}
+
+int64_t
+pt_out_t0(void)
+{
+	return base;
 }
 
 /* Sequence id's output. */
@@ -251,8 +257,7 @@ unpendall(void)
 	size_t i;
 
 	for (i = 0; i < capseqout; i++)
-		while (seqout[i].lo < seqout[i].n)
-			unpend(&seqout[i]);
+		pt_out_drain((uint32_t)i);
 }
 
 /* Sequence id starts again, with a snapshot of its clocks at 0. */
