@@ -440,6 +440,76 @@ same() {
 	grep -q '^"slice|5000|10000|B|c|0|moved|1||1"$' "$T/proto.view"
 }
 
+@test "slices that cross, in no order: each keeps its times" {
+	tp_need
+	# C crosses A, which came first and was given back to the window
+	# when B, after it, came.
+	lt1 "$T/s1" \
+	    "487	X	1	1	242	c	C	{}	{}" \
+	    "1	X	1	1	209	c	B	{}	{}" \
+	    "2	X	1	1	1	c	L	{}	{}" \
+	    "0	X	1	1	679	c	A	{}	{}"
+	run -0 same "$T/s1" nodepth
+	grep -q '^"slice|487000|242000|C|c||1||1"$' "$T/proto.view"
+	# R crosses D, which P enclosed and let go.
+	lt1 "$T/s2" \
+	    "2	X	1	1	5	c	D	{}	{}" \
+	    "1	X	1	1	18	c	P	{}	{}" \
+	    "1	X	1	1	5	c	R	{}	{}"
+	run -0 same "$T/s2" nodepth
+	grep -q '^"slice|1000|5000|R|c||1||1"$' "$T/proto.view"
+	# Q crosses D, and starts with T, which it encloses.
+	lt1 "$T/s3" \
+	    "1	X	1	1	5	c	D	{}	{}" \
+	    "2	X	1	1	1	c	T	{}	{}" \
+	    "2	X	1	1	5	c	Q	{}	{}"
+	run -0 same "$T/s3" nodepth
+	grep -q '^"slice|2000|5000|Q|c||1||1"$' "$T/proto.view"
+	# L crosses S, which starts with E, a longer one.
+	lt1 "$T/s4" \
+	    "0	X	1	1	604	c	E	{}	{}" \
+	    "0	X	1	1	5	c	S	{}	{}" \
+	    "2	X	1	1	1	c	N	{}	{}" \
+	    "2	X	1	1	5	c	L	{}	{}"
+	run -0 same "$T/s4" nodepth
+	grep -q '^"slice|2000|5000|L|c||1||1"$' "$T/proto.view"
+}
+
+@test "slices with no name are [No name], as Perfetto's JSON importer says" {
+	tp_need
+	lt1 "$T/s" \
+	    "1	B	1	1	-	c		{}	{}" \
+	    "3	E	1	1	-	c		{}	{}" \
+	    "4	i	1	1	-	c		{}	{\"s\":\"t\"}" \
+	    "5	i	1	1	-	c		{}	{\"s\":\"p\"}" \
+	    "7	b	1	1	-	c		{}	{\"id\":1}" \
+	    "9	e	1	1	-	c		{}	{\"id\":1}" \
+	    "10	X	1	1	2	c		{}	{}" \
+	    "11	n	1	1	-	c		{}	{\"id\":2}"
+	run -0 same "$T/s"
+	[ "$(grep -c '|\[No name\]|' "$T/proto.view")" -eq 4 ]
+}
+
+@test "M records: the first sort index stands, an empty name is ignored" {
+	tp_need
+	lt1 "$T/s" \
+	    "1	X	1	1	5	c	x	{}	{}" \
+	    "-	M	1	1	-		process_name	{\"name\":\"first\"}	{}" \
+	    "-	M	1	1	-		process_name	{\"name\":\"last\"}	{}" \
+	    "-	M	1	1	-		process_name	{\"name\":\"\"}	{}" \
+	    "-	M	1	1	-		process_sort_index	{\"sort_index\":3}	{}" \
+	    "-	M	1	1	-		process_sort_index	{\"sort_index\":5}	{}" \
+	    "-	M	1	1	-		thread_name	{\"name\":\"t\"}	{}" \
+	    "-	M	1	1	-		thread_sort_index	{\"sort_index\":-2}	{}" \
+	    "-	M	1	1	-		thread_sort_index	{\"sort_index\":2}	{}"
+	# Perfetto's JSON importer fails the empty name; the .pftrace has
+	# no error.
+	run -0 same "$T/s"
+	errors "$T/t.json" | grep -q '^"json_parser_failure",1$'
+	grep -q '^"process|1|last|process_sort_index_hint=3"$' "$T/proto.view"
+	grep -q '^"thread|1|t|1|thread_sort_index_hint=-2"$' "$T/proto.view"
+}
+
 @test "interned strings start again past -i, and the trace is the same" {
 	tp_need
 	"$TOP/tests/gen/genlog" -n 2000 -s 4 | ltparse | ltpair | ltlanefix -q >"$T/s"

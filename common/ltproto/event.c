@@ -152,16 +152,28 @@ end(void)
 	pb_close(&pk, eo);
 }
 
-/* The name and category of the record, interned; nameiid: the name's iid. */
+/*
+ * The name and category of the record, interned; nameiid: the name's
+ * iid.  A slice with no name (B, X, an instant on its thread, an async
+ * begin) is "[No name]", as Perfetto's JSON importer names it.
+ */
+#define NONAME	"[No name]"
+
 static void
-names(const struct ltrec *rec)
+names(const struct ltrec *rec, int slice)
 {
 	const char *s;
 	size_t n;
 
 	nameiid = 0;
-	if (rec->f[LT_NAME].n > 0) {
-		s = pt_str(&sname, rec->f[LT_NAME].p, rec->f[LT_NAME].n, &n);
+	if (rec->f[LT_NAME].n > 0 || slice) {
+		if (rec->f[LT_NAME].n > 0)
+			s = pt_str(&sname, rec->f[LT_NAME].p,
+			    rec->f[LT_NAME].n, &n);
+		else {
+			s = NONAME;
+			n = sizeof(NONAME) - 1;
+		}
 		nameiid = pt_iid(PT_NAMES, s, n);
 		pb_uint(&pk, EV_NAME_IID, nameiid);
 	}
@@ -244,7 +256,7 @@ typed(const struct ltrec *rec, const struct ptthread *th, int type,
 	begin();
 	pb_uint(&pk, EV_TYPE, (uint64_t)type);
 	track(th->uuid);
-	names(rec);
+	names(rec, 1);
 	annotate(rec);
 	if (flow)
 		boundflow(rec);
@@ -260,7 +272,7 @@ spilled(const struct ltrec *rec, const struct ptthread *th, int64_t ts,
 	begin();
 	pb_uint(&pk, EV_TYPE, TYPE_SLICE_BEGIN);
 	track(uuid);
-	names(rec);
+	names(rec, 1);
 	annotate(rec);
 	boundflow(rec);
 	hold(ts, uuid, PT_KPUSH, 0);
@@ -310,7 +322,7 @@ sliceend(const struct ltrec *rec, const struct ptthread *th, int64_t ts)
 	begin();
 	pb_uint(&pk, EV_TYPE, TYPE_SLICE_END);
 	track(th->uuid);
-	names(rec);		/* the E closes the B of its name */
+	names(rec, 0);		/* the E closes the B of its name */
 	annotate(rec);
 	hold(ts, th->uuid, PT_KE, 0);
 }
@@ -323,7 +335,7 @@ legacy(const struct ltrec *rec, const struct ptthread *th, int args)
 
 	begin();
 	track(th->uuid);
-	names(rec);
+	names(rec, rec->f[LT_PH].p[0] == 'b');
 	if (args)
 		annotate(rec);
 	o = pb_open(&pk, EV_LEGACY);
@@ -484,8 +496,8 @@ meta(const struct ltrec *rec)
 	if (LT_IS(*name, "process_name") || LT_IS(*name, "thread_name")) {
 		proc = name->p[0] == 'p';
 		v = lt_json_member(args->p, args->n, "name", &vn);
-		if (v == NULL || v[0] != '"')
-			return;
+		if (v == NULL || v[0] != '"' || vn == 2)
+			return;		/* Perfetto's JSON importer fails it */
 		s = pt_str(&sval, v + 1, vn - 2, &n);
 		if (proc)
 			pt_process_name(pt_process(&rec->f[LT_PID],

@@ -36,6 +36,11 @@
 #define HALFMIN	4
 #define GONE	64		/* starts of roots written, kept */
 #define GONESLOT(t)	(lt_mix((uint64_t)(t)) & (GONE - 1))
+#define LEFT	8		/* the last roots that left a track, kept */
+
+struct span {
+	int64_t		 start, end;
+};
 
 struct root {
 	int64_t		 start, end;
@@ -53,6 +58,9 @@ struct stack {
 	int		 dropped;	/* roots between them written */
 	int64_t		 dmin, dmax;	/* their starts */
 	int64_t		 gone[GONE];	/* starts of roots written, by hash */
+	struct span	 left[LEFT];	/* the last roots that left */
+	unsigned	 nleft, nextleft;
+	int64_t		 leftmax;	/* no end of theirs is later */
 };
 
 static struct stack	**stacks;	/* by track uuid */
@@ -155,6 +163,22 @@ release(uint32_t track, struct stack *st, int64_t start)
 	st->gone[GONESLOT(start)] = start;
 }
 
+/*
+ * A root leaves the stack, written or given back to the window: its
+ * times are kept a while, for pt_roots_cross.
+ */
+static void
+leave(struct stack *st, int64_t start, int64_t end)
+{
+	st->left[st->nextleft].start = start;
+	st->left[st->nextleft].end = end;
+	st->nextleft = (st->nextleft + 1) % LEFT;
+	if (st->nleft < LEFT)
+		st->nleft++;
+	if (st->nleft == 1 || end > st->leftmax)
+		st->leftmax = end;
+}
+
 static void
 pop(struct stack *st)
 {
@@ -176,6 +200,7 @@ push(uint32_t track, struct stack *st, int64_t start, int64_t end)
 		if (st->nring == st->half) {
 			r = &st->ring[st->head];
 			old = r->start;
+			leave(st, r->start, r->end);
 			detach(r);
 			st->head = (st->head + 1) & (st->half - 1);
 			st->nring--;
@@ -238,6 +263,7 @@ pt_roots_hold(uint32_t track, int64_t start, int64_t end,
 		pop(st);
 		if (st->nring == 0)
 			st->dropped = 0;	/* enclosed, as r was */
+		leave(st, r->start, r->end);
 		release(track, r->end <= end && r->start < end ? st : NULL,
 		    r->start);
 	}
@@ -249,6 +275,29 @@ pt_roots_hold(uint32_t track, int64_t start, int64_t end,
 			st->dropped = 0;
 	}
 	keep(push(track, st, start, end), it, p);
+}
+
+/*
+ * Does a slice [start, end) that starts inside root r and ends in it
+ * cross one of the slices that start with r, which end at their own
+ * times: one that ends between its start and end?
+ */
+static int
+member(const struct root *r, int64_t start, int64_t end)
+{
+	const struct ptitem *it = (const struct ptitem *)(const void *)
+	    r->items.p;
+	size_t i, n = r->items.n / sizeof(*it);
+	int64_t e;
+
+	for (i = 0; n > 1 && i < n; i++) {
+		if (it[i].kind != PT_KXBEGIN)
+			continue;
+		e = r->start - it[i].key;
+		if (start < e && e < end)
+			return 1;
+	}
+	return 0;
 }
 
 /*
@@ -268,6 +317,7 @@ pt_roots_cross(uint32_t track, int64_t start, int64_t end)
 {
 	struct stack *st = stackof(track, 0);
 	struct root *r;
+	int64_t r0, r1;
 	size_t i, n;
 
 	if (st == NULL)
@@ -275,6 +325,14 @@ pt_roots_cross(uint32_t track, int64_t start, int64_t end)
 	if (st->gone[GONESLOT(start)] == start ||
 	    st->gone[GONESLOT(end)] == end)
 		return 1;		/* too late to be ordered there */
+	/* A slice that starts after they end crosses none of them. */
+	for (i = 0; start < st->leftmax && i < st->nleft; i++) {
+		r0 = st->left[i].start;
+		r1 = st->left[i].end;
+		if ((r0 < start && start < r1 && r1 < end) ||
+		    (start < r0 && r0 < end && end < r1))
+			return 1;	/* one that left lately */
+	}
 	for (i = depth(st), n = 0; i > 0 && n < CROSSLOOK; i--) {
 		r = at(st, i - 1);
 		if (r->start > start) {
@@ -282,10 +340,13 @@ pt_roots_cross(uint32_t track, int64_t start, int64_t end)
 				return 1;	/* came first, starts inside */
 			continue;	/* it encloses them, or ends before */
 		}
-		if (r->start == start)
-			return 0;
+		if (r->start == start) {
+			if (end <= r->end)
+				return 0;	/* inside it */
+			continue;	/* around it: its parent decides */
+		}
 		if (r->end > start)
-			return end > r->end;
+			return end > r->end || member(r, start, end);
 		n++;
 	}
 	return 0;

@@ -353,9 +353,12 @@ pt_thread_name(struct ptthread *th, const char *p, size_t n)
 	setstr(&th->name, p, n);
 }
 
+/* The first rank of each stands, as in Perfetto's JSON importer. */
 void
 pt_process_rank(uint32_t proc, int32_t rank)
 {
+	if (procs[proc].hasrank)
+		return;
 	procs[proc].rank = rank;
 	procs[proc].hasrank = 1;
 	procranks = 1;
@@ -364,6 +367,8 @@ pt_process_rank(uint32_t proc, int32_t rank)
 void
 pt_thread_rank(struct ptthread *th, int32_t rank)
 {
+	if (th->hasrank)
+		return;
 	th->rank = rank;
 	th->hasrank = 1;
 	threadranks = 1;
