@@ -290,7 +290,9 @@ member(const struct root *r, int64_t start, int64_t end)
 	size_t i, n = r->items.n / sizeof(*it);
 	int64_t e;
 
-	for (i = 0; n > 1 && i < n; i++) {
+	if (n < 2)
+		return 0;	/* r alone */
+	for (i = 0; i < n; i++) {
 		if (it[i].kind != PT_KXBEGIN)
 			continue;
 		e = r->start - it[i].key;

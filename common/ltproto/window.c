@@ -174,8 +174,7 @@ frame(struct seqout *so, int64_t ts, const char *p, size_t n)
 		clock = CLOCK_BOOTTIME;
 	}
 	if (clock != 0) {
-		*w++ = (char)(PKT_CLOCK_ID << 3 | 0x80);
-		*w++ = PKT_CLOCK_ID >> 4;
+		w = pb_putvarint(w, PKT_CLOCK_ID << 3 | PB_VARINT);
 		w = pb_putvarint(w, clock);
 	}
 	o = out.cap - out.n >= need ? out.buf + out.n : lt_out_room(&out, need);
