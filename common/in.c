@@ -6,7 +6,10 @@
  * single JSON event) does not fit.  Lines are handed out in place.
  * gzip-compressed input (magic bytes 1f 8b) is read through "gzip -dc",
  * so that every reader takes .gz files and compressed standard input.
+ * A regular file can be mapped instead, a window at a time: its bytes
+ * are then read where the page cache holds them, not copied.
  */
+#include <sys/mman.h>
 #include <sys/wait.h>
 
 #include <errno.h>
@@ -17,6 +20,7 @@
 #include "lt.h"
 
 #define INBUF	(1024 * 1024)
+#define INMAP	((size_t)64 << 20)	/* bytes mapped at a time */
 
 void
 lt_in_fdopen(struct ltin *in, int fd, const char *name)
@@ -159,6 +163,95 @@ reap(struct ltin *in, int check)
 }
 
 /*
+ * Map the window of a mapped input that holds byte at of its file, and
+ * at least more bytes after it unless the file ends first; -1 when it
+ * cannot be mapped.
+ */
+static int
+mapat(struct ltin *in, off_t at, size_t more)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	off_t start = at - (page > 0 ? at % page : at);
+	size_t len = in->win;
+	void *map;
+
+	while ((off_t)len < in->size - start && len - (size_t)(at - start) <=
+	    more)
+		len *= 2;		/* a line longer than the window */
+	in->win = len;
+	if ((off_t)len > in->size - start)
+		len = (size_t)(in->size - start);
+	if (in->buf != NULL)
+		munmap(in->buf, in->cap);
+	in->buf = NULL;
+	in->cap = in->pos = in->end = 0;
+	in->off = at;
+	in->eof = 1;
+	if (len == 0)
+		return 0;
+	if ((map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, in->fd, start)) ==
+	    MAP_FAILED)
+		return -1;
+	in->buf = map;
+	in->cap = in->end = len;
+	in->off = start;
+	in->pos = (size_t)(at - start);
+	in->eof = start + (off_t)len == in->size;
+	return 0;
+}
+
+/* The same, or the end of the program. */
+static void
+remap(struct ltin *in, off_t at, size_t more)
+{
+	if (mapat(in, at, more) < 0)
+		lt_die(LT_EXIT_SYS, "%s: cannot map:", in->name);
+}
+
+int
+lt_in_map(struct ltin *in, const char *path, off_t size, off_t off)
+{
+	int fd;
+
+	if ((fd = open(path, O_RDONLY)) < 0)
+		lt_die(LT_EXIT_SYS, "%s:", path);
+	memset(in, 0, sizeof(*in));
+	in->fd = fd;
+	in->name = path;
+	in->limit = -1;
+	in->child = -1;
+	in->size = size;
+	in->win = INMAP;
+	in->mapped = 1;
+	if (mapat(in, off < size ? off : size, 0) < 0) {
+		close(fd);
+		return -1;
+	}
+	in->lineoff = in->off + (off_t)in->pos;
+	return 0;
+}
+
+void
+lt_in_seek(struct ltin *in, off_t off)
+{
+	if (in->mapped) {
+		if (off >= in->off && off <= in->off + (off_t)in->end &&
+		    in->end > 0)
+			in->pos = (size_t)(off - in->off);
+		else
+			remap(in, off < in->size ? off : in->size, 0);
+		in->eof = in->off + (off_t)in->end == in->size;
+	} else {
+		if (lseek(in->fd, off, SEEK_SET) != off)
+			lt_die(LT_EXIT_SYS, "%s: cannot seek:", in->name);
+		in->pos = in->end = 0;
+		in->off = off;
+		in->eof = 0;
+	}
+	in->lineoff = off;
+}
+
+/*
  * Read more data after what is buffered.  Unread data moves to the front
  * first; the buffer doubles when it is full of one unfinished piece.
  * Returns the number of bytes read, 0 at end of file.
@@ -166,10 +259,15 @@ reap(struct ltin *in, int check)
 static size_t
 refill(struct ltin *in)
 {
+	size_t had = in->end - in->pos;
 	ssize_t r;
 
 	if (in->eof)
 		return 0;
+	if (in->mapped) {
+		remap(in, in->off + (off_t)in->pos, had);
+		return in->end - in->pos - had;
+	}
 	if (in->pos > 0) {
 		memmove(in->buf, in->buf + in->pos, in->end - in->pos);
 		in->off += (off_t)in->pos;
@@ -266,6 +364,9 @@ lt_in_close(struct ltin *in)
 		close(in->fd);
 	if (in->child != -1)
 		reap(in, 0);
-	free(in->buf);
+	if (!in->mapped)
+		free(in->buf);
+	else if (in->buf != NULL)
+		munmap(in->buf, in->cap);
 	in->buf = NULL;
 }

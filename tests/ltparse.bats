@@ -399,6 +399,33 @@ shareparts() {
 	done
 }
 
+@test "ltparse -P: a range larger than the bytes mapped at a time, with a line longer than that" {
+	need genlog
+	T=$BATS_TEST_TMPDIR
+	# 64 MiB are mapped at a time: a 70 MiB line (noise, skipped) makes
+	# the window grow, and the range that holds it is read in windows.
+	genlog -n 30000 -s 3 >"$T/g.log"
+	long=$(($(wc -l <"$T/g.log") + 1))
+	head -c 73400320 /dev/zero | tr '\0' x >>"$T/g.log"
+	echo >>"$T/g.log"
+	genlog -n 30000 -s 4 >>"$T/g.log"
+	ltparse -v "$T/g.log" >"$T/whole" 2>"$T/whole.err"
+	grep -qx "ltparse: $T/g.log:$long: skipped noise line" "$T/whole.err"
+	[ "$(grep -c '	B	' "$T/whole")" -gt 10000 ]
+	for n in 2 4; do
+		mkdir "$T/d"
+		shareparts "$n" "$T/d" "$T/g.log" >"$T/cat"
+		cmp "$T/whole" "$T/cat" || { echo "-P k/$n -S differs"; return 1; }
+		cmp "$T/whole.err" "$T/d/err" || { echo "-v -P k/$n -S differs"; return 1; }
+		rm -rf "$T/d"
+		: >"$T/cat"
+		for k in $(seq "$n"); do
+			ltparse -P "$k/$n" "$T/g.log" >>"$T/cat"
+		done
+		cmp "$T/whole" "$T/cat" || { echo "-P k/$n differs"; return 1; }
+	done
+}
+
 @test "ltparse -P -S: a part never reads the bytes before its range" {
 	need genlog
 	T=$BATS_TEST_TMPDIR

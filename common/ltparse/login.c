@@ -344,48 +344,6 @@ lt_logscan(const struct ltpin *ip, struct ltin *in, struct ltscan *sc)
 	lt_logline_free(&lg);
 }
 
-/*
- * The same for the lines of ip in memory, p[0..n), bytes of the input
- * from a line start on, that start before lim; the input may go on
- * after them unless final.  Adds the lines looked at to *lines and
- * returns where it stopped: at lim, or at a line whose end is not in
- * p[0..n).
- */
-size_t
-lt_logscanmem(const struct ltpin *ip, char *p, size_t n, size_t lim,
-    int final, struct ltscan *sc, long *lines)
-{
-	struct ltlog lg;
-	const char *nl, *nul = NULL;
-	size_t at, len, upto = 0;
-
-	memset(&lg, 0, sizeof(lg));
-	memset(sc->lastn, 0, sizeof(sc->lastn));
-	for (at = 0; at < n && at < lim; at += len + 1) {
-		if ((nl = memchr(p + at, '\n', n - at)) == NULL && !final)
-			break;
-		len = nl != NULL ? (size_t)(nl - (p + at)) : n - at;
-		/*
-		 * NUL bytes are rare: looked for a MiB at a time, ahead
-		 * of the lines; nul is the first at or after p[at], or
-		 * NULL up to p[upto].
-		 */
-		if (nul != NULL && nul < p + at)
-			nul = NULL, upto = at;
-		while (nul == NULL && upto < at + len) {
-			upto = at > upto ? at : upto;
-			nul = memchr(p + upto, '\0', n - upto < 1048576 ?
-			    n - upto : 1048576);
-			upto = n - upto < 1048576 ? n : upto + 1048576;
-		}
-		scanline(sc, ip->index, &lg, p + at, len, nul != NULL &&
-		    nul < p + at + len);
-		++*lines;
-	}
-	lt_logline_free(&lg);
-	return at < n ? at : n;
-}
-
 void
 lt_scan_free(struct ltscan *sc)
 {

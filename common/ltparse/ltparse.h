@@ -288,8 +288,6 @@ struct ltscan {			/* the threads a range's events make */
 
 void	lt_login(const struct ltpin *, struct ltin *, off_t, struct ltsink *);
 void	lt_logscan(const struct ltpin *, struct ltin *, struct ltscan *);
-size_t	lt_logscanmem(const struct ltpin *, char *, size_t, size_t, int,
-	    struct ltscan *, long *);
 void	lt_scan_free(struct ltscan *);
 
 /* parts.c: part k of N of the inputs (-P), the state kept in dir. */

@@ -19,13 +19,14 @@
  * of the cost of reading it) and leaves them in ltparse.K.scan; then it
  * takes those of the parts before it, converts its range, and leaves
  * its counters and what it learnt in ltparse.K.end, which the last part
- * adds to its own.  No part reads the bytes before its range.  A part
+ * adds to its own.  No part reads the bytes before its range, and each
+ * reads its own through a mapping of the file, which the conversion
+ * takes up from the first look when it still holds the range.  A part
  * holds a lock on ltparse.K.live while it runs, so that one waiting for
  * it knows when it died instead.  Without a directory, a part looks at
  * the bytes before its range itself, and the last part converts them
  * without writing them.
  */
-#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include <errno.h>
@@ -48,6 +49,8 @@ struct parts {
 	off_t		 total;
 	long		*lines;		/* per input, before our range */
 	int		 live;		/* fd of our lock */
+	struct ltin	 keep;		/* input kept by scan(), */
+	int		 kept;		/* its index, or -1 */
 	char		 run[64];	/* what the run's parts share */
 };
 
@@ -61,17 +64,6 @@ inputbase(const struct parts *pt, int i)
 	for (j = 0; j < i; j++)
 		base += pt->ins[j].size;
 	return base;
-}
-
-/* Read in from byte off of its file on. */
-static void
-seekto(struct ltin *in, off_t off)
-{
-	if (lseek(in->fd, off, SEEK_SET) != off)
-		lt_die(LT_EXIT_SYS, "%s: cannot seek:", in->name);
-	in->pos = in->end = 0;
-	in->off = in->lineoff = off;
-	in->eof = 0;
 }
 
 /* Past the next '\n' of in; 0 when the input ends first. */
@@ -113,7 +105,7 @@ cut(const struct parts *pt, off_t nom)
 	lt_in_open(&in, pt->ins[i].path);
 	/* The first line start at or after at. */
 	if (at > 0) {
-		seekto(&in, at - 1);
+		lt_in_seek(&in, at - 1);
 		if (!skipline(&in))
 			in.pos = in.end;
 	}
@@ -136,10 +128,11 @@ nominal(off_t total, int i, int n)
 /*
  * Open input i for the lines of the sequence that start in [a, b), the
  * lines of the input before them numbered already; 0 when there are
- * none in it.
+ * none in it.  The file is mapped, not copied; the input the last scan
+ * kept is taken up where its mapping holds the range.
  */
 static int
-openrange(const struct parts *pt, int i, off_t a, off_t b, struct ltin *in)
+openrange(struct parts *pt, int i, off_t a, off_t b, struct ltin *in)
 {
 	off_t base = inputbase(pt, i), size = pt->ins[i].size, la, lb;
 
@@ -147,78 +140,52 @@ openrange(const struct parts *pt, int i, off_t a, off_t b, struct ltin *in)
 	lb = b - base < size ? b - base : size;
 	if (la >= lb)
 		return 0;
-	lt_in_open(in, pt->ins[i].path);
-	if (la > 0)
-		seekto(in, la);
+	if (pt->kept == i) {
+		*in = pt->keep;
+		pt->kept = -1;
+		lt_in_seek(in, la);
+	} else if (lt_in_map(in, pt->ins[i].path, size, la) < 0) {
+		lt_in_open(in, pt->ins[i].path);
+		if (la > 0)
+			lt_in_seek(in, la);
+	}
 	in->limit = lb < size ? lb : -1;
 	in->line = pt->lines[i];
 	return 1;
 }
 
-#define WINDOW	((off_t)64 << 20)	/* bytes mapped at a time */
-
-/*
- * The lines of input i that start in [a, b) of the sequence, mapped in
- * memory a window at a time (no copy of what the page cache holds),
- * looked at: 0 when they cannot be mapped.
- */
-static int
-scanmapped(const struct parts *pt, int i, off_t a, off_t b,
-    struct ltscan *sc, long *lines)
+/* The input kept by the last scan goes, if it was not taken up. */
+static void
+unkeep(struct parts *pt)
 {
-	off_t base = inputbase(pt, i), size = pt->ins[i].size, la, lb, at;
-	off_t win = WINDOW, len;
-	long page = sysconf(_SC_PAGESIZE);
-	size_t done;
-	void *map;
-	int fd;
-
-	la = a > base ? a - base : 0;
-	lb = b - base < size ? b - base : size;
-	if (page <= 0 || (fd = open(pt->ins[i].path, O_RDONLY)) < 0)
-		return 0;
-	*lines = 0;
-	while (la < lb) {
-		at = la - la % page;
-		len = size - at < win ? size - at : win;
-		if ((uint64_t)len > SIZE_MAX || (map = mmap(NULL, (size_t)len,
-		    PROT_READ, MAP_PRIVATE, fd, at)) == MAP_FAILED) {
-			close(fd);
-			return *lines == 0 ? 0 : (lt_die(LT_EXIT_SYS,
-			    "%s: cannot map:", pt->ins[i].path), 1);
-		}
-		done = lt_logscanmem(&pt->ins[i], (char *)map + (la - at),
-		    (size_t)(len - (la - at)), (size_t)(lb - la),
-		    at + len == size, sc, lines);
-		munmap(map, (size_t)len);
-		/* A line longer than the window: a larger one. */
-		if (done == 0 && at + len < size)
-			win *= 2;
-		la += (off_t)done;
-		if (at + len == size)
-			break;
-	}
-	close(fd);
-	return 1;
+	if (pt->kept >= 0)
+		lt_in_close(&pt->keep);
+	pt->kept = -1;
 }
 
-/* The threads of the lines in [a, b) in sc, their number per input. */
+/*
+ * The threads of the lines in [a, b) in sc, their number per input.
+ * The first input looked at is kept open: its mapping may still hold
+ * the bytes that are converted next.
+ */
 static void
 scan(struct parts *pt, off_t a, off_t b, struct ltscan *sc, long *lines)
 {
 	struct ltin in;
 	int i;
 
+	unkeep(pt);
 	for (i = 0; i < pt->nin; i++) {
 		lines[i] = 0;
-		if (a >= inputbase(pt, i) + pt->ins[i].size ||
-		    b <= inputbase(pt, i) ||
-		    scanmapped(pt, i, a, b, sc, &lines[i]) ||
-		    !openrange(pt, i, a, b, &in))
+		if (!openrange(pt, i, a, b, &in))
 			continue;
 		lt_logscan(&pt->ins[i], &in, sc);
 		lines[i] = in.line - pt->lines[i];
-		lt_in_close(&in);
+		if (pt->kept < 0) {
+			pt->keep = in;
+			pt->kept = i;
+		} else
+			lt_in_close(&in);
 	}
 }
 
@@ -235,6 +202,7 @@ convert(struct parts *pt, off_t a, off_t b, off_t quiet, struct ltsink *s)
 		lt_login(&pt->ins[i], &in, quiet - inputbase(pt, i), s);
 		lt_in_close(&in);
 	}
+	unkeep(pt);
 }
 
 /* The threads of sc made, in order, as a whole run makes them. */
@@ -582,6 +550,7 @@ lt_parts(struct ltpin *ins, int nin, int k, int n, const char *dir,
 	pt.n = n;
 	pt.dir = dir;
 	pt.live = -1;
+	pt.kept = -1;
 	for (i = 0; i < nin; i++)
 		pt.total += ins[i].size;
 	pt.lines = lt_calloc((size_t)nin, sizeof(*pt.lines));
@@ -593,6 +562,7 @@ lt_parts(struct ltpin *ins, int nin, int k, int n, const char *dir,
 		shared(&pt, lo, hi, s);
 	else
 		alone(&pt, lo, hi, s);
+	unkeep(&pt);
 	if (pt.live >= 0)
 		close(pt.live);
 	free(pt.lines);
