@@ -176,7 +176,7 @@ mapat(struct ltin *in, off_t at, size_t more)
 	void *map;
 
 	while ((off_t)len < in->size - start && len - (size_t)(at - start) <=
-	    more)
+	    more && len <= SIZE_MAX / 2)
 		len *= 2;		/* a line longer than the window */
 	in->win = len;
 	if ((off_t)len > in->size - start)
