@@ -22,16 +22,23 @@
 #define INBUF	(1024 * 1024)
 #define INMAP	((size_t)64 << 20)	/* bytes mapped at a time */
 
-void
-lt_in_fdopen(struct ltin *in, int fd, const char *name)
+/* An input of fd, named name, with nothing read yet. */
+static void
+setup(struct ltin *in, int fd, const char *name)
 {
 	memset(in, 0, sizeof(*in));
 	in->fd = fd;
 	in->name = name;
-	in->cap = INBUF;
-	in->buf = lt_malloc(in->cap + 1);
 	in->limit = -1;
 	in->child = -1;
+}
+
+void
+lt_in_fdopen(struct ltin *in, int fd, const char *name)
+{
+	setup(in, fd, name);
+	in->cap = INBUF;
+	in->buf = lt_malloc(in->cap + 1);
 	lt_pipe_grow(fd);
 }
 
@@ -215,11 +222,7 @@ lt_in_map(struct ltin *in, const char *path, off_t size, off_t off)
 
 	if ((fd = open(path, O_RDONLY)) < 0)
 		lt_die(LT_EXIT_SYS, "%s:", path);
-	memset(in, 0, sizeof(*in));
-	in->fd = fd;
-	in->name = path;
-	in->limit = -1;
-	in->child = -1;
+	setup(in, fd, path);
 	in->size = size;
 	in->win = INMAP;
 	in->mapped = 1;

@@ -152,28 +152,27 @@ end(void)
 	pb_close(&pk, eo);
 }
 
+#define NONAME	"[No name]"
+
 /*
  * The name and category of the record, interned; nameiid: the name's
  * iid.  A slice with no name (B, X, an instant on its thread, an async
  * begin) is "[No name]", as Perfetto's JSON importer names it.
  */
-#define NONAME	"[No name]"
-
 static void
 names(const struct ltrec *rec, int slice)
 {
-	const char *s;
+	const char *s = NULL;
 	size_t n;
 
 	nameiid = 0;
-	if (rec->f[LT_NAME].n > 0 || slice) {
-		if (rec->f[LT_NAME].n > 0)
-			s = pt_str(&sname, rec->f[LT_NAME].p,
-			    rec->f[LT_NAME].n, &n);
-		else {
-			s = NONAME;
-			n = sizeof(NONAME) - 1;
-		}
+	if (rec->f[LT_NAME].n > 0)
+		s = pt_str(&sname, rec->f[LT_NAME].p, rec->f[LT_NAME].n, &n);
+	else if (slice) {
+		s = NONAME;
+		n = sizeof(NONAME) - 1;
+	}
+	if (s != NULL) {
 		nameiid = pt_iid(PT_NAMES, s, n);
 		pb_uint(&pk, EV_NAME_IID, nameiid);
 	}
