@@ -20,50 +20,38 @@ FUZZTIME = 60
 LT_CPPFLAGS = -D_POSIX_C_SOURCE=200809L -Icommon
 LT_CFLAGS = $(CFLAGS) $(WARNFLAGS) $(if $(filter 1,$(WERROR)),-Werror)
 
-# Each program and the files it is built from.  CORE is what every
-# program shares (common/*.c, declared in common/lt.h); common/PROGRAM/
-# holds what one program alone uses, with its private header.
+# Each program and the files it is built from: tools/PROG/ holds all of
+# PROG (PROG.c, its private modules, its private header PROG.h); CORE is
+# what every program links (common/lt.h); the other common/ modules are
+# shared by two programs or more, each with its own header.
 CORE = common/alloc.o common/err.o common/esc.o common/in.o common/json.o \
 	common/map.o common/num.o common/obj.o common/out.o common/pipe.o \
 	common/stream.o
 JSONEV = common/jsonev.o
 IDTAB = common/idtab.o
 JSONW = common/jsonw.o
-LTPARSE = tools/ltparse.o $(CORE) $(JSONEV) common/ltparse/logline.o \
-	common/ltparse/legacy.o common/ltparse/logrec.o \
-	common/ltparse/jsonrec.o common/ltparse/jsontail.o \
-	common/ltparse/jsonids.o common/ltparse/jsonin.o \
-	common/ltparse/login.o common/ltparse/parts.o common/ltparse/procs.o \
-	common/ltparse/sink.o
-LTPAIR = tools/ltpair.o $(CORE) $(IDTAB) common/ltpair/args.o \
-	common/ltpair/spans.o
-LTFILTER = tools/ltfilter.o $(CORE) $(IDTAB)
-LTLANEFIX = tools/ltlanefix.o $(CORE) common/ltlanefix/lanes.o \
-	common/ltlanefix/cross.o common/ltlanefix/thr.o common/ltlanefix/ids.o \
-	common/ltlanefix/track.o common/ltlanefix/put.o \
-	common/ltlanefix/report.o common/ltlanefix/whole.o \
-	common/ltlanefix/live.o
+PB = common/pb.o
 TALLY = common/tally.o common/strtab.o
-LTJSON = tools/ltjson.o $(CORE) $(JSONW) $(TALLY)
-LTCHECK = tools/ltcheck.o $(CORE) $(JSONEV) $(JSONW) common/ltcheck/pfjson.o \
-	common/ltcheck/pfsim.o common/ltcheck/pfstack.o \
-	common/ltcheck/pfrec.o common/ltcheck/pfsum.o \
-	common/ltcheck/pffind.o common/ltcheck/pfnum.o common/ltcheck/pftp.o \
-	common/pb.o
-LTSTAT = tools/ltstat.o $(CORE) $(IDTAB) common/ltstat/input.o \
-	common/ltstat/hist.o common/ltstat/ctr.o common/ltstat/run.o \
-	common/ltstat/emit.o common/ltstat/report.o
-LTPROTO = tools/ltproto.o $(CORE) $(TALLY) common/pb.o common/ltproto/intern.o \
-	common/ltproto/tracks.o common/ltproto/args.o \
-	common/ltproto/window.o common/ltproto/roots.o common/ltproto/event.o
+# objs PROG: the objects of tools/PROG/, one per .c file.
+objs = $(patsubst %.c,%.o,$(wildcard tools/$(1)/*.c))
+LTPARSE = $(call objs,ltparse) $(CORE) $(JSONEV)
+LTPAIR = $(call objs,ltpair) $(CORE) $(IDTAB)
+LTFILTER = $(call objs,ltfilter) $(CORE) $(IDTAB)
+LTLANEFIX = $(call objs,ltlanefix) $(CORE)
+LTJSON = $(call objs,ltjson) $(CORE) $(JSONW) $(TALLY)
+LTCHECK = $(call objs,ltcheck) $(CORE) $(JSONEV) $(JSONW) $(PB)
+LTSTAT = $(call objs,ltstat) $(CORE) $(IDTAB)
+LTPROTO = $(call objs,ltproto) $(CORE) $(TALLY) $(PB)
 
-CPROGS = tools/ltparse tools/ltpair tools/ltfilter tools/ltlanefix \
-	tools/ltjson tools/ltcheck tools/ltstat tools/ltproto
-SCRIPTS = tools/litracer
+# The programs are built in tools/bin/, with a copy of the driver, so
+# that one directory on PATH holds them all.
+NAMES = ltparse ltpair ltfilter ltlanefix ltjson ltcheck ltstat ltproto
+CPROGS = $(addprefix tools/bin/,$(NAMES))
+SCRIPTS = tools/bin/litracer
 PROGS = $(CPROGS) $(SCRIPTS)
 OBJS = $(sort $(LTPARSE) $(LTPAIR) $(LTFILTER) $(LTLANEFIX) $(LTJSON) \
 	$(LTCHECK) $(LTSTAT) $(LTPROTO))
-HDR = $(wildcard common/*.h common/*/*.h)
+HDR = $(wildcard common/*.h tools/*/*.h)
 MAN1 = $(wildcard man/*.1)
 MAN5 = $(wildcard man/*.5)
 MAN7 = $(wildcard man/*.7)
@@ -73,35 +61,32 @@ RUNSTAT = tests/bench/runstat
 TESTPROGS = $(GENLOG) $(GENTRACE) $(RUNSTAT)
 FUZZERS = $(patsubst %.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 
-all: $(CPROGS)
+all: $(PROGS)
 
-tools/ltparse: $(LTPARSE)
-	$(CC) $(LDFLAGS) -o $@ $(LTPARSE)
-tools/ltpair: $(LTPAIR)
-	$(CC) $(LDFLAGS) -o $@ $(LTPAIR)
-tools/ltfilter: $(LTFILTER)
-	$(CC) $(LDFLAGS) -o $@ $(LTFILTER)
-tools/ltlanefix: $(LTLANEFIX)
-	$(CC) $(LDFLAGS) -o $@ $(LTLANEFIX)
-tools/ltjson: $(LTJSON)
-	$(CC) $(LDFLAGS) -o $@ $(LTJSON)
-tools/ltcheck: $(LTCHECK)
-	$(CC) $(LDFLAGS) -o $@ $(LTCHECK)
-tools/ltstat: $(LTSTAT)
-	$(CC) $(LDFLAGS) -o $@ $(LTSTAT)
-tools/ltproto: $(LTPROTO)
-	$(CC) $(LDFLAGS) -o $@ $(LTPROTO)
+tools/bin/ltparse: $(LTPARSE)
+tools/bin/ltpair: $(LTPAIR)
+tools/bin/ltfilter: $(LTFILTER)
+tools/bin/ltlanefix: $(LTLANEFIX)
+tools/bin/ltjson: $(LTJSON)
+tools/bin/ltcheck: $(LTCHECK)
+tools/bin/ltstat: $(LTSTAT)
+tools/bin/ltproto: $(LTPROTO)
+$(CPROGS):
+	@mkdir -p tools/bin
+	$(CC) $(LDFLAGS) -o $@ $^
+tools/bin/litracer: tools/litracer
+	@mkdir -p tools/bin
+	cp -f tools/litracer $@
+	chmod 755 $@
 
 # Objects are rebuilt whenever the flags change (say for check-asan).
-# A private module sees its own header and the core's.
+# A program's module sees its own directory's header and the core's.
 common/.flags: FORCE
 	@f='$(CC) $(LT_CPPFLAGS) $(LT_CFLAGS) $(LDFLAGS)'; \
 	echo "$$f" | cmp -s - $@ || echo "$$f" > $@
 
 $(OBJS): $(HDR) common/.flags
-tools/%.o: tools/%.c
-	$(CC) $(LT_CPPFLAGS) -Icommon/$* $(LT_CFLAGS) -c -o $@ $<
-common/%.o: common/%.c
+.c.o:
 	$(CC) $(LT_CPPFLAGS) -I$(@D) $(LT_CFLAGS) -c -o $@ $<
 
 tests/bench/%: tests/bench/%.c common/.flags
@@ -147,9 +132,10 @@ fuzz: $(FUZZERS)
 		    tests/fuzz/corpus/$${f##*/} tests/fuzz/seeds || exit 1; \
 	done
 
-# A harness is built with every module of common/, core and private.
-FUZZSRC = $(wildcard common/*.c common/*/*.c)
-FUZZINC = $(patsubst %/,-I%,$(wildcard common/*/))
+# A harness is built with every module, shared and private, but the
+# programs' mains.
+FUZZSRC = $(wildcard common/*.c) $(filter-out $(foreach n,$(NAMES),tools/$(n)/$(n).c),$(wildcard tools/*/*.c))
+FUZZINC = $(foreach n,$(NAMES),-Itools/$(n))
 tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzzfile.h $(FUZZSRC) $(HDR)
 	$(FUZZCC) $(LT_CPPFLAGS) $(WARNFLAGS) -g -O1 \
 	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
@@ -179,8 +165,9 @@ uninstall:
 	    $(addprefix man7/,$(notdir $(MAN7)))
 
 clean:
-	rm -f $(CPROGS) $(OBJS) common/.flags $(TESTPROGS) \
+	rm -f $(PROGS) $(OBJS) common/.flags $(TESTPROGS) \
 	    $(FUZZERS)
+	rm -rf tools/bin
 	rm -f litdata_demo.log litdata_demo_trace.json
 	rm -rf tests/fuzz/corpus
 

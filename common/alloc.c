@@ -79,7 +79,7 @@ lt_buf_free(struct ltbuf *b)
 void *
 lt_grow(void *p, size_t *cap, size_t need, size_t size)
 {
-	size_t n = *cap != 0 ? *cap : 64;
+	size_t n = *cap != 0 ? *cap : 4;
 
 	if (need <= *cap)
 		return p;

@@ -9,7 +9,7 @@
  * valid UTF-8 sequence, and a NUL, each become U+FFFD; the return value
  * counts those replacements.
  */
-#include "lt.h"
+#include "core.h"
 #include "scan.h"
 
 static const char hex[] = "0123456789abcdef";

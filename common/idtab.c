@@ -14,7 +14,7 @@
  */
 #include <stdlib.h>
 
-#include "lt.h"
+#include "idtab.h"
 
 void
 lt_id_init(struct ltidtab *t, size_t esz)

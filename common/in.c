@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "lt.h"
+#include "core.h"
 
 #define INBUF	(1024 * 1024)
 #define INMAP	((size_t)64 << 20)	/* bytes mapped at a time */

@@ -18,8 +18,7 @@
  */
 #include <stdlib.h>
 
-#include "lt.h"
-#include "jsonev.h"
+#include "core.h"
 #include "scan.h"
 
 #define LT_JSON_DEPTH	1000
@@ -35,7 +34,7 @@ struct scan {
 	int		 depth;
 	int		 final;	/* the text ends where the input ends */
 	size_t		 mark;	/* out->n at the start */
-	jsmntok_t	*tok;	/* tokens made, or NULL for none */
+	struct ltjtok	*tok;	/* tokens made, or NULL for none */
 	unsigned	 tokcap;
 	int		 ntok;
 };
@@ -334,11 +333,11 @@ moretok(struct scan *sc)
 	sc->tok = lt_reallocarray(sc->tok, sc->tokcap, sizeof(*sc->tok));
 }
 
-/* A new token, jsmn's way, starting at start; its index. */
+/* A new token (core.h), starting at start; its index. */
 static inline int
 newtok(struct scan *sc, int type, int start, int parent)
 {
-	jsmntok_t *t;
+	struct ltjtok *t;
 
 	if ((unsigned)sc->ntok == sc->tokcap)
 		moretok(sc);
@@ -360,7 +359,7 @@ strtoken(struct scan *sc, int parent, int *index)
 	if ((r = string(sc, 1)) != LT_JSON_OK)
 		return r;
 	if (sc->tok != NULL) {
-		*index = newtok(sc, JSMN_STRING, start, parent);
+		*index = newtok(sc, LT_JT_STRING, start, parent);
 		sc->tok[*index].end = pos(sc) - 1;
 	}
 	return LT_JSON_OK;
@@ -440,7 +439,7 @@ container(struct scan *sc, int open, int parent)
 	if (++sc->depth > LT_JSON_DEPTH)
 		return bad(sc, "nesting too deep");
 	if (sc->tok != NULL)
-		me = newtok(sc, open == '{' ? JSMN_OBJECT : JSMN_ARRAY,
+		me = newtok(sc, open == '{' ? LT_JT_OBJECT : LT_JT_ARRAY,
 		    pos(sc), parent);
 	sc->p++;
 	for (;;) {
@@ -523,7 +522,7 @@ value(struct scan *sc, int parent)
 		r = number(sc);
 	}
 	if (r == LT_JSON_OK && sc->tok != NULL) {
-		t = newtok(sc, JSMN_PRIMITIVE, start, parent);
+		t = newtok(sc, LT_JT_PRIMITIVE, start, parent);
 		sc->tok[t].end = pos(sc);
 	}
 	return r;
@@ -606,15 +605,14 @@ lt_json_lazy(const char *p, size_t n, struct ltbuf *out, struct ltjson *j)
 
 /*
  * As lt_json_value (lt_json_lazy with LT_JTOK_LAZY, lt_json_first with
- * LT_JTOK_WHOLE in how), the value cut into jsmn's tokens as it is
- * scanned (jsmn 1.1.0 with JSMN_STRICT and
- * JSMN_PARENT_LINKS gives the same for such a text): in *tok, grown as
+ * LT_JTOK_WHOLE in how), the value cut into tokens as it is scanned (the
+ * tokens jsmn 1.1.0 makes of such a text, core.h): in *tok, grown as
  * needed (*cap), their number in *ntok.  Their offsets are in the
  * canonical text when out is not NULL, else in p.
  */
 int
 lt_json_tokens(const char *p, size_t n, struct ltbuf *out, int how,
-    struct ltjson *j, jsmntok_t **tok, unsigned *cap, int *ntok)
+    struct ltjson *j, struct ltjtok **tok, unsigned *cap, int *ntok)
 {
 	struct scan sc;
 	int r;

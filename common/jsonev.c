@@ -4,11 +4,11 @@
  *
  * Both forms are read: {"traceEvents":[...], ...} and the bare array
  * [...] (whose closing ']' may be missing, as the format allows).  Each
- * event is found and checked by the strict scanner of json.c, then cut
- * into tokens by jsmn; only one event is held at a time, so memory does
- * not grow with the file.  Top-level members other than traceEvents are
- * handed out too, canonicalised.  This is the one file that compiles
- * jsmn's code.
+ * event is found, checked and cut into tokens by the strict scanner of
+ * json.c; only one event is held at a time, so memory does not grow with
+ * the file.  Top-level members other than traceEvents are handed out
+ * too, canonicalised.  This is the one file that compiles jsmn's code:
+ * it cuts the texts that ltcheck makes of lt1 records (lt_jr_tokens).
  */
 #define JSMN_STATIC
 #define JSMN_STRICT
@@ -43,6 +43,8 @@ lt_jr_free(struct ltjr *jr)
 {
 	free(jr->tok);
 	jr->tok = NULL;
+	free(jr->jsmn);
+	jr->jsmn = NULL;
 	lt_buf_free(&jr->canon);
 	lt_buf_free(&jr->key);
 }
@@ -140,29 +142,50 @@ scan(struct ltjr *jr, struct ltbuf *out, struct ltjson *j, int how,
 	}
 }
 
-/* Cut p[0..n) into jsmn tokens, growing the token array as needed. */
+/*
+ * Cut p[0..n) into tokens with jsmn, growing its token array as needed,
+ * then copy them into jr->tok: the text is not known to be strict JSON,
+ * so it is not the scanner's to cut.
+ */
 static int
 tokens(struct ltjr *jr, const char *p, size_t n)
 {
 	jsmn_parser ps;
-	int r;
+	jsmntok_t *t;
+	int r, i;
 
 	if (n > INT32_MAX)
 		return -1;
 	/* Never NULL: jsmn would only count the tokens. */
-	if (jr->tok == NULL) {
-		jr->ntokcap = 256;
-		jr->tok = lt_reallocarray(NULL, jr->ntokcap, sizeof(*jr->tok));
+	if (jr->jsmn == NULL) {
+		jr->njsmncap = 256;
+		jr->jsmn = lt_reallocarray(NULL, jr->njsmncap, sizeof(*t));
 	}
 	for (;;) {
 		jsmn_init(&ps);
-		r = jsmn_parse(&ps, p, n, jr->tok, jr->ntokcap);
+		r = jsmn_parse(&ps, p, n, jr->jsmn, jr->njsmncap);
 		if (r != JSMN_ERROR_NOMEM)
-			return r;
-		jr->ntokcap = jr->ntokcap != 0 ? jr->ntokcap * 2 : 256;
+			break;
+		jr->njsmncap *= 2;
+		jr->jsmn = lt_reallocarray(jr->jsmn, jr->njsmncap, sizeof(*t));
+	}
+	if (r <= 0)
+		return r;
+	if ((unsigned)r > jr->ntokcap) {
+		jr->ntokcap = (unsigned)r;
 		jr->tok = lt_reallocarray(jr->tok, jr->ntokcap,
 		    sizeof(*jr->tok));
 	}
+	for (t = jr->jsmn, i = 0; i < r; i++) {
+		jr->tok[i].type = t[i].type == JSMN_OBJECT ? LT_JT_OBJECT :
+		    t[i].type == JSMN_ARRAY ? LT_JT_ARRAY :
+		    t[i].type == JSMN_STRING ? LT_JT_STRING : LT_JT_PRIMITIVE;
+		jr->tok[i].start = t[i].start;
+		jr->tok[i].end = t[i].end;
+		jr->tok[i].size = t[i].size;
+		jr->tok[i].parent = t[i].parent;
+	}
+	return r;
 }
 
 /*
@@ -436,7 +459,7 @@ lt_jr_tokens(struct ltjr *jr, const char *p, size_t n)
 
 /* The index just after token i and everything inside it. */
 int
-lt_jtok_skip(const jsmntok_t *t, int i)
+lt_jtok_skip(const struct ltjtok *t, int i)
 {
 	int pending = 1;
 
@@ -453,12 +476,12 @@ lt_jtok_skip(const jsmntok_t *t, int i)
  * is repeated the last one counts, as in Perfetto.
  */
 int
-lt_jtok_get(const char *js, const jsmntok_t *t, int obj, const char *key)
+lt_jtok_get(const char *js, const struct ltjtok *t, int obj, const char *key)
 {
 	size_t n = strlen(key);
 	int i, k, found = -1;
 
-	if (t[obj].type != JSMN_OBJECT)
+	if (t[obj].type != LT_JT_OBJECT)
 		return -1;
 	for (i = obj + 1, k = 0; k < t[obj].size; k++) {
 		if ((size_t)(t[i].end - t[i].start) == n &&

@@ -1,21 +1,14 @@
 /* See LICENSE file for copyright and license details. */
 /*
  * jsonev.h: Chrome trace JSON as a stream of events (jsonev.c), for
- * ltparse and ltcheck: each event checked strictly, then cut into jsmn
- * tokens.  The one header that brings in jsmn; only jsonev.c compiles
- * jsmn's code.
+ * ltparse and ltcheck: each event checked strictly and cut into tokens
+ * (struct ltjtok, core.h), the tokens jsmn would make of it.  Only
+ * jsonev.c sees jsmn.
  */
 #ifndef LT_JSONEV_H
 #define LT_JSONEV_H
 
-#include "lt.h"
-
-#ifndef JSMN_H
-#define JSMN_HEADER
-#define JSMN_PARENT_LINKS
-#include <jsmn.h>
-#undef JSMN_HEADER
-#endif
+#include "core.h"
 
 enum {
 	LT_JEV_EOF = 0,
@@ -34,7 +27,7 @@ struct ltjev {
 	size_t		 rawn;
 	const char	*key;		/* LT_JEV_TOP: the key's contents */
 	size_t		 keyn;
-	jsmntok_t	*tok;		/* LT_JEV_EVENT: tokens of p */
+	struct ltjtok	*tok;		/* LT_JEV_EVENT: tokens of p */
 	int		 ntok;
 	int		 canon;		/* p is a canonical copy, not raw */
 	long		 line;		/* where the value starts */
@@ -50,8 +43,10 @@ struct ltjr {
 	int		 first;
 	int		 seen_events;
 	long		 line;
-	jsmntok_t	*tok;
+	struct ltjtok	*tok;
 	unsigned	 ntokcap;
+	void		*jsmn;		/* lt_jr_tokens: jsmn's tokens, */
+	unsigned	 njsmncap;	/*   copied into tok */
 	struct ltbuf	 canon;
 	struct ltbuf	 key;
 	/* What was accepted although strict JSON would not. */
@@ -76,12 +71,7 @@ int	lt_jr_next(struct ltjr *, struct ltjev *);
 void	lt_jr_free(struct ltjr *);
 /* Tokens of p[0..n) into jr->tok: their number, or a jsmn error. */
 int	lt_jr_tokens(struct ltjr *, const char *, size_t);
-int	lt_jtok_skip(const jsmntok_t *, int);
-/* json.c: a value scanned strictly and cut into tokens in one pass. */
-#define LT_JTOK_LAZY	1	/* canonicalised only when not canonical */
-#define LT_JTOK_WHOLE	2	/* the text does not stop inside the value */
-int	lt_json_tokens(const char *, size_t, struct ltbuf *, int,
-	    struct ltjson *, jsmntok_t **, unsigned *, int *);
-int	lt_jtok_get(const char *, const jsmntok_t *, int, const char *);
+int	lt_jtok_skip(const struct ltjtok *, int);
+int	lt_jtok_get(const char *, const struct ltjtok *, int, const char *);
 
 #endif

@@ -20,7 +20,8 @@
  */
 #include <stdio.h>
 
-#include "lt.h"
+#include "bytes.h"
+#include "jsonw.h"
 
 /* Perfetto's double conversion of 3-decimal microseconds is exact below. */
 #define WINDOW_NS	((int64_t)4398046511104 * 1000)	/* 2^42 us */

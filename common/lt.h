@@ -1,17 +1,16 @@
 /* See LICENSE file for copyright and license details. */
 /*
- * lt.h: the core that every litracer program shares, one block per file.
- *
- * Errors (err.c), allocation and growable buffers (alloc.c), buffered
- * input by line and by byte (in.c), buffered output (out.c) with bigger
- * pipes (pipe.c), exact decimal <-> int64 nanosecond numbers (num.c),
- * JSON string escaping (esc.c), a strict JSON scanner that validates and
+ * lt.h: the core that every litracer program links, one block per file
+ * (the Makefile's CORE): errors (err.c), allocation and growable buffers
+ * (alloc.c), buffered input by line and by byte (in.c), buffered output
+ * (out.c), exact decimal <-> int64 nanosecond numbers (num.c), JSON
+ * string escaping (esc.c), a strict JSON scanner that validates and
  * canonicalises (json.c), the members of a JSON object column (obj.c),
- * the lt1 stream reader and writer (stream.c), a hash table (map.c), and
- * processes and threads by their pid and tid text (idtab.c).  The stream format is described
- * in litracer-stream(5).  The reader of Chrome trace JSON, the one user
- * of jsmn, has its own header, jsonev.h; what one program alone uses is
- * in common/PROGRAM/.
+ * the lt1 stream reader and writer (stream.c) and a hash table (map.c).
+ * The stream format is described in litracer-stream(5).  What the core's
+ * files share among themselves is in core.h; the modules two programs
+ * or more link have headers of their own beside them; what one program
+ * alone uses is in tools/PROGRAM/.
  */
 #ifndef LT_H
 #define LT_H
@@ -54,7 +53,7 @@ void	*lt_malloc(size_t);
 void	*lt_calloc(size_t, size_t);
 void	*lt_reallocarray(void *, size_t, size_t);
 char	*lt_strdup(const char *);
-/* Room for need elements of size bytes at p (doubling, from 64). */
+/* Room for need elements of size bytes at p (doubling, from 4). */
 void	*lt_grow(void *, size_t *, size_t, size_t);
 
 struct ltfield {
@@ -113,6 +112,7 @@ void	lt_out_close(struct ltout *);
 void	lt_out_slow(struct ltout *, const void *, size_t);
 /* Room for n bytes to write in place (see out.c). */
 char	*lt_out_room(struct ltout *, size_t);
+void	lt_out_printf(struct ltout *, const char *, ...) LT_PRINTF(2, 3);
 
 static inline void
 lt_out_write(struct ltout *o, const void *p, size_t n)
@@ -139,40 +139,6 @@ lt_out_puts(struct ltout *o, const char *s)
 {
 	lt_out_write(o, s, strlen(s));
 }
-
-/*
- * n bytes of p to w, which has room; returns w + n.  Most
- * pieces of a record are a few bytes: two moves that may overlap, never
- * reading outside p[0..n), cost less than a call to memcpy.
- */
-static inline char *
-lt_put(char *w, const char *p, size_t n)
-{
-	uint64_t a, b;
-	uint32_t c, d;
-
-	if (n >= 8 && n <= 16) {
-		memcpy(&a, p, 8);
-		memcpy(&b, p + n - 8, 8);
-		memcpy(w, &a, 8);
-		memcpy(w + n - 8, &b, 8);
-	} else if (n >= 4 && n < 8) {
-		memcpy(&c, p, 4);
-		memcpy(&d, p + n - 4, 4);
-		memcpy(w, &c, 4);
-		memcpy(w + n - 4, &d, 4);
-	} else if (n > 16)
-		memcpy(w, p, n);
-	else if (n > 0) {
-		w[0] = p[0];		/* 1 to 3 bytes */
-		w[n / 2] = p[n / 2];
-		w[n - 1] = p[n - 1];
-	}
-	return w + n;
-}
-
-/* pipe.c: a bigger pipe buffer (Linux), for lt_in_fdopen and lt_out_init. */
-void	lt_pipe_grow(int);
 
 /*
  * in.c: buffered input.  Lines are returned in place, without their
@@ -233,9 +199,6 @@ size_t	lt_u64_fmt(char *, uint64_t);
 /* esc.c: raw bytes -> JSON string contents (see litracer-stream(5)). */
 size_t	lt_esc(struct ltbuf *, const char *, size_t);
 int	lt_esc_plain(const char *, size_t);
-size_t	lt_utf8_len(const unsigned char *, size_t);
-size_t	lt_utf8_put(char *, long);
-long	lt_hex4(const char *);
 /* esc.c: JSON string contents -> the characters they stand for. */
 void	lt_unesc(struct ltbuf *, const char *, size_t);
 
@@ -277,10 +240,6 @@ int	lt_json_str(const char *, size_t, struct ltbuf *, struct ltjson *);
 int	lt_json_objnext(const char **, const char *, const char **, size_t *,
 	    const char **, size_t *);
 const char *lt_json_member(const char *, size_t, const char *, size_t *);
-/* Canonicalised only when not canonical already. */
-int	lt_json_lazy(const char *, size_t, struct ltbuf *, struct ltjson *);
-/* The first member of an object: lt_obj_next's check. */
-int	lt_json_first(const char *, size_t, struct ltbuf *, struct ltjson *);
 
 /* obj.c: the members of a JSON object column, checked one by one. */
 struct ltobj {
@@ -342,8 +301,8 @@ void	lt_rd_bad(struct ltrd *, const char *, ...) LT_NORETURN LT_PRINTF(2, 3);
 void	lt_rd_done(struct ltrd *);
 int	lt_rec_split(char *, size_t, struct ltrec *, const char **);
 int	lt_rec_ts(const struct ltrec *, int, int64_t *);
-int	lt_rec_check(const struct ltrec *, const char **, int *);
-/* lt_rec_check, handing out ts and dur; under #valid, columns ts to dur. */
+/* A record checked, its ts and dur handed out; under #valid, columns ts
+ * to dur only. */
 int	lt_rec_checkts(const struct ltrec *, const char **, int *,
 	    int64_t[2], int[2], int);
 extern const char *const lt_colname[LT_NCOL];
@@ -365,43 +324,6 @@ struct ltstat {
 void	lt_put_stat(struct ltout *, const char *, const struct ltstat *, size_t);
 
 /*
- * jsonw.c: the Chrome JSON event of an lt1 record as ltjson writes it
- * (and ltcheck judges it): checked, canonical, times mapped to what
- * Perfetto will read exactly (see jsonw.c), duplicate members dropped.
- */
-struct ltjw {
-	int64_t		 offset;	/* ns subtracted from every ts */
-	int		 offset_set;
-	int		 valid;		/* records are under #valid */
-	long long	 repaired;	/* records rewritten to canonical form */
-	long long	 clamped;	/* times before the offset, written 0 */
-	long long	 rounded;	/* times rounded to a whole us */
-	long long	 dupkeys;	/* extra members a column overrides */
-	int64_t		 early;		/* the earliest time clamped */
-	struct ltbuf	 fix[LT_NCOL];	/* canonicalised columns */
-	struct ltfield	 ffix[LT_NCOL];
-	struct ltbuf	 extra;		/* extra without duplicates */
-	struct ltfield	 efield;
-};
-
-struct ltjwrec {
-	const struct ltfield *col[LT_NCOL];	/* canonical columns */
-	int		 hasts, hasdur;
-	int64_t		 ts, dur;	/* as read, ns */
-	int64_t		 wts, wdur;	/* as written */
-	size_t		 need;		/* bytes lt_jw_put may write */
-};
-
-void	lt_jw_init(struct ltjw *);
-void	lt_jw_free(struct ltjw *);
-int64_t	lt_jw_offset(int64_t, int);
-int	lt_jw_rec(struct ltjw *, const struct ltrec *, struct ltjwrec *,
-	    const char **, int *);
-char	*lt_jw_put(char *, const struct ltjwrec *);
-int	lt_jw_top(char *, size_t, const char **, struct ltbuf *, char *,
-	    size_t);
-
-/*
  * map.c: 64-bit hash -> 32-bit value, open addressing.  eq(arg, value)
  * tells a stored key from another of the same hash (NULL: the hash is
  * the key).  Zero the struct to start.
@@ -417,33 +339,5 @@ uint32_t *lt_map_get(struct ltmap *, uint64_t,
 void	lt_map_free(struct ltmap *);
 uint64_t lt_hash(const void *, size_t);
 uint64_t lt_mix(uint64_t);
-
-/*
- * idtab.c: processes and threads by the text of their pid and tid
- * columns.  An entry is the caller's struct starting with struct ltid.
- */
-struct ltid {
-	struct ltid	*next;
-	uint64_t	 hash;
-	char		*key;		/* TAB pid [TAB tid] */
-	size_t		 keyn;
-	size_t		 keycap;	/* 0: key is in keyin */
-	char		 keyin[24];	/* most keys: one cache line less */
-};
-
-struct ltidtab {
-	struct ltid	**bkt;
-	size_t		 nbkt;
-	size_t		 n;		/* live entries */
-	size_t		 esz;
-	struct ltid	*freel;
-};
-
-void	 lt_id_init(struct ltidtab *, size_t);
-void	*lt_id_get(struct ltidtab *, const struct ltfield *,
-	    const struct ltfield *, int, int *);
-void	 lt_id_del(struct ltidtab *, void *);
-void	 lt_id_each(struct ltidtab *, void (*)(void *));
-void	 lt_id_free(struct ltidtab *, void (*)(void *));
 
 #endif

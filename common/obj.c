@@ -13,7 +13,7 @@
  * strings or integers: split (or checked) in one pass, with no call to
  * the strict scanner.
  */
-#include "lt.h"
+#include "core.h"
 #include "scan.h"
 
 static void

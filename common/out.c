@@ -6,10 +6,12 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "lt.h"
+#include "core.h"
 
 #define OUTBUF	(256 * 1024)
 
@@ -88,6 +90,28 @@ lt_out_room(struct ltout *o, size_t n)
 		o->cap = n;
 	}
 	return o->buf;
+}
+
+/* printf to o, whatever the length. */
+void
+lt_out_printf(struct ltout *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(o->buf + o->n, o->cap - o->n, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		lt_die(LT_EXIT_SYS, "%s: cannot format a message", o->name);
+	if ((size_t)n >= o->cap - o->n) {
+		/* it did not fit: again, where it fits */
+		lt_out_room(o, (size_t)n + 1);
+		va_start(ap, fmt);
+		vsnprintf(o->buf + o->n, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	o->n += (size_t)n;
 }
 
 void

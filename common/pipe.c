@@ -14,7 +14,7 @@
 
 #include <fcntl.h>
 
-#include "lt.h"
+#include "core.h"
 
 #define PIPESZ	(1024 * 1024)
 

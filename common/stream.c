@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "lt.h"
+#include "core.h"
 #include "scan.h"
 
 static const char *stdin_only[] = { "-" };

@@ -8,7 +8,7 @@
 # set -e).  Never put one after ! or before || true.
 
 TOP=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
-PATH="$TOP/tools:$TOP/tests/gen:$TOP/tests/bench:$PATH"
+PATH="$TOP/tools/bin:$TOP/tests/gen:$TOP/tests/bench:$PATH"
 DATA="$TOP/tests/data"
 export TOP PATH DATA
 export LC_ALL=C
@@ -48,13 +48,13 @@ need() {
 	command -v "$1" >/dev/null 2>&1 || missing "$1 is not installed"
 }
 
-# built NAME...: each NAME is a program of this project (tools/,
+# built NAME...: each NAME is a program of this project (tools/bin/,
 # tests/gen/, tests/bench/) and is built.  Fails, never skips: what make
 # check builds must be there.
 built() {
 	local n
 	for n in "$@"; do
-		[ -x "$TOP/tools/$n" ] || [ -x "$TOP/tests/gen/$n" ] ||
+		[ -x "$TOP/tools/bin/$n" ] || [ -x "$TOP/tests/gen/$n" ] ||
 		    [ -x "$TOP/tests/bench/$n" ] ||
 		    { echo "$n is not built (make check builds it)" >&2; return 1; }
 	done

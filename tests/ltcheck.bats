@@ -440,10 +440,10 @@ bands() {
 @test "the model's files call one way: no circle, the findings table a leaf" {
 	need nm
 	need tsort
-	local o objs=("$TOP/tools/ltcheck.o")
+	local o objs=("$TOP/tools/ltcheck/ltcheck.o")
 	for o in pfjson pfsim pfstack pfrec pfsum pffind pfnum pftp; do
-		[ -f "$TOP/common/ltcheck/$o.o" ] || skip "ltcheck is not built"
-		objs+=("$TOP/common/ltcheck/$o.o")
+		[ -f "$TOP/tools/ltcheck/$o.o" ] || skip "ltcheck is not built"
+		objs+=("$TOP/tools/ltcheck/$o.o")
 	done
 	run -0 --separate-stderr sh "$D/calls.sh" "${objs[@]}"
 	echo "$output"
@@ -641,7 +641,7 @@ misplaced_end_event	0	DL	2" ]
 
 @test "-P: the importer is \$TRACE_PROCESSOR, else trace_processor_shell or trace_processor on PATH; none: as without -P" {
 	local f="$D/PF-X-OVERLAP.json" b="$BATS_TEST_TMPDIR/bin" p
-	p="$TOP/tools:/usr/bin:/bin"
+	p="$TOP/tools/bin:/usr/bin:/bin"
 	fake_tp "$b" trace_processor 0 '"slice_spill_overlapping_complete_event","error","analysis",7'
 	run -1 env -u TRACE_PROCESSOR PATH="$b:$p" ltcheck -P -t "$f"
 	[ "$output" = "slice_spill_overlapping_complete_event	1	IE	7" ]

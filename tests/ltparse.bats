@@ -194,7 +194,7 @@ balanced() {
 @test "ltparse: gzip that cannot run or damaged compressed data" {
 	need gzip
 	gzip -c "$D/old.log" > "$BATS_TEST_TMPDIR/old.log.gz"
-	run -2 --separate-stderr env PATH=/nonexistent "$TOP/tools/ltparse" "$BATS_TEST_TMPDIR/old.log.gz"
+	run -2 --separate-stderr env PATH=/nonexistent "$TOP/tools/bin/ltparse" "$BATS_TEST_TMPDIR/old.log.gz"
 	[ "$stderr" = "ltparse: $BATS_TEST_TMPDIR/old.log.gz: compressed, and cannot run gzip -dc: No such file or directory" ]
 	[ -z "$output" ]
 	head -c 300 "$BATS_TEST_TMPDIR/old.log.gz" > "$BATS_TEST_TMPDIR/cut.gz"

@@ -20,7 +20,7 @@ FILTERS="ltpair ltfilter ltlanefix"
 	: >"$T/empty"
 	# every C program but ltparse (logs and JSON in) and ltcheck (its own
 	# report on a trace) reads lt1, and is in READERS
-	[ "$(cd "$TOP/tools" && ls ./*.c | sed 's|^\./||; s|\.c$||' |
+	[ "$(cd "$TOP/tools" && ls ./*/*.c | sed -n 's|^\./\([^/]*\)/\1\.c$|\1|p' |
 	    grep -vx 'ltparse\|ltcheck' | sort | tr '\n' ' ')" = \
 	    "$(printf '%s\n' $READERS | sort | tr '\n' ' ')" ]
 	# shellcheck disable=SC2086

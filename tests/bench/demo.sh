@@ -5,7 +5,7 @@
 # shows a stage of the chain by hand.
 set -eu
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-PATH=$TOP/tools:$TOP/tests/gen:$TOP/tests/bench:$PATH
+PATH=$TOP/tools/bin:$TOP/tests/gen:$TOP/tests/bench:$PATH
 export PATH
 log=${DEMO_LOG:-litdata_demo.log}
 out=${DEMO_TRACE:-litdata_demo_trace.json}

@@ -7,7 +7,7 @@
 # resident set of one process.
 
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
-PATH="$TOP/tools:$TOP/tests/gen:$TOP/tests/bench:$PATH"
+PATH="$TOP/tools/bin:$TOP/tests/gen:$TOP/tests/bench:$PATH"
 BENCHDIR=${BENCHDIR:-${TMPDIR:-/tmp}/litracer-bench}
 RUNS=${RUNS:-3}
 export PATH

@@ -24,6 +24,15 @@
 #include "ltparse.h"
 #include "fuzzfile.h"
 
+/* A type of jsmn's as core.h has it. */
+static int
+ltype(jsmntype_t t)
+{
+	return t == JSMN_OBJECT ? LT_JT_OBJECT : t == JSMN_ARRAY ? LT_JT_ARRAY :
+	    t == JSMN_STRING ? LT_JT_STRING : t == JSMN_PRIMITIVE ?
+	    LT_JT_PRIMITIVE : -1;
+}
+
 /* The tokens of ev are jsmn's. */
 static void
 asjsmn(const struct ltjev *ev)
@@ -39,7 +48,7 @@ asjsmn(const struct ltjev *ev)
 	if (n != ev->ntok)
 		abort();
 	for (i = 0; i < n; i++)
-		if (tok[i].type != ev->tok[i].type ||
+		if (ltype(tok[i].type) != ev->tok[i].type ||
 		    tok[i].start != ev->tok[i].start ||
 		    tok[i].end != ev->tok[i].end ||
 		    tok[i].size != ev->tok[i].size ||
@@ -104,14 +113,14 @@ static void
 readall(int canon, int block)
 {
 	static struct ltbuf b;
-	struct ltjrec jc;
+	struct psjrec jc;
 	struct ltjev ev;
 	struct ltjr jr;
 	struct ltin in;
 	int k;
 
 	fuzz_open(&in);
-	static struct ltpin pin[2] = {
+	static struct pspin pin[2] = {
 		{ "in", 0, 0, "", 0 }, { "in", 1, 1, "node 0", 0 }
 	};
 
@@ -127,19 +136,19 @@ readall(int canon, int block)
 		}
 		if (k == LT_JEV_EVENT && canon != LT_JR_CHECK)
 			asjsmn(&ev);
-		/* lt_jrec() takes canonical events, as ltparse reads them. */
+		/* ps_jrec() takes canonical events, as ltparse reads them. */
 		if (k == LT_JEV_TOP || canon != 1)
 			continue;
 		canonical(&ev);
 		b.n = 0;
-		if (lt_jrec(&ev, &b, &jc) == 0)
+		if (ps_jrec(&ev, &b, &jc) == 0)
 			record(&b);
 		else if (jc.why == NULL)
 			abort();
 	}
 	lt_jr_free(&jr);
 	lt_in_close(&in);
-	lt_jsonids_free();
+	ps_jsonids_free();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);

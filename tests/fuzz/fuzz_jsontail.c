@@ -3,10 +3,10 @@
  * fuzz_jsontail: libFuzzer harness for jsontail.c, the ts offset of a
  * trace found from its last bytes.  For every trace in object form that
  * jsonev.c reads to its end, whatever number of last bytes is given to
- * lt_jtail, the offset it settles on, or 0 when lt_jdirty finds nothing
+ * ps_jtail, the offset it settles on, or 0 when ps_jdirty finds nothing
  * before the bytes it leaves unsettled, is the offset a reading of the
- * whole trace finds.  lt_jdirty_feed, fed in pieces, finds what
- * lt_jdirty finds in one.
+ * whole trace finds.  ps_jdirty_feed, fed in pieces, finds what
+ * ps_jdirty finds in one.
  */
 #include <stdlib.h>
 #include <unistd.h>
@@ -26,7 +26,7 @@ whole(int64_t *ns)
 	int k, form;
 
 	fuzz_open(&in);
-	*ns = lt_jr_prescan(&in);
+	*ns = ps_jr_prescan(&in);
 	if (lt_in_rewind(&in) != 0)
 		abort();
 	lt_jr_init(&jr, &in, LT_JR_CHECK);
@@ -44,14 +44,14 @@ tail(const char *p, size_t size, size_t n, int ok, int64_t ref)
 	size_t from, d;
 	int64_t ns = -1;
 
-	if (lt_jtail(p + size - n, n, &ns, &from)) {
+	if (ps_jtail(p + size - n, n, &ns, &from)) {
 		if (ok == 0 && ns != ref)
 			abort();
 		return;
 	}
 	if (from > n)
 		abort();
-	d = lt_jdirty(p, size - n + from);
+	d = ps_jdirty(p, size - n + from);
 	if (d > size - n + from)
 		abort();
 	if (ok == 0 && d == size - n + from && ref != 0)
@@ -83,9 +83,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	step = size > 0 ? data[0] % 16 + 1 : 1;
 	for (i = 0; i < size; i += n) {
 		n = size - i < step ? size - i : step;
-		lt_jdirty_feed(&dy, p + i, n);
+		ps_jdirty_feed(&dy, p + i, n);
 	}
-	d = lt_jdirty(p, size);
+	d = ps_jdirty(p, size);
 	if (dy.seen != (off_t)size || (d == size ? dy.first != -1 :
 	    dy.first != (off_t)d))
 		abort();

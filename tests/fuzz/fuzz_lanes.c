@@ -14,7 +14,7 @@
 #include <stdlib.h>
 
 #include "lt.h"
-#include "lanes.h"
+#include "ltlanefix.h"
 
 static uint64_t
 pairs(const int64_t *s, const int64_t *e, size_t n)
@@ -31,14 +31,14 @@ pairs(const int64_t *s, const int64_t *e, size_t n)
 
 /* The counter over s[], e[] in the order given, which is by start. */
 static uint64_t
-counted(struct ltxc *c, const int64_t *s, const int64_t *e, size_t n)
+counted(struct lfxc *c, const int64_t *s, const int64_t *e, size_t n)
 {
 	uint64_t k = 0;
 	size_t i;
 
-	lt_xc_reset(c);
+	lf_xc_reset(c);
 	for (i = 0; i < n; i++)
-		k += lt_xc_add(c, s[i], e[i]);
+		k += lf_xc_add(c, s[i], e[i]);
 	return k;
 }
 
@@ -47,15 +47,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct ltlanes w;
-	static struct ltxc xc;
-	struct lttrack tr;
-	struct ltslice sl[256];
+	static struct lflanes w;
+	static struct lfxc xc;
+	struct lftrack tr;
+	struct lfslice sl[256];
 	int64_t s[256], e[256];
 	uint32_t idx[256], k, nl;
 	size_t n = 0, i, m;
 	int64_t thr, late, early;
-	const struct ltslice *a, *b;
+	const struct lfslice *a, *b;
 
 	if (size < 2)
 		return 0;
@@ -68,17 +68,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    (data[i + 3] & 0x7f);
 		idx[n] = (uint32_t)n;
 	}
-	lt_lanes_sort(&w, sl, idx, n);
-	lt_track_init(&tr);
+	lf_lanes_sort(&w, sl, idx, n);
+	lf_track_init(&tr);
 	for (i = 0; i < n; i++) {
 		s[i] = sl[idx[i]].ts;
 		e[i] = sl[idx[i]].end;
-		k = lt_track_put(&w, &tr, &sl[idx[i]], thr);
+		k = lf_track_put(&w, &tr, &sl[idx[i]], thr);
 		if (k > tr.nlanes - 1)
 			abort();
 	}
 	nl = tr.nlanes;
-	lt_track_free(&w, &tr);
+	lf_track_free(&w, &tr);
 	if (counted(&xc, s, e, n) != pairs(s, e, n))
 		abort();
 	for (i = 1; i < n; i++) {

@@ -5,7 +5,7 @@
  * into lines as ltparse splits a log; each line is classified, and an
  * event must be well formed: a one-character ph, a name, every field
  * inside the line (or a static string), at most four args from a name.
- * The one-pass reader (lt_logread), given the bytes from the line's
+ * The one-pass reader (ps_logread), given the bytes from the line's
  * start to the input's end, must find the same line and say the same
  * of it, field by field.
  */
@@ -22,21 +22,21 @@ inside(const char *p, size_t n, const char *line, size_t len)
 }
 
 static void
-check(char *line, size_t len, struct ltlog *lg)
+check(char *line, size_t len, struct pslog *lg)
 {
-	struct ltnorm nm;
+	struct psnorm nm;
 	size_t i;
 	int k;
 
-	k = lt_logline(line, len, lg);
-	if (k < 0 || k >= LT_NKIND)
+	k = ps_logline(line, len, lg);
+	if (k < 0 || k >= PS_NKIND)
 		abort();
-	if (k == LT_SKIP_TORN && lg->why == NULL)
+	if (k == PS_SKIP_TORN && lg->why == NULL)
 		abort();
-	if (k != LT_LOG_EVENT)
+	if (k != PS_LOG_EVENT)
 		return;
 	if (lg->ph.n != 1 || lg->name.p == NULL || lg->gen < 0 ||
-	    lg->gen >= LT_NGEN)
+	    lg->gen >= PS_NGEN)
 		abort();
 	if (!lg->crash && (!inside(lg->name.p, lg->name.n, line, len) ||
 	    !inside(lg->ph.p, lg->ph.n, line, len)))
@@ -48,7 +48,7 @@ check(char *line, size_t len, struct ltlog *lg)
 	if (lg->tsus.p != NULL && (!inside(lg->tsus.p, lg->tsus.n, line,
 	    len) || lg->tsus.n == 0))
 		abort();
-	lt_lognorm(lg, &nm);
+	ps_lognorm(lg, &nm);
 	if (nm.narg < 0 || nm.narg > 4 || nm.name == NULL || nm.namen == 0)
 		abort();
 	for (k = 0; k < nm.narg; k++)
@@ -62,26 +62,26 @@ samefield(const struct ltfield *a, const struct ltfield *b)
 	return a->p == b->p && a->n == b->n;
 }
 
-/* lt_logread on p[0..n), at the line lg was made from, of len bytes. */
+/* ps_logread on p[0..n), at the line lg was made from, of len bytes. */
 static void
-same(char *p, size_t n, size_t len, const struct ltlog *lg)
+same(char *p, size_t n, size_t len, const struct pslog *lg)
 {
-	static struct ltlog r;
+	static struct pslog r;
 	size_t rlen, i;
 	int k;
 
-	k = lt_logread(p, n, 1, &r, &rlen);
+	k = ps_logread(p, n, 1, &r, &rlen);
 	if (k != lg->kind || rlen != len || (r.why == NULL) !=
 	    (lg->why == NULL) || (r.why != NULL && strcmp(r.why, lg->why)))
 		abort();
-	if (k != LT_LOG_EVENT && k != LT_SKIP_TEXT)
+	if (k != PS_LOG_EVENT && k != PS_SKIP_TEXT)
 		return;
 	if (r.gen != lg->gen || r.salvaged != lg->salvaged ||
 	    r.plain != lg->plain || r.crash != lg->crash || r.ts != lg->ts ||
 	    r.pid != lg->pid || r.tid != lg->tid || r.nkv != lg->nkv ||
 	    !samefield(&r.name, &lg->name) || !samefield(&r.ph, &lg->ph) ||
 	    !samefield(&r.cat, &lg->cat) || !samefield(&r.cname, &lg->cname) ||
-	    (k == LT_LOG_EVENT && r.tsus.p != lg->tsus.p) ||
+	    (k == PS_LOG_EVENT && r.tsus.p != lg->tsus.p) ||
 	    (r.tsus.p != NULL && r.tsus.n != lg->tsus.n))
 		abort();
 	for (i = 0; i < r.nkv; i++)
@@ -95,7 +95,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct ltlog lg;
+	static struct pslog lg;
 	char *buf, *p, *end, *nl;
 
 	buf = lt_malloc(size + 1);

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "jsonev.h"
-#include "pfsim.h"
+#include "ltcheck.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

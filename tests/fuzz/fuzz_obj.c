@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "lt.h"
+#include "idtab.h"
 
 struct ent {
 	struct ltid	 h;

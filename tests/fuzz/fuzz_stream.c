@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "lt.h"
+#include "core.h"
+#include "jsonw.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -1,0 +1,36 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * idtab.h: processes and threads by the text of their pid and tid
+ * columns (idtab.c), for ltpair, ltfilter and ltstat.  An entry is the
+ * caller's struct starting with struct ltid.
+ */
+#ifndef LT_IDTAB_H
+#define LT_IDTAB_H
+
+#include "lt.h"
+
+struct ltid {
+	struct ltid	*next;
+	uint64_t	 hash;
+	char		*key;		/* TAB pid [TAB tid] */
+	size_t		 keyn;
+	size_t		 keycap;	/* 0: key is in keyin */
+	char		 keyin[24];	/* most keys: one cache line less */
+};
+
+struct ltidtab {
+	struct ltid	**bkt;
+	size_t		 nbkt;
+	size_t		 n;		/* live entries */
+	size_t		 esz;
+	struct ltid	*freel;
+};
+
+void	 lt_id_init(struct ltidtab *, size_t);
+void	*lt_id_get(struct ltidtab *, const struct ltfield *,
+	    const struct ltfield *, int, int *);
+void	 lt_id_del(struct ltidtab *, void *);
+void	 lt_id_each(struct ltidtab *, void (*)(void *));
+void	 lt_id_free(struct ltidtab *, void (*)(void *));
+
+#endif

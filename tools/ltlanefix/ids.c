@@ -1,0 +1,439 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * ids.c: the threads of ltlanefix(1), known by their pid and tid as
+ * Perfetto and trace-lanefix tell them apart: as integers when they are
+ * integers (8, 8.0 and 8e0 alike, true and false as 1 and 0), otherwise
+ * as their JSON text; a missing pid is 0, a missing tid the pid.  Here
+ * too the tids of new lanes are made, the names that lanes take from
+ * their thread are kept, and values are shown as trace-lanefix prints
+ * them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "lt.h"
+#include "ltlanefix.h"
+
+#define FALLBACK	4000000000LL		/* lane tids counted from here */
+#define TIDMAX		4294967295LL		/* Perfetto's largest tid */
+
+const char *
+lf_text(const struct ids *ids, size_t off)
+{
+	return ids->text.p + off;
+}
+
+static const char *
+idtext(const struct ids *ids, const struct id *id)
+{
+	return id->p != NULL ? id->p : lf_text(ids, id->off);
+}
+
+/* A JSON number with an integral value that fits int64 (8, 8.0, 8e0). */
+static int
+integral(const char *p, size_t n, int64_t *v)
+{
+	const char *end = p + n, *q;
+	long long exp = 0, fpos = 0;
+
+	for (q = p; q < end && *q != 'e' && *q != 'E'; q++)
+		;
+	if (q < end)
+		exp = strtoll(q + 1, NULL, 10);
+	/* Every digit after the point, moved by exp, must be 0. */
+	for (q = p; q < end && *q != '.' && *q != 'e' && *q != 'E'; q++)
+		;
+	if (q < end && *q == '.')
+		for (q++; q < end && *q != 'e' && *q != 'E'; q++)
+			if (++fpos > exp && *q != '0')
+				return 0;
+	return lt_dec_parse(p, n, 0, v) == LT_NUM_OK;
+}
+
+/*
+ * The key of column col (pid or tid) of rec, its text in rec.  Returns
+ * 0 when the member is absent, or is null, which Perfetto treats alike;
+ * 1 otherwise.  Column syntax was checked.
+ */
+int
+lf_getid(const struct ltrec *rec, int col, struct id *id)
+{
+	const struct ltfield *f = &rec->f[col], *x = &rec->f[LT_EXTRA];
+	const char *v;
+	size_t vn;
+
+	id->kind = ID_TEXT;
+	if (!LT_ISNONE(*f)) {
+		if (f->p[0] != '"' &&
+		    lt_int_parse(f->p, f->n, &id->v) == LT_NUM_OK) {
+			id->kind = ID_INT;
+			return 1;
+		}
+		id->p = f->p;
+		id->len = f->n;
+		return 1;
+	}
+	if ((v = lt_json_member(x->p, x->n, lt_colname[col], &vn)) == NULL ||
+	    (vn == 4 && memcmp(v, "null", 4) == 0))
+		return 0;
+	/* Python's equality: 8.0 == 8, true == 1; so does Perfetto. */
+	if ((v[0] == '-' || (unsigned)(v[0] - '0') < 10) &&
+	    integral(v, vn, &id->v)) {
+		id->kind = ID_INT;
+		return 1;
+	}
+	if (vn == 4 && memcmp(v, "true", 4) == 0) {
+		id->kind = ID_INT;
+		id->v = 1;
+		return 1;
+	}
+	if (vn == 5 && memcmp(v, "false", 5) == 0) {
+		id->kind = ID_INT;
+		id->v = 0;
+		return 1;
+	}
+	id->p = v;
+	id->len = vn;
+	return 1;
+}
+
+static int
+ideq(const struct ids *ids, const struct id *a, const struct id *b)
+{
+	if (a->kind != b->kind)
+		return 0;
+	if (a->kind == ID_INT)
+		return a->v == b->v;
+	return a->len == b->len &&
+	    memcmp(idtext(ids, a), idtext(ids, b), a->len) == 0;
+}
+
+static uint64_t
+idhash(const struct ids *ids, const struct id *id, uint64_t h)
+{
+	const unsigned char *p;
+	size_t i;
+
+	if (id->kind == ID_INT)
+		h ^= (uint64_t)id->v * 0x9e3779b97f4a7c15ULL;
+	else
+		for (p = (const unsigned char *)idtext(ids, id), i = 0;
+		    i < id->len; i++)
+			h = (h ^ p[i]) * 0x100000001b3ULL;
+	h ^= h >> 31;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	return h ^ h >> 29;
+}
+
+struct idpair {
+	const struct ids	*ids;
+	const struct id		*pid, *tid;
+};
+
+static int
+threadeq(const void *arg, uint32_t v)
+{
+	const struct idpair *k = arg;
+	const struct thread *th = &k->ids->th[v];
+
+	return ideq(k->ids, &th->pid, k->pid) && ideq(k->ids, &th->tid, k->tid);
+}
+
+/* A key kept: its text, if it has one, copied into ids->text. */
+static struct id
+keep(struct ids *ids, const struct id *id)
+{
+	struct id k = *id;
+
+	if (k.kind == ID_TEXT && k.p != NULL) {
+		k.off = ids->text.n;
+		lt_buf_add(&ids->text, k.p, k.len);
+		k.p = NULL;
+	}
+	return k;
+}
+
+/* The thread (pid, tid), made when add is set; LF_NONE if absent. */
+uint32_t
+lf_thread(struct ids *ids, const struct id *pid, const struct id *tid,
+    int add)
+{
+	struct idpair k = { ids, pid, tid };
+	struct thread *th;
+	uint32_t *v;
+	int made;
+
+	v = lt_map_get(&ids->map, idhash(ids, tid, idhash(ids, pid,
+	    0xcbf29ce484222325ULL)), threadeq, &k, add ? &made : NULL);
+	if (v == NULL)
+		return LF_NONE;
+	if (!add || !made)
+		return *v;
+	if (ids->n >= LF_NONE - 1)
+		lt_die(LT_EXIT_SYS, "too many threads");
+	ids->th = lt_grow(ids->th, &ids->cap, ids->n + 1, sizeof(*ids->th));
+	th = &ids->th[ids->n];
+	memset(th, 0, sizeof(*th));
+	th->pid = keep(ids, pid);
+	th->tid = keep(ids, tid);
+	*v = (uint32_t)ids->n;
+	return (uint32_t)ids->n++;
+}
+
+/*
+ * The thread of a record.  Records of a few threads at a time come
+ * together: the pid and tid columns of the last LF_NCACHE threads are
+ * remembered, and when a record has the same bytes they need no parsing
+ * or lookup.  lf_cached answers from memory alone, LF_NONE when it
+ * cannot.
+ */
+uint32_t
+lf_cached(struct ids *ids, const struct ltrec *rec)
+{
+	const char *p = rec->f[LT_PID].p;
+	size_t n = (size_t)(rec->f[LT_TID].p + rec->f[LT_TID].n - p);
+	struct idcache *c;
+	uint64_t x, y;
+	unsigned i;
+
+	/* Most keys differ in their first eight bytes: no call then. */
+	if (n >= 8)
+		memcpy(&x, p, 8);
+	for (i = 0; i < LF_NCACHE; i++) {
+		c = &ids->cache[(ids->hand + i) % LF_NCACHE];
+		if (c->keyn != n || c->thread == LF_NONE)
+			continue;
+		if (n >= 8) {
+			memcpy(&y, c->key, 8);
+			if (x != y)
+				continue;
+		}
+		if (memcmp(p, c->key, n) == 0)
+			return c->thread;
+	}
+	return LF_NONE;
+}
+
+uint32_t
+lf_threadof(struct ids *ids, const struct ltrec *rec)
+{
+	const char *p = rec->f[LT_PID].p;
+	size_t n = (size_t)(rec->f[LT_TID].p + rec->f[LT_TID].n - p);
+	struct idcache *c;
+	struct id pid, tid;
+	uint32_t t;
+
+	memset(&pid, 0, sizeof(pid));
+	memset(&tid, 0, sizeof(tid));
+	if (!lf_getid(rec, LT_PID, &pid)) {
+		pid.kind = ID_INT;
+		pid.v = 0;
+	}
+	if (!lf_getid(rec, LT_TID, &tid))
+		tid = pid;
+	t = lf_thread(ids, &pid, &tid, 1);
+	/* Members held in extra differ from record to record. */
+	if (!LT_ISNONE(rec->f[LT_PID]) && !LT_ISNONE(rec->f[LT_TID]) &&
+	    n <= sizeof(c->key)) {
+		ids->hand = (ids->hand + LF_NCACHE - 1) % LF_NCACHE;
+		c = &ids->cache[ids->hand];
+		memcpy(c->key, p, n);
+		c->keyn = n;
+		c->thread = t;
+	}
+	return t;
+}
+
+/* thread_name and thread_sort_index: the last one of a thread counts. */
+void
+lf_meta(struct ids *ids, const struct ltrec *rec, uint32_t t)
+{
+	const struct ltfield *a = &rec->f[LT_ARGS];
+	struct thread *th = &ids->th[t];
+	const char *v;
+	size_t vn;
+
+	if (LT_IS(rec->f[LT_NAME], "thread_name") &&
+	    (v = lt_json_member(a->p, a->n, "name", &vn)) != NULL &&
+	    vn > 2 && v[0] == '"') {
+		th->name = ids->text.n;
+		th->namelen = vn - 2;
+		lt_buf_add(&ids->text, v + 1, vn - 2);
+	} else if (LT_IS(rec->f[LT_NAME], "thread_sort_index") &&
+	    (v = lt_json_member(a->p, a->n, "sort_index", &vn)) != NULL &&
+	    (v[0] == '-' || (unsigned)(v[0] - '0') < 10)) {
+		th->sort = ids->text.n;
+		th->sortlen = vn;
+		lt_buf_add(&ids->text, v, vn);
+	}
+}
+
+static int
+known(struct ids *ids, const struct id *pid, const struct id *tid)
+{
+	return lf_thread(ids, pid, tid, 0) != LF_NONE;
+}
+
+/* The next tid from 4000000001 up that process pid does not have. */
+static int64_t
+freetid(struct ids *ids, const struct id *pid)
+{
+	struct id id;
+
+	memset(&id, 0, sizeof(id));
+	id.kind = ID_INT;
+	do {
+		if (ids->nextfb >= TIDMAX)
+			lt_die(LT_EXIT_SYS, "no free tid left for a lane");
+		id.v = ++ids->nextfb;
+	} while (known(ids, pid, &id));
+	return id.v;
+}
+
+/*
+ * The tid of lane k of thread t, into ln: integer tids get T*1000+k
+ * when that is a free tid in 1..2^32-1, else the next free one from
+ * 4000000001 up; string tids get "T lane k", or "T lane k #2", ...  The
+ * tid is then a known thread, so no two lanes and no lane and real
+ * thread share a tid within a pid.
+ */
+void
+lf_newlane(struct ids *ids, uint32_t t, uint32_t k, struct lane *ln)
+{
+	struct id pid = ids->th[t].pid, tid = ids->th[t].tid, id;
+	char num[LT_NUMBUF];
+	uint32_t r;
+	int j;
+
+	memset(&id, 0, sizeof(id));
+	ln->k = k;
+	id.kind = ID_INT;
+	if (tid.kind == ID_TEXT && lf_text(ids, tid.off)[0] == '"') {
+		ids->base.n = 0;
+		lt_buf_add(&ids->base, lf_text(ids, tid.off), tid.len - 1);
+		snprintf(num, sizeof(num), " lane %u", k);
+		lt_buf_adds(&ids->base, num);
+		id.kind = ID_TEXT;
+		id.off = ids->text.n;
+		for (j = 1; ; j++) {
+			ids->text.n = id.off;
+			lt_buf_add(&ids->text, ids->base.p, ids->base.n);
+			if (j > 1) {
+				snprintf(num, sizeof(num), " #%d", j);
+				lt_buf_adds(&ids->text, num);
+			}
+			lt_buf_addc(&ids->text, '"');
+			id.len = ids->text.n - id.off;
+			if (!known(ids, &pid, &id))
+				break;
+		}
+		ln->tid = id.off;
+	} else {
+		id.v = 0;
+		if (tid.kind == ID_INT && tid.v >= 1 && k <= 999 &&
+		    tid.v <= (TIDMAX - k) / 1000)
+			id.v = tid.v * 1000 + k;
+		if (id.v == 0 || known(ids, &pid, &id))
+			id.v = freetid(ids, &pid);
+		ln->tid = ids->text.n;
+		lt_buf_add(&ids->text, num, lt_i64_fmt(num, id.v));
+	}
+	ln->tidlen = ids->text.n - ln->tid;
+	r = lf_thread(ids, &pid, &id, 1);
+	ids->th[r].islane = 1;
+}
+
+/*
+ * The records of thread t have a tid that a lane took before they came
+ * (the stream was not held): from now on they are those of a new thread
+ * of the next free tid, whose index is returned.
+ */
+uint32_t
+lf_rename(struct ids *ids, uint32_t t)
+{
+	struct id pid = ids->th[t].pid, id;
+	char num[LT_NUMBUF];
+	uint32_t r;
+
+	if (ids->th[t].alias != 0)
+		return ids->th[t].alias - 1;
+	memset(&id, 0, sizeof(id));
+	id.kind = ID_INT;
+	id.v = freetid(ids, &pid);
+	r = lf_thread(ids, &pid, &id, 1);
+	ids->th[r].col.tid = ids->text.n;
+	lt_buf_add(&ids->text, num, lt_i64_fmt(num, id.v));
+	ids->th[r].col.tidlen = ids->text.n - ids->th[r].col.tid;
+	ids->th[t].alias = r + 1;
+	return r;
+}
+
+/* Python's str() of the JSON value v: strings without their quotes. */
+void
+lf_showval(struct ltbuf *b, const char *v, size_t vn)
+{
+	if (vn >= 2 && v[0] == '"')
+		lt_unesc(b, v + 1, vn - 2);
+	else if (vn == 4 && memcmp(v, "true", 4) == 0)
+		lt_buf_adds(b, "True");
+	else if (vn == 5 && memcmp(v, "false", 5) == 0)
+		lt_buf_adds(b, "False");
+	else if (vn == 4 && memcmp(v, "null", 4) == 0)
+		lt_buf_adds(b, "None");
+	else
+		lt_buf_add(b, v, vn);
+}
+
+/*
+ * Member col (pid, tid or name) of the record of columns f, as
+ * trace-lanefix prints it: None (or <unnamed>) when absent.
+ */
+void
+lf_show(struct ltbuf *b, const struct ltfield *f, int col)
+{
+	const char *v;
+	size_t vn;
+
+	if (col == LT_NAME && f[col].n > 0)
+		lt_unesc(b, f[col].p, f[col].n);
+	else if (col != LT_NAME && !LT_ISNONE(f[col]))
+		lf_showval(b, f[col].p, f[col].n);
+	else if ((v = lt_json_member(f[LT_EXTRA].p, f[LT_EXTRA].n,
+	    lt_colname[col], &vn)) != NULL)
+		lf_showval(b, v, vn);
+	else
+		lt_buf_adds(b, col == LT_NAME ? "<unnamed>" : "None");
+}
+
+/* A track key as text: the number, or the value it stands for. */
+void
+lf_showid(struct ltbuf *b, const struct ids *ids, const struct id *id)
+{
+	char num[LT_NUMBUF];
+
+	if (id->kind == ID_INT)
+		lt_buf_add(b, num, lt_i64_fmt(num, id->v));
+	else
+		lf_showval(b, idtext(ids, id), id->len);
+}
+
+void
+lf_ids_init(struct ids *ids)
+{
+	int i;
+
+	memset(ids, 0, sizeof(*ids));
+	ids->nextfb = FALLBACK;
+	for (i = 0; i < LF_NCACHE; i++)
+		ids->cache[i].thread = LF_NONE;
+}
+
+void
+lf_ids_free(struct ids *ids)
+{
+	free(ids->th);
+	lt_map_free(&ids->map);
+	lt_buf_free(&ids->text);
+	lt_buf_free(&ids->base);
+	memset(ids, 0, sizeof(*ids));
+}

@@ -1,0 +1,307 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * track.c: the tracks of ltlanefix(1) and the placing of one slice: the
+ * engine (lanes.c) puts it on a lane, a new lane gets its tid (ids.c),
+ * the crossings before and after are counted (cross.c), the counters of
+ * the #stat line move on, and a changed slice goes into the report.
+ * Whatever holds the slices (all of them, or a window of the stream)
+ * calls lf_place for each, in the order of lf_lanes_sort per track.
+ */
+#include <stdlib.h>
+
+#include "lt.h"
+#include "ltlanefix.h"
+
+/*
+ * The nine columns of a stored record line, which ends at a newline or
+ * after n bytes (its columns were checked).
+ */
+void
+lf_cols(char *p, size_t n, struct ltfield *f)
+{
+	char *end = memchr(p, '\n', n), *tab;
+	int i;
+
+	if (end == NULL)
+		end = p + n;
+	for (i = 0; i < LT_NCOL - 1; i++) {
+		tab = memchr(p, '\t', (size_t)(end - p));
+		f[i].p = p;
+		f[i].n = (size_t)(tab - p);
+		p = tab + 1;
+	}
+	f[LT_EXTRA].p = p;
+	f[LT_EXTRA].n = (size_t)(end - p);
+}
+
+/* The track of thread th, made at its first slice, the record line. */
+uint32_t
+lf_track(struct lf *lf, uint32_t th, char *line, size_t n)
+{
+	struct thread *t = &lf->ids.th[th];
+	struct ltfield f[LT_NCOL];
+	struct track *tr;
+
+	if (t->track != 0)
+		return t->track - 1;
+	if (lf->ntracks >= LF_NONE - 1)
+		lt_die(LT_EXIT_SYS, "too many tracks");
+	lf->tracks = lt_grow(lf->tracks, &lf->captracks, lf->ntracks + 1,
+	    sizeof(*lf->tracks));
+	tr = &lf->tracks[lf->ntracks];
+	memset(tr, 0, sizeof(*tr));
+	tr->thread = th;
+	lf_track_init(&tr->eng);
+	if (lf->rep != NULL) {
+		lf_cols(line, n, f);
+		lf_rep_track(lf->rep, lf->ntracks, f);
+	}
+	t->track = (uint32_t)++lf->ntracks;
+	return t->track - 1;
+}
+
+int
+lf_changed(const struct lfslice *x)
+{
+	return x->lane != 0 || x->nts != x->ts || x->nend != x->end;
+}
+
+const struct lane *
+lf_laneof(const struct lf *lf, uint32_t t, const struct lfslice *x)
+{
+	return x->lane == 0 ? NULL : &lf->tracks[t].lane[x->lane - 1];
+}
+
+/* The crossing counter of lane k of track tr, made when first needed. */
+struct lfxc *
+lf_after(struct track *tr, uint32_t k)
+{
+	size_t old = tr->capafter;
+
+	if (k >= old) {
+		tr->after = lt_grow(tr->after, &tr->capafter, (size_t)k + 1,
+		    sizeof(*tr->after));
+		memset(tr->after + old, 0,
+		    (tr->capafter - old) * sizeof(*tr->after));
+	}
+	return &tr->after[k];
+}
+
+/* Lane k of track t exists: its tid is made when it is first used. */
+static void
+uselane(struct lf *lf, uint32_t t, uint32_t k)
+{
+	struct track *tr = &lf->tracks[t];
+
+	while (k > tr->nlane) {
+		/* Most tracks have no lane or one: start small. */
+		if (tr->nlane == tr->caplane) {
+			tr->caplane = tr->caplane != 0 ? 2 * tr->caplane : 2;
+			tr->lane = lt_reallocarray(tr->lane, tr->caplane,
+			    sizeof(*tr->lane));
+		}
+		lf_newlane(&lf->ids, tr->thread, (uint32_t)tr->nlane + 1,
+		    &tr->lane[tr->nlane]);
+		tr->nlane++;
+		lf->nlanes++;
+	}
+}
+
+/* Slice x of track t is placed: count it, report it. */
+static void
+placed(struct lf *lf, uint32_t t, struct lfslice *x, char *line, size_t n,
+    struct lfxc *before)
+{
+	struct track *tr = &lf->tracks[t];
+	struct ltfield f[LT_NCOL];
+	uint32_t k = x->lane;
+
+	uselane(lf, t, k);
+	if (lf->online) {
+		lf->xbefore += lf_xc_add(before, x->ts, x->end);
+		lf->xafter += lf_xc_add(lf_after(tr, k), x->nts, x->nend);
+	}
+	tr->moved += k != 0;
+	tr->snaps += x->snaps;
+	lf->nmoved += k != 0;
+	lf->nsnaps += x->snaps;
+	lf->nsnapped += x->snaps != 0;
+	if (!lf_changed(x))
+		return;
+	lf->nchanged++;
+	if (lf->rep != NULL) {
+		lf_cols(line, n, f);
+		lf_rep_slice(lf->rep, t, f, x, &lf->ids, lf_laneof(lf, t, x));
+	}
+}
+
+/*
+ * Place x, the next slice of track t in the order of lf_lanes_sort; its
+ * record is the line (kept as it is: split here only for the report).
+ */
+void
+lf_place(struct lf *lf, uint32_t t, struct lfslice *x, char *line, size_t n)
+{
+	struct track *tr = &lf->tracks[t];
+
+	x->lane = lf_track_put(&lf->work, &tr->eng, x, lf->thr);
+	placed(lf, t, x, line, n, &tr->before);
+}
+
+/*
+ * Place x, the next of the slices of track t that came too late to be
+ * placed with the others (in the order of lf_lanes_sort among them), on
+ * lanes of their own after the track's: with eng, their lanes, and
+ * before, their crossings as read.  They keep their times.
+ */
+void
+lf_place_late(struct lf *lf, uint32_t t, struct lftrack *eng, uint32_t base,
+    struct lfxc *before, struct lfslice *x, char *line, size_t n)
+{
+	x->lane = base + lf_track_put(&lf->work, eng, x, 0);
+	lf->nlate++;
+	placed(lf, t, x, line, n, before);
+}
+
+/*
+ * The flow at fts bound to slice b (next: an f that binds to the next
+ * slice): onto b's lane, and to b's new start when it was at b's start
+ * or is no longer inside b.  Returns 1 when the flow changes.
+ */
+int
+lf_follow(const struct lfslice *b, int64_t fts, int next, int64_t *nts,
+    int *moved)
+{
+	*nts = fts;
+	*moved = 0;
+	if (!lf_changed(b))
+		return 0;
+	*moved = b->lane != 0;
+	if (next || fts == b->ts || !(fts == b->nts ||
+	    (b->nts < fts && fts < b->nend)))
+		*nts = b->nts;
+	return *moved || *nts != fts;
+}
+
+/* The track has no slice left to place: let go of what placed them. */
+void
+lf_track_done(struct lf *lf, uint32_t t)
+{
+	struct track *tr = &lf->tracks[t];
+	size_t k;
+
+	lf_track_free(&lf->work, &tr->eng);
+	lf_xc_free(&tr->before);
+	for (k = 0; k < tr->capafter; k++)
+		lf_xc_free(&tr->after[k]);
+	free(tr->after);
+	tr->after = NULL;
+	tr->capafter = 0;
+}
+
+void
+lf_free(struct lf *lf)
+{
+	size_t t;
+
+	for (t = 0; t < lf->ntracks; t++) {
+		lf_track_done(lf, (uint32_t)t);
+		free(lf->tracks[t].lane);
+	}
+	free(lf->tracks);
+	lf_lanes_free(&lf->work);
+	lf_ids_free(&lf->ids);
+	lf_rep_free(lf->rep);
+}
+
+/* The column (pid or tid) of rec that is not an id, or -1. */
+static int
+badid(const struct ltrec *rec)
+{
+	struct ltjson j;
+	int64_t v;
+	int i;
+
+	for (i = LT_PID; i <= LT_TID; i++) {
+		if (LT_ISNONE(rec->f[i]))
+			continue;
+		if (rec->f[i].p[0] == '"' ? lt_json_whole(rec->f[i].p,
+		    rec->f[i].n, NULL, &j) == LT_JSON_OK && j.type == '"' &&
+		    j.flags == 0 : lt_int_parse(rec->f[i].p, rec->f[i].n,
+		    &v) == LT_NUM_OK)
+			continue;
+		return i;
+	}
+	return -1;
+}
+
+/* The thread of rec's pid and tid; LF_NONE when they are no ids. */
+uint32_t
+lf_idthread(struct lf *lf, const struct ltrec *rec)
+{
+	uint32_t th;
+
+	if ((th = lf_cached(&lf->ids, rec)) != LF_NONE)
+		return th;
+	if (badid(rec) >= 0)
+		return LF_NONE;
+	return lf_threadof(&lf->ids, rec);
+}
+
+/*
+ * Columns ltlanefix reads are checked as litracer-stream(5) says; ts and
+ * dur are read into t[0] and t[1], has[] saying which are not "-".
+ * Returns the record's thread.
+ */
+uint32_t
+lf_record(struct lf *lf, struct ltrd *rd, const struct ltrec *rec,
+    int64_t t[2], int has[2])
+{
+	uint32_t th;
+	int c, i, r;
+
+	c = rec->f[LT_PH].n == 1 ? (unsigned char)rec->f[LT_PH].p[0] : 0;
+	if (c <= 0x20 || c >= 0x7f || c == '"' || c == '\\')
+		lt_rd_bad(rd, "column ph: not a one-character phase");
+	for (i = 0; i < 2; i++) {
+		t[i] = 0;
+		if ((r = lt_rec_ts(rec, i == 0 ? LT_TS : LT_DUR, &t[i])) < 0)
+			lt_rd_bad(rd, "column %s: not microseconds (-?D+ with "
+			    "at most 3 decimals) or -",
+			    lt_colname[i == 0 ? LT_TS : LT_DUR]);
+		has[i] = r > 0;
+	}
+	if ((th = lf_idthread(lf, rec)) == LF_NONE)
+		lt_rd_bad(rd, "column %s: not an integer, a JSON string or -",
+		    lt_colname[badid(rec)]);
+	return th;
+}
+
+/*
+ * The start and end that a slice is placed by, from its ts and dur
+ * columns (ns), into x: the one place where they are read, for a whole
+ * stream and for one placed as it goes.  They are the times of the
+ * columns.  Where ltjson writes times that Perfetto reads as others (a
+ * trace longer than its offset window, issue 12), they are to be those
+ * Perfetto will see, and so the times of the flows, which bind to
+ * slices by them.  They must lie within +-2^62 ns, or it is bad data.
+ */
+void
+lf_slicetimes(struct ltrd *rd, int64_t ts, int64_t dur, struct lfslice *x)
+{
+	if (ts < -LF_TMAX || ts > LF_TMAX || dur < -LF_TMAX || dur > LF_TMAX ||
+	    ts + dur < -LF_TMAX || ts + dur > LF_TMAX)
+		lt_rd_bad(rd, "X slice beyond the time range of ltlanefix "
+		    "(+-%lld us)", (long long)(LF_TMAX / 1000));
+	memset(x, 0, sizeof(*x));
+	x->ts = x->nts = ts;
+	x->end = x->nend = ts + dur;
+}
+
+/* Is the directive one of ltpair's for this stage (#open, #close)? */
+int
+lf_isours(const char *line, size_t n)
+{
+	return (n >= 6 && memcmp(line, "#open\t", 6) == 0) ||
+	    (n >= 7 && memcmp(line, "#close\t", 7) == 0);
+}

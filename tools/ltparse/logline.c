@@ -1,0 +1,565 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * logline.c: one line of a LitData enable_tracer() log, tokenised.
+ *
+ * A record is a prefix, "ts:T;PID:P; TID:T; " (v1 adds logger_name and
+ * level before PID), then "key: value;" pairs (ltparse(1), section
+ * Logs).  Tokens are split on ';', each at its first ':', keys and values
+ * trimmed; nothing is copied, the line is only pointed into.  Every line
+ * is classified, as an event or as one kind of skipped line, so that
+ * each line of a log is accounted for.  A damaged record is never
+ * turned into an event: an event that does not end in ';', or that
+ * repeats a key of the prefix (two records glued together), is torn.
+ */
+#include <stdlib.h>
+
+#include "lt.h"
+#include "ltparse.h"
+#include "scan.h"
+
+#define ISBLANK(c)	((c) == ' ' || (c) == '\t')
+#define KEYIS(k, n, s)	((n) == sizeof(s) - 1 && memcmp(k, s, n) == 0)
+#define HASPFX(p, n, s)	((n) >= sizeof(s) - 1 && \
+			    memcmp(p, s, sizeof(s) - 1) == 0)
+
+#define TRIM(p, e)	do {						\
+		while ((p) < (e) && ISBLANK(*(p)))			\
+			(p)++;						\
+		while ((e) > (p) && ISBLANK((e)[-1]))			\
+			(e)--;						\
+	} while (0)
+
+/*
+ * A cursor over the ';' and ':' of a record, sixteen bytes at a time:
+ * the bytes from w on, those of them not handed out yet in the mask m.
+ * On the way it notes in esc whether a byte needs escaping in JSON.
+ * When open, the end of the line is not known yet: end is the end of
+ * the bytes there are, and the first '\n' becomes the end.
+ */
+struct cut {
+	const char	*w;
+	const char	*end;
+	unsigned	 m;
+	unsigned	 esc;
+	int		 open;
+};
+
+static inline void
+cutload(struct cut *c)
+{
+	unsigned e, nl, before;
+	const char *t;
+
+	if (c->end - c->w >= 16) {
+		c->m = lt_scan16both(c->w, ';', ':', &e);
+		/* A '\n' is below 0x20: looked for only then. */
+		if (e != 0 && c->open && (nl = lt_scan16(c->w, '\n',
+		    '\n')) != 0) {
+			before = (1U << lt_scan_first(nl)) - 1;
+			c->m &= before;
+			e &= before;
+			c->end = c->w + lt_scan_first(nl);
+			c->open = 0;
+		}
+		c->esc |= e;
+		return;
+	}
+	for (c->m = 0, t = c->w; t < c->end; t++) {
+		if (*t == '\n' && c->open) {
+			c->end = t;
+			c->open = 0;
+			break;
+		}
+		if (*t == ';' || *t == ':')
+			c->m |= 1U << (t - c->w);
+		if ((unsigned char)*t < 0x20 || (unsigned char)*t >= 0x7f ||
+		    *t == '"' || *t == '\\')
+			c->esc = 1;
+	}
+}
+
+/* The next ';', or ':' too when colon is set; end after the last. */
+static inline const char *
+cutnext(struct cut *c, int colon)
+{
+	const char *d;
+
+	for (;;) {
+		if (c->m != 0) {
+			d = c->w + lt_scan_first(c->m);
+			c->m &= c->m - 1;
+			if (colon || *d == ';')
+				return d;
+			continue;
+		}
+		if (c->end - c->w <= 16)
+			return c->end;
+		c->w += 16;
+		cutload(c);
+	}
+}
+
+static int
+torn(struct pslog *lg, const char *why)
+{
+	lg->why = why;
+	return lg->kind = PS_SKIP_TORN;
+}
+
+static void
+morekv(struct pslog *lg)
+{
+	lg->kvcap = lg->kvcap != 0 ? lg->kvcap * 2 : 16;
+	lg->kv = lt_reallocarray(lg->kv, lg->kvcap, sizeof(*lg->kv));
+}
+
+static inline void
+addkv(struct pslog *lg, const char *k, size_t kn, const char *v, size_t vn)
+{
+	if (lg->nkv == lg->kvcap)
+		morekv(lg);
+	lg->kv[lg->nkv].k = k;
+	lg->kv[lg->nkv].kn = kn;
+	lg->kv[lg->nkv].v = v;
+	lg->kv[lg->nkv].vn = vn;
+	lg->nkv++;
+}
+
+/*
+ * Timestamps: Unix seconds before 0.2.68, microseconds since (spec 4:
+ * a value below 1e11 is seconds), scaled to ns exactly.  The usual
+ * D+.D+ is read here; anything else (an exponent, 19 digits) goes to
+ * lt_dec_parse().  A microsecond time written as lt1 would write it
+ * (at most 3 decimals, no leading zero) is kept as text in tsus.
+ */
+static int
+parsets(const char *v, size_t n, struct pslog *lg)
+{
+	const char *p = v, *end = v + n, *f;
+	uint64_t ip = 0, fr = 0;
+	int k, scale, round = 0;
+
+	lg->tsus.p = NULL;
+	while (p < end && (unsigned)*p - '0' <= 9 && p - v < 16)
+		ip = ip * 10 + (uint64_t)(*p++ - '0');
+	if (p == v || (p < end && *p != '.') || (p < end && p + 1 == end))
+		goto slow;
+	f = p < end ? p + 1 : end;
+	scale = ip < 100000000000ULL ? 9 : 3;
+	if (ip > (scale == 9 ? 9000000000ULL : 9000000000000000ULL))
+		goto slow;		/* beyond int64 nanoseconds */
+	for (k = 0, p = f; p < end; p++, k++) {
+		if ((unsigned)*p - '0' > 9)
+			goto slow;
+		if (k < scale)
+			fr = fr * 10 + (uint64_t)(*p - '0');
+		else if (k == scale)
+			round = *p >= '5';
+	}
+	for (; k < scale; k++)
+		fr *= 10;
+	lg->ts = (int64_t)(ip * (scale == 9 ? 1000000000 : 1000) + fr) +
+	    round;
+	if (scale == 9)
+		lg->gen = PS_GEN_OLD;
+	else if (*v != '0' && end - f <= 3) {
+		lg->tsus.p = (char *)v;
+		lg->tsus.n = n;
+		/* lt1 writes the shortest form: 12.500 is 12.5 */
+		while (lg->tsus.n > (size_t)(f - v) &&
+		    v[lg->tsus.n - 1] == '0')
+			lg->tsus.n--;
+		if (v[lg->tsus.n - 1] == '.')
+			lg->tsus.n--;
+	}
+	return 0;
+
+slow:
+	if (lt_dec_parse(v, n, 3, &lg->ts) != LT_NUM_OK || lg->ts < 0)
+		return -1;
+	if (lg->ts < (int64_t)100000000000 * 1000) {
+		lg->gen = PS_GEN_OLD;
+		if (lt_dec_parse(v, n, 9, &lg->ts) != LT_NUM_OK)
+			return -1;
+	}
+	return 0;
+}
+
+/* Is s[0..n) inside p[0..pn)? */
+static int
+contains(const char *p, size_t pn, const char *s, size_t n)
+{
+	const char *q, *end = p + pn;
+
+	while (pn >= n && (q = memchr(p, s[0], pn - n + 1)) != NULL) {
+		if (memcmp(q, s, n) == 0)
+			return 1;
+		p = q + 1;
+		pn = (size_t)(end - p);
+	}
+	return 0;
+}
+
+/*
+ * A line that is not a record: a line of a Python traceback, a piece of
+ * a record (its start was lost, or it was written after other bytes),
+ * or other output that reached the file.
+ */
+static int
+notrecord(const char *line, const char *p, const char *end,
+    struct pslog *lg)
+{
+	size_t n = (size_t)(end - p);
+	const char *semi;
+
+	/* Python indents the frames and the source lines of a traceback. */
+	if (p > line || HASPFX(p, n, "Traceback (most recent call last):") ||
+	    HASPFX(p, n, "During handling of the above exception") ||
+	    HASPFX(p, n, "The above exception was the direct cause"))
+		return lg->kind = PS_SKIP_TRACEBACK;
+	if (contains(p, n, "PID:", 4) && contains(p, n, "TID:", 4))
+		return torn(lg, "record not at the start of the line");
+	/* "...worker_rank: 2;": the tail of a record whose start is lost. */
+	if (end[-1] == ';') {
+		for (semi = end - 1; semi > p && semi[-1] != ';'; semi--)
+			;
+		if (contains(semi, (size_t)(end - semi), ": ", 2))
+			return torn(lg, "the end of a record");
+	}
+	return lg->kind = PS_SKIP_NOISE;
+}
+
+/*
+ * The first line of an exception logged by commit 25bf3ca8, "[litdata]
+ * PrepareChunksThread CRASHED (rank=R, worker=W): Exc: message", is a
+ * crash, written as the instant that later releases write.
+ */
+static int
+crashtext(struct pslog *lg)
+{
+	static const char head[] = "[litdata] PrepareChunksThread CRASHED";
+
+	if (lg->gen == PS_GEN_V1 || lg->nkv != 1 || lg->ph.p != NULL ||
+	    lg->name.p != NULL ||
+	    !HASPFX(lg->kv[0].k, lg->kv[0].kn, head))
+		return 0;
+	lg->name.p = (char *)"crash";
+	lg->name.n = 5;
+	lg->ph.p = (char *)"I";
+	lg->ph.n = 1;
+	lg->crash = 1;
+	return 1;
+}
+
+/*
+ * A PID or TID, at most max.  The lines of one thread often come in a
+ * run: the last text read and its value are kept, so as not to read the
+ * same digits again.
+ */
+static int
+idval(struct psidc *c, const char *v, size_t n, uint64_t max, uint64_t *id)
+{
+	if (n != 0 && n == c->n && lt_same(v, c->text, n)) {
+		*id = c->id;
+		return 0;
+	}
+	if (lt_uint_parse(v, n, id) != LT_NUM_OK || *id > max)
+		return -1;
+	if (n <= sizeof(c->text)) {
+		memcpy(c->text, v, n);
+		c->n = (unsigned char)n;
+		c->id = *id;
+	}
+	return 0;
+}
+
+/*
+ * The prefix of a record, "ts:T;PID:P; TID:T;" ("ts:T; logger_name:L;
+ * level:V; PID:P; TID:T;" in v1), whose tokens c hands out from tok.
+ * Returns where the tokens after it start, or NULL with lg torn.
+ */
+static const char *
+prefix(struct cut *c, const char *tok, struct pslog *lg)
+{
+	const char *q, *k, *ke, *v, *ve;
+	int have_ts = 0, have_pid = 0;
+	size_t n;
+
+	for (; tok < c->end; tok = q + 1) {
+		q = cutnext(c, 1);
+		k = tok;
+		ke = q;
+		TRIM(k, ke);
+		if (q == c->end || *q == ';') {
+			if (k == ke)
+				continue;	/* ";;" */
+			torn(lg, "bad record prefix");
+			return NULL;
+		}
+		v = q + 1;
+		ve = q = cutnext(c, 0);
+		TRIM(v, ve);
+		n = (size_t)(ke - k);
+		if (KEYIS(k, n, "ts")) {
+			if (have_ts++ || parsets(v, (size_t)(ve - v), lg) < 0)
+				break;
+		} else if (!have_ts) {
+			break;
+		} else if (KEYIS(k, n, "PID")) {
+			if (have_pid++ || idval(&lg->pidc, v, (size_t)(ve - v),
+			    UINT32_MAX, &lg->pid) < 0) {
+				torn(lg, "bad PID");
+				return NULL;
+			}
+		} else if (KEYIS(k, n, "TID")) {
+			if (!have_pid || idval(&lg->tidc, v, (size_t)(ve - v),
+			    UINT64_MAX, &lg->tid) < 0) {
+				torn(lg, "bad TID");
+				return NULL;
+			}
+			return q + 1;
+		} else if (!have_pid && (KEYIS(k, n, "logger_name") ||
+		    KEYIS(k, n, "level"))) {
+			/* v1 puts logger_name and level before PID. */
+			lg->gen = PS_GEN_V1;
+			addkv(lg, k, n, v, (size_t)(ve - v));
+		} else {
+			torn(lg, "bad record prefix");
+			return NULL;
+		}
+	}
+	torn(lg, tok < c->end ? "bad ts" : "record prefix cut short");
+	return NULL;
+}
+
+/* The column keys: ph, cat, name and cname go to their fields. */
+static inline struct ltfield *
+column(struct pslog *lg, const char *k, size_t n)
+{
+	switch (n) {
+	case 2:
+		return k[0] == 'p' && k[1] == 'h' ? &lg->ph : NULL;
+	case 3:
+		return KEYIS(k, n, "cat") ? &lg->cat : NULL;
+	case 4:
+		return KEYIS(k, n, "name") ? &lg->name : NULL;
+	case 5:
+		return KEYIS(k, n, "cname") ? &lg->cname : NULL;
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * The tokens of a record after its prefix, from tok: "key: value;" to
+ * the columns or to kv.  Returns 0, 1 when there was text without a
+ * key, or -1 with lg torn.
+ */
+static int
+body(struct cut *c, const char *tok, struct pslog *lg)
+{
+	static const char *const twice[] = {
+		NULL, NULL, "two ph keys", "two cat keys", "two name keys",
+		"two cname keys"
+	};
+	const char *q, *k, *ke, *v, *ve;
+	struct pskv *last = NULL;
+	struct ltfield *f;
+	int bare = 0;
+	size_t n;
+
+	for (; tok < c->end; tok = q + 1) {
+		q = cutnext(c, 1);
+		k = tok;
+		ke = q;
+		TRIM(k, ke);
+		if (q == c->end || *q == ';') {
+			if (k == ke)
+				continue;	/* ";;" or the final ';' */
+			if (last == NULL) {
+				bare = 1;	/* message text */
+				continue;
+			}
+			/* Before 0.2.68 a ';' in a value was not replaced. */
+			ve = q;
+			v = last->v;
+			TRIM(v, ve);
+			last->vn = (size_t)(ve - v);
+			continue;
+		}
+		v = q + 1;
+		ve = q = cutnext(c, 0);
+		TRIM(v, ve);
+		n = (size_t)(ke - k);
+		last = NULL;
+		if ((f = column(lg, k, n)) != NULL) {
+			if (f->p != NULL) {
+				torn(lg, twice[n]);
+				return -1;
+			}
+			f->p = (char *)v;
+			f->n = (size_t)(ve - v);
+			continue;
+		}
+		if (n <= 3 && (KEYIS(k, n, "ts") || KEYIS(k, n, "PID") ||
+		    KEYIS(k, n, "TID"))) {
+			torn(lg, "two records on one line");
+			return -1;
+		}
+		addkv(lg, k, n, v, (size_t)(ve - v));
+		last = &lg->kv[lg->nkv - 1];
+	}
+	return bare;
+}
+
+/* What a whole record is, once its tokens are read. */
+static int
+verdict(struct pslog *lg, const char *end, int bare)
+{
+	if (lg->ph.p == NULL) {
+		if (!crashtext(lg))
+			return lg->kind = PS_SKIP_TEXT;
+		return lg->kind = PS_LOG_EVENT;
+	}
+	if (lg->ph.n != 1 || (unsigned char)lg->ph.p[0] <= ' ' ||
+	    (unsigned char)lg->ph.p[0] >= 0x7f || lg->ph.p[0] == '"' ||
+	    lg->ph.p[0] == '\\')
+		return torn(lg, "bad ph");
+	if (lg->name.p == NULL || lg->name.n == 0)
+		return torn(lg, "event without a name");
+	if (bare)
+		return torn(lg, "text without a key in an event");
+	/* Every event record ends in ';': one that does not was cut. */
+	if (end[-1] != ';')
+		return torn(lg, "event cut short");
+	/*
+	 * LitData writes B, E and I (i is the same instant): another phase
+	 * is damage, and would cost an error in the trace (a b or an s
+	 * needs an id, an X a dur).
+	 */
+	switch (lg->ph.p[0]) {
+	case 'B': case 'E': case 'I': case 'i':
+		return lg->kind = PS_LOG_EVENT;
+	default:
+		return lg->kind = PS_SKIP_PHASE;
+	}
+}
+
+static void
+reset(struct pslog *lg)
+{
+	lg->nkv = 0;
+	lg->gen = PS_GEN_NEW;
+	lg->salvaged = 0;
+	lg->crash = 0;
+	lg->why = NULL;
+	memset(&lg->name, 0, sizeof(lg->name));
+	lg->ph = lg->cat = lg->cname = lg->name;
+}
+
+/*
+ * Where the record of line[0..n) starts.  A hole of NUL bytes (a kill,
+ * a power loss) ends what was being written; a record after it, on the
+ * same line, is intact.  Returns NULL with lg torn when none is there.
+ */
+static const char *
+start(const char *line, size_t n, struct pslog *lg)
+{
+	const char *p = line, *end = line + n, *nul;
+
+	if (memchr(p, '\0', n) == NULL)
+		return p;
+	while ((nul = memchr(p, '\0', (size_t)(end - p))) != NULL)
+		p = nul + 1;
+	if (!HASPFX(p, (size_t)(end - p), "ts:")) {
+		torn(lg, "NUL bytes");
+		return NULL;
+	}
+	lg->salvaged = 1;
+	return p;
+}
+
+/* Classify the line line[0..n), its '\n' cut, and tokenise a record. */
+int
+ps_logline(char *line, size_t n, struct pslog *lg)
+{
+	const char *p, *end, *tok, *first;
+	struct cut cut;
+	int bare;
+
+	reset(lg);
+	if (n > 0 && line[n - 1] == '\r')
+		n--;
+	end = line + n;
+	if ((p = start(line, n, lg)) == NULL)
+		return lg->kind;
+	/* A byte order mark starts a file; appended files keep theirs. */
+	if (HASPFX(p, (size_t)(end - p), "\xef\xbb\xbf"))
+		p += 3;
+	first = p;
+	TRIM(p, end);
+	if (p == end)
+		return lg->kind = PS_SKIP_BLANK;
+	if (!HASPFX(p, (size_t)(end - p), "ts:"))
+		return notrecord(first, p, end, lg);
+	cut.w = p;
+	cut.end = end;
+	cut.esc = 0;
+	cut.open = 0;
+	cutload(&cut);
+	if ((tok = prefix(&cut, p, lg)) == NULL ||
+	    (bare = body(&cut, tok, lg)) < 0)
+		return lg->kind;
+	lg->plain = cut.esc == 0;
+	return verdict(lg, end, bare);
+}
+
+/*
+ * The next line of a log, at the start of p[0..n), the bytes read so
+ * far (eof: no more will come).  Returns its kind, as ps_logline does,
+ * with *len its length, its '\n' not counted; or PS_LOG_MORE when the
+ * line does not end in p[0..n) and more may come.  A record of
+ * printable ASCII that does not end in a blank, what logs are made of,
+ * is cut in one pass that finds its end too; any other line is first
+ * found, then given to ps_logline().
+ */
+int
+ps_logread(char *p, size_t n, int eof, struct pslog *lg, size_t *len)
+{
+	const char *tok, *nl;
+	struct cut cut;
+	int bare = -1;
+
+	if (n >= 3 && memcmp(p, "ts:", 3) == 0) {
+		reset(lg);
+		cut.w = p;
+		cut.end = p + n;
+		cut.esc = 0;
+		cut.open = 1;
+		cutload(&cut);
+		if ((tok = prefix(&cut, p, lg)) != NULL)
+			bare = body(&cut, tok, lg);
+		if (!cut.open) {
+			*len = (size_t)(cut.end - p);
+			/* ps_logline() cuts blanks at the end of a line. */
+			if (bare >= 0 && cut.esc == 0 && cut.end[-1] != ' ') {
+				lg->plain = 1;
+				return verdict(lg, cut.end, bare);
+			}
+			return ps_logline(p, *len, lg);
+		}
+	}
+	if ((nl = memchr(p, '\n', n)) == NULL && !eof)
+		return PS_LOG_MORE;
+	*len = nl != NULL ? (size_t)(nl - p) : n;
+	return ps_logline(p, *len, lg);
+}
+
+/* Release what ps_logline() allocated. */
+void
+ps_logline_free(struct pslog *lg)
+{
+	free(lg->kv);
+	lg->kv = NULL;
+	lg->nkv = lg->kvcap = 0;
+}

@@ -1,0 +1,221 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * ltparse: LitData enable_tracer() logs, and Chrome trace JSON, to an lt1
+ * stream.
+ *
+ * Reads logs of every LitData release (operands, "-" or none for
+ * standard input; gzip-compressed or not) line by line and writes one
+ * lt1 record per event line: ts in microseconds, the pid, a small tid
+ * standing for the (pid, thread id) pair, the stable name and category,
+ * the other keys as typed args, cname in extra.  Every other line is
+ * skipped and counted by kind.  At the end come the M events naming
+ * every process and thread, and a #stat line; lines = events + skipped.
+ * A JSON input is read event by event and every member kept
+ * (jsonin.c).  With -P, one of N parts is written, so
+ * that N processes can share a file.  See ltparse(1).
+ */
+#include <sys/stat.h>
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ltparse.h"
+
+#define SYNOPSIS	"ltparse [-v] [-n node] [-P k/N [-S dir]] [file ...]"
+
+#define NBLOCKS		1024
+#define MAXPARTS	1000000
+
+static struct pssink	 sink;
+static int		 part, nparts;	/* -P k/N, 0 without */
+static const char	*sharedir;	/* -S */
+
+/* -P k/N */
+static void
+partopt(const char *arg)
+{
+	char buf[32], *slash;
+	const char *errstr;
+	long long k, n;
+
+	if (strlen(arg) >= sizeof(buf) || (slash = strchr(strcpy(buf, arg),
+	    '/')) == NULL)
+		lt_die(LT_EXIT_SYS, "-P %s: expected k/N, such as 2/4", arg);
+	*slash = '\0';
+	n = lt_strtonum(slash + 1, 1, MAXPARTS, &errstr);
+	if (errstr != NULL)
+		lt_die(LT_EXIT_SYS, "-P %s: N is %s (1 to %d)", arg,
+		    errstr, MAXPARTS);
+	k = lt_strtonum(buf, 1, n, &errstr);
+	if (errstr != NULL)
+		lt_die(LT_EXIT_SYS, "-P %s: k is %s (1 to N)", arg, errstr);
+	part = (int)k;
+	nparts = (int)n;
+}
+
+/*
+ * Can the inputs be cut into parts?  Only regular, uncompressed log
+ * files can: others are converted whole by part 1.  Nothing is read
+ * from an input that is not a regular file.
+ */
+static int
+cuttable(struct pspin *ins, int nin)
+{
+	struct ltin in;
+	struct stat sb;
+	int i, ok;
+
+	for (i = 0; i < nin; i++) {
+		if (!ps_isreg(ins[i].path))
+			return 0;
+		lt_in_open(&in, ins[i].path);
+		ok = fstat(in.fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
+		    in.child == -1 && !ps_isjson(&in);
+		ins[i].size = sb.st_size;
+		lt_in_close(&in);
+		if (!ok)
+			return 0;
+	}
+	return 1;
+}
+
+static void
+run(struct pspin *ins, int nin)
+{
+	struct ltin in;
+	int i, form;
+
+	if (nparts > 0 && cuttable(ins, nin))
+		ps_parts(ins, nin, part, nparts, sharedir, &sink);
+	else if (part > 1)
+		return;		/* part 1 converts it all */
+	else {
+		part = nparts = 0;
+		ps_sink_head(&sink);
+		for (i = 0; i < nin; i++) {
+			lt_in_open(&in, ins[i].path);
+			if ((form = ps_isjson(&in)) != 0)
+				ps_jsonin(&ins[i], &in, form, &sink);
+			else
+				ps_login(&ins[i], &in, 0, &sink);
+			lt_in_close(&in);
+		}
+	}
+	if (part != nparts)
+		return;
+	for (i = 0; i < nin; i++) {
+		ps_names(&sink, &ins[i]);
+		ps_jsonnames(&sink, &ins[i]);
+	}
+	ps_sink_stats(&sink, ps_nlogprocs(), ps_nthreads());
+	if (sink.n[PS_C_EVENTS] == 0 &&
+	    sink.n[PS_C_LINES] > sink.n[PS_C_JSON])
+		lt_warn("no events in %lld lines: not a LitData "
+		    "enable_tracer() log?", sink.n[PS_C_LINES] -
+		    sink.n[PS_C_JSON]);
+	else if (sink.n[PS_C_EVENTS] == 0 && sink.n[PS_C_JSON] > 0)
+		lt_warn("no trace event has a one-character ph");
+}
+
+/* The inputs: a block of pids each when there are several, or -n. */
+static struct pspin *
+inputs(int argc, char **argv, long long node)
+{
+	struct pspin *ins;
+	int i;
+
+	if (node >= 0 && node + argc >= NBLOCKS)
+		lt_die(LT_EXIT_SYS, "-n %lld: too large for %d inputs (node + "
+		    "inputs at most %d)", node, argc, NBLOCKS - 1);
+	if (argc >= NBLOCKS)
+		lt_die(LT_EXIT_SYS, "too many inputs (at most %d)",
+		    NBLOCKS - 1);
+	ins = lt_calloc((size_t)argc, sizeof(*ins));
+	for (i = 0; i < argc; i++) {
+		ins[i].path = argv[i];
+		ins[i].index = (uint32_t)i;
+		if (node >= 0) {
+			ins[i].block = (uint32_t)(node + i + 1);
+			snprintf(ins[i].label, sizeof(ins[i].label),
+			    "node %lld", node + i);
+		} else if (argc > 1) {
+			ins[i].block = (uint32_t)(i + 1);
+			snprintf(ins[i].label, sizeof(ins[i].label),
+			    "input %d", i + 1);
+		}
+	}
+	return ins;
+}
+
+int
+main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "node", required_argument, NULL, 'n' },
+		{ "part", required_argument, NULL, 'P' },
+		{ "share", required_argument, NULL, 'S' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ NULL, 0, NULL, 0 }
+	};
+	static char *stdin_only[] = { (char *)"-" };
+	struct pspin *ins;
+	const char *errstr;
+	long long node = -1;
+	int c;
+
+	lt_setprog(argv[0]);
+	while ((c = getopt_long(argc, argv, "hn:P:S:v", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			lt_help(SYNOPSIS,
+			    "  -n, --node node  tag the inputs as coming from "
+			    "node node, node+1, ...\n"
+			    "                   (0 to 1022)\n"
+			    "  -P, --part k/N   write part k of N, for "
+			    "parallel runs\n"
+			    "  -S, --share dir  the parts share their state in "
+			    "dir, none reads\n"
+			    "                   the bytes before its range\n"
+			    "  -v, --verbose    report every skipped line on "
+			    "stderr\n"
+			    "  -h, --help       show this help\n");
+			break;
+		case 'n':
+			node = lt_strtonum(optarg, 0, NBLOCKS - 2, &errstr);
+			if (errstr != NULL)
+				lt_die(LT_EXIT_SYS, "-n %s: %s (0 to %d)",
+				    optarg, errstr, NBLOCKS - 2);
+			break;
+		case 'P':
+			partopt(optarg);
+			break;
+		case 'S':
+			sharedir = optarg;
+			break;
+		case 'v':
+			sink.verbose = 1;
+			break;
+		default:
+			lt_usage(SYNOPSIS);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (sharedir != NULL && nparts == 0)
+		lt_die(LT_EXIT_SYS, "-S %s: only with -P", sharedir);
+	if (argc == 0) {
+		argc = 1;
+		argv = stdin_only;
+	}
+	ins = inputs(argc, argv, node);
+	lt_out_init(&sink.out, 1, "<stdout>");
+	run(ins, argc);
+	lt_out_close(&sink.out);
+	free(ins);
+	ps_procs_free();
+	ps_jsonids_free();
+	lt_buf_free(&sink.rec);
+	return LT_EXIT_OK;
+}

@@ -1,0 +1,538 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * tracks.c: the processes, threads and counters of the trace, each a
+ * track with a TrackDescriptor, and their names and sort order.
+ *
+ * A process and a thread are what Perfetto makes of the pid and tid of
+ * a JSON event, so that the .pftrace of a stream has the threads of
+ * its JSON trace (ltjson(1)): a number is cut to an integer, and one
+ * below 0 or above 2^32-1 is 0; a missing pid is 0, a missing tid or a
+ * tid of 0 is the pid; true, false, null and the like are 0.  A string
+ * is a thread (or process) of its own, named by the string, which no M
+ * record renames.  A pid must also fit the descriptor's int32: strings
+ * and pids above 2^31-1 get numbers counted down from 2^31-1.
+ *
+ * Descriptors of processes and threads are written at the end, when
+ * every M record has named and ranked them (ltparse writes M records
+ * after the events); Perfetto reads all descriptors before any event.
+ * Counter tracks, and the tracks of slices that cross others, are
+ * written when first used.
+ */
+#include <stdlib.h>
+
+#include "ltproto.h"
+
+struct ptproc {
+	uint64_t	 uuid;
+	uint32_t	 seq;		/* of its threads' first events, or 0 */
+	uint32_t	 pid;
+	char		*name;
+	int32_t		 rank;
+	unsigned	 hasrank : 1;
+	unsigned	 strname : 1;
+};
+
+struct ctr {
+	uint32_t	 proc;
+	uint32_t	 seq;		/* its packet sequence */
+	size_t		 off, len;	/* name in ctrnames */
+	uint64_t	 uuid;
+};
+
+static struct ptproc	*procs;
+static size_t		 nprocs, capprocs;
+static struct ptthread	*threads;
+static size_t		 nthreads, capthreads;
+static struct ctr	*ctrs;
+static size_t		 nctrs, capctrs;
+static struct ltbuf	 ctrnames;
+static struct ltmap	 procmap, threadmap, ctrmap, synmap;
+static struct ltbuf	 synkeys;	/* keys of synthetic ids */
+static size_t		*synoff, *synlen;
+static size_t		 nsyn, capsyn;
+static uint64_t		 nextuuid = 1;
+static uint32_t		 nextseq = SEQ_COMMON + 1;
+static int		 procranks, threadranks;
+static struct ltbuf	 pkt, str;
+
+/*
+ * The threads of pid and tid columns met lately, by a hash of their
+ * text: a stream interleaves the records of its threads.
+ */
+#define TCACHE		64
+static struct tmemo {
+	char		 p[23], t[23];
+	uint8_t		 pn, tn;	/* 0: empty */
+	uint32_t	 th;
+}			 tcache[TCACHE];
+
+#define SYN_TOP		((uint32_t)INT32_MAX)
+
+static void
+setstr(char **dst, const char *p, size_t n)
+{
+	free(*dst);
+	*dst = lt_malloc(n + 1);
+	memcpy(*dst, p, n);
+	(*dst)[n] = '\0';
+}
+
+static int
+syneq(const void *arg, uint32_t i)
+{
+	const struct ltbuf *k = arg;
+
+	return synlen[i] == k->n && memcmp(synkeys.p + synoff[i], k->p,
+	    k->n) == 0;
+}
+
+/* The synthetic number of key (a string, or a pid too big for int32). */
+static uint32_t
+synthetic(const struct ltbuf *key)
+{
+	uint32_t *v;
+	int isnew;
+
+	v = lt_map_get(&synmap, lt_hash(key->p, key->n), syneq, key, &isnew);
+	if (isnew) {
+		if (nsyn >= SYN_TOP / 2)
+			lt_die(LT_EXIT_SYS, "too many string pids and tids");
+		synoff = lt_grow(synoff, &capsyn, nsyn + 1, sizeof(*synoff));
+		synlen = lt_reallocarray(synlen, capsyn, sizeof(*synlen));
+		synoff[nsyn] = synkeys.n;
+		synlen[nsyn] = key->n;
+		lt_buf_add(&synkeys, key->p, key->n);
+		*v = (uint32_t)nsyn++;
+	}
+	return SYN_TOP - *v;
+}
+
+/* A JSON number as Perfetto takes a pid or tid: cut, then 0 if outside. */
+static uint32_t
+idnumber(const char *p, size_t n)
+{
+	int64_t v;
+	double d;
+
+	if (lt_int_parse(p, n, &v) == LT_NUM_OK)
+		return v >= 0 && v <= (int64_t)UINT32_MAX ? (uint32_t)v : 0;
+	if (!pt_number(p, n, &d) || !(d > -1.0 && d < 4294967296.0))
+		return 0;
+	return (uint32_t)d;
+}
+
+enum { ID_NONE, ID_NUM, ID_STR };
+
+/*
+ * The pid or tid of column f, or of member key of extra when f is "-".
+ * A string is decoded into str.
+ */
+static int
+idcolumn(const struct ltfield *f, const struct ltfield *extra,
+    const char *key, uint32_t *num)
+{
+	struct ltobj it;
+	struct ltfield k, v;
+	size_t kn = strlen(key);
+
+	if (f->n > 0 && f->p[0] == '"') {
+		str.n = 0;
+		lt_unesc(&str, f->p + 1, f->n - 2);
+		return ID_STR;
+	}
+	if (!LT_ISNONE(*f)) {
+		*num = idnumber(f->p, f->n);
+		return ID_NUM;
+	}
+	if (extra->n <= 2)
+		return ID_NONE;
+	lt_obj_init(&it, extra->p, extra->n);
+	while (lt_obj_next(&it, &k, &v) > 0)
+		if (k.n == kn + 2 && memcmp(k.p + 1, key, kn) == 0) {
+			*num = v.n > 0 && (v.p[0] == '-' ||
+			    (v.p[0] >= '0' && v.p[0] <= '9')) ?
+			    idnumber(v.p, v.n) : 0;
+			return ID_NUM;
+		}
+	return ID_NONE;
+}
+
+static void
+descriptor_begin(uint64_t uuid, size_t *o, size_t *d)
+{
+	pkt.n = 0;
+	*o = pb_open(&pkt, TRACE_PACKET);
+	*d = pb_open(&pkt, PKT_TRACK_DESC);
+	pb_uint(&pkt, TD_UUID, uuid);
+}
+
+static void
+descriptor_end(size_t o, size_t d)
+{
+	pb_close(&pkt, d);
+	pb_close(&pkt, o);
+	pt_put(pkt.p, pkt.n);
+}
+
+static void
+putproc(struct ptproc *pr)
+{
+	size_t o, d, m;
+
+	descriptor_begin(pr->uuid, &o, &d);
+	m = pb_open(&pkt, TD_PROCESS);
+	pb_uint(&pkt, PD_PID, pr->pid);
+	if (pr->name != NULL)
+		pb_bytes(&pkt, PD_NAME, pr->name, strlen(pr->name));
+	pb_close(&pkt, m);
+	if (pr->hasrank)
+		pb_int(&pkt, TD_RANK, pr->rank);
+	descriptor_end(o, d);
+}
+
+static void
+putthread(struct ptthread *th)
+{
+	size_t o, d, m;
+
+	descriptor_begin(th->uuid, &o, &d);
+	m = pb_open(&pkt, TD_THREAD);
+	pb_uint(&pkt, THD_PID, procs[th->proc].pid);
+	pb_uint(&pkt, THD_TID, th->tid);
+	if (th->name != NULL)
+		pb_bytes(&pkt, THD_NAME, th->name, strlen(th->name));
+	pb_close(&pkt, m);
+	if (th->hasrank)
+		pb_int(&pkt, TD_RANK, th->rank);
+	descriptor_end(o, d);
+}
+
+static int
+proceq(const void *arg, uint32_t i)
+{
+	return procs[i].pid == *(const uint32_t *)arg;
+}
+
+/* The process of number pid (named name[0..n) when not NULL). */
+static uint32_t
+process(uint32_t pid, const char *name, size_t n)
+{
+	struct ptproc *pr;
+	uint32_t *v;
+	int isnew;
+
+	v = lt_map_get(&procmap, lt_mix(pid), proceq, &pid, &isnew);
+	if (!isnew)
+		return *v;
+	procs = lt_grow(procs, &capprocs, nprocs + 1, sizeof(*procs));
+	pr = &procs[nprocs];
+	memset(pr, 0, sizeof(*pr));
+	pr->uuid = nextuuid++;
+	pr->pid = pid;
+	if (name != NULL) {
+		setstr(&pr->name, name, n);
+		pr->strname = 1;
+	}
+	return *v = (uint32_t)nprocs++;
+}
+
+/* The process of a pid column (and extra, when it is "-"). */
+static uint32_t
+pidof(const struct ltfield *pid, const struct ltfield *extra)
+{
+	uint32_t num = 0;
+
+	switch (idcolumn(pid, extra, "pid", &num)) {
+	case ID_STR:
+		lt_buf_addc(&str, 's');
+		return process(synthetic(&str), str.p, str.n - 1);
+	case ID_NUM:
+		if (num > SYN_TOP) {
+			str.n = 0;
+			lt_buf_addc(&str, 'n');
+			lt_buf_add(&str, &num, sizeof(num));
+			num = synthetic(&str);
+		}
+		break;
+	}
+	return process(num, NULL, 0);
+}
+
+uint32_t
+pt_process(const struct ltfield *pid, const struct ltfield *extra)
+{
+	return pidof(pid, extra);
+}
+
+struct tkey {
+	uint32_t	 proc, tid;
+};
+
+static int
+threadeq(const void *arg, uint32_t i)
+{
+	const struct tkey *k = arg;
+
+	return threads[i].proc == k->proc && threads[i].tid == k->tid;
+}
+
+/* The thread of the pid and tid columns of a record. */
+struct ptthread *
+pt_thread(const struct ltfield *pid, const struct ltfield *tid,
+    const struct ltfield *extra)
+{
+	struct ptthread *th;
+	struct tmemo *m;
+	struct tkey k;
+	uint32_t *v, num = 0;
+	int kind, isnew;
+
+	m = NULL;
+	if (pid->n < sizeof(m->p) && tid->n < sizeof(m->t) &&
+	    !LT_ISNONE(*pid) && !LT_ISNONE(*tid)) {
+		m = &tcache[(lt_hash(pid->p, pid->n) ^ lt_hash(tid->p,
+		    tid->n) * 3) & (TCACHE - 1)];
+		if (m->pn == pid->n && m->tn == tid->n &&
+		    lt_same(pid->p, m->p, pid->n) &&
+		    lt_same(tid->p, m->t, tid->n))
+			return &threads[m->th];
+	}
+	k.proc = pidof(pid, extra);
+	kind = idcolumn(tid, extra, "tid", &num);
+	if (kind == ID_STR) {
+		lt_buf_addc(&str, 's');
+		num = synthetic(&str);
+		str.n--;
+	} else if (kind == ID_NONE || num == 0)
+		num = procs[k.proc].pid;
+	k.tid = num;
+	v = lt_map_get(&threadmap, lt_mix((uint64_t)k.proc << 32 | k.tid),
+	    threadeq, &k, &isnew);
+	if (isnew) {
+		threads = lt_grow(threads, &capthreads, nthreads + 1,
+		    sizeof(*threads));
+		th = &threads[nthreads];
+		memset(th, 0, sizeof(*th));
+		th->uuid = nextuuid++;
+		th->seq = 0;
+		th->proc = k.proc;
+		th->pid = procs[k.proc].pid;
+		th->tid = k.tid;
+		if (kind == ID_STR) {
+			setstr(&th->name, str.p, str.n);
+			th->strname = 1;
+		}
+		*v = (uint32_t)nthreads++;
+	}
+	if (m != NULL) {
+		memcpy(m->p, pid->p, pid->n);
+		memcpy(m->t, tid->p, tid->n);
+		m->pn = (uint8_t)pid->n;
+		m->tn = (uint8_t)tid->n;
+		m->th = *v;
+	}
+	return &threads[*v];
+}
+
+/* process_name and thread_name: a string pid or tid keeps its own. */
+void
+pt_process_name(uint32_t proc, const char *p, size_t n)
+{
+	struct ptproc *pr = &procs[proc];
+
+	if (pr->strname)
+		return;
+	setstr(&pr->name, p, n);
+}
+
+void
+pt_thread_name(struct ptthread *th, const char *p, size_t n)
+{
+	if (th->strname)
+		return;
+	setstr(&th->name, p, n);
+}
+
+/* The first rank of each stands, as in Perfetto's JSON importer. */
+void
+pt_process_rank(uint32_t proc, int32_t rank)
+{
+	if (procs[proc].hasrank)
+		return;
+	procs[proc].rank = rank;
+	procs[proc].hasrank = 1;
+	procranks = 1;
+}
+
+void
+pt_thread_rank(struct ptthread *th, int32_t rank)
+{
+	if (th->hasrank)
+		return;
+	th->rank = rank;
+	th->hasrank = 1;
+	threadranks = 1;
+}
+
+struct ckey {
+	uint32_t	 proc;
+	const char	*p;
+	size_t		 n;
+};
+
+static int
+ctreq(const void *arg, uint32_t i)
+{
+	const struct ckey *k = arg;
+
+	return ctrs[i].proc == k->proc && ctrs[i].len == k->n &&
+	    memcmp(ctrnames.p + ctrs[i].off, k->p, k->n) == 0;
+}
+
+/*
+ * The packet sequence of a thread's next event.  A sequence costs its
+ * first packet, a clock and the strings it interns: a thread's first
+ * SHARED events (all of those of a lane with a few slices) are on its
+ * process's sequence, each naming its track; from then on the thread
+ * has a sequence of its own, whose defaults name its track.  The X ends
+ * that wait on the process's sequence go first (window.c), so that one
+ * of the thread's does not come after what it precedes on the other.
+ */
+#define SHARED		16
+
+uint32_t
+pt_thread_seq(struct ptthread *th)
+{
+	struct ptproc *pr = &procs[th->proc];
+
+	if (th->seq != 0)
+		return th->seq;
+	if (th->events < SHARED) {
+		th->events++;
+		if (pr->seq == 0)
+			pr->seq = nextseq++;
+		return pr->seq;
+	}
+	pt_out_drain(pr->seq);
+	return th->seq = nextseq++;
+}
+
+/*
+ * The counter track named p[0..n) of a process, as Perfetto makes one
+ * of each member of a C event's args: "NAME KEY", under the process.
+ */
+uint64_t
+pt_counter(uint32_t proc, const char *p, size_t n, uint32_t *seq)
+{
+	struct ckey k;
+	struct ctr *c;
+	uint32_t *v;
+	size_t o, d, m;
+	int isnew;
+
+	k.proc = proc;
+	k.p = p;
+	k.n = n;
+	v = lt_map_get(&ctrmap, lt_hash(p, n) ^ lt_mix(proc), ctreq, &k,
+	    &isnew);
+	if (!isnew) {
+		*seq = ctrs[*v].seq;
+		return ctrs[*v].uuid;
+	}
+	ctrs = lt_grow(ctrs, &capctrs, nctrs + 1, sizeof(*ctrs));
+	c = &ctrs[nctrs];
+	c->proc = proc;
+	*seq = c->seq = nextseq++;
+	c->off = ctrnames.n;
+	c->len = n;
+	c->uuid = nextuuid++;
+	lt_buf_add(&ctrnames, p, n);
+	*v = (uint32_t)nctrs++;
+	descriptor_begin(c->uuid, &o, &d);
+	pb_uint(&pkt, TD_PARENT, procs[proc].uuid);
+	pb_bytes(&pkt, TD_NAME, p, n);
+	m = pb_open(&pkt, TD_COUNTER);
+	pb_close(&pkt, m);
+	descriptor_end(o, d);
+	return c->uuid;
+}
+
+/*
+ * A track of its own for one slice of a thread that crosses another
+ * (roots.c), beside the thread's: so Perfetto's JSON importer moves such
+ * a slice, to a track where slices do not nest.  Tracks of one name are
+ * shown as one.
+ */
+uint64_t
+pt_spill(const struct ptthread *th)
+{
+	static const char name[] = "overlapping slices";
+	uint64_t uuid = nextuuid++;
+	size_t o, d;
+
+	descriptor_begin(uuid, &o, &d);
+	pb_uint(&pkt, TD_PARENT, th->uuid);
+	pb_bytes(&pkt, TD_NAME, name, sizeof(name) - 1);
+	descriptor_end(o, d);
+	return uuid;
+}
+
+/*
+ * The descriptors of processes and threads, at the end: Perfetto takes
+ * the rank of a track from its first descriptor only, and the sort
+ * indexes of ltparse's streams come after their events.  It reads
+ * every descriptor before any event.
+ */
+void
+pt_tracks_finish(void)
+{
+	size_t i, o, d;
+
+	/* Perfetto reads ranks after the root descriptor only. */
+	if (procranks || threadranks) {
+		descriptor_begin(0, &o, &d);
+		if (procranks)
+			pb_uint(&pkt, TD_PROCESS_ORDER, 1);
+		if (threadranks)
+			pb_uint(&pkt, TD_THREAD_ORDER, 1);
+		descriptor_end(o, d);
+	}
+	for (i = 0; i < nprocs; i++)
+		putproc(&procs[i]);
+	for (i = 0; i < nthreads; i++)
+		putthread(&threads[i]);
+}
+
+void
+pt_tracks_free(void)
+{
+	size_t i;
+
+	for (i = 0; i < nprocs; i++)
+		free(procs[i].name);
+	for (i = 0; i < nthreads; i++)
+		free(threads[i].name);
+	free(procs);
+	free(threads);
+	free(ctrs);
+	free(synoff);
+	free(synlen);
+	lt_buf_free(&ctrnames);
+	lt_buf_free(&synkeys);
+	lt_buf_free(&pkt);
+	lt_buf_free(&str);
+	lt_map_free(&procmap);
+	lt_map_free(&threadmap);
+	lt_map_free(&ctrmap);
+	lt_map_free(&synmap);
+	procs = NULL;
+	threads = NULL;
+	ctrs = NULL;
+	synoff = synlen = NULL;
+	nprocs = capprocs = nthreads = capthreads = nctrs = capctrs = 0;
+	nsyn = capsyn = 0;
+	nextuuid = 1;
+	nextseq = SEQ_COMMON + 1;
+	procranks = threadranks = 0;
+	memset(tcache, 0, sizeof(tcache));
+}

@@ -1,0 +1,318 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * ltstat.h: the parts of ltstat(1), which no other program uses.
+ *
+ * input.c takes the records of the stream one by one; hist.c keeps the
+ * durations of a category (exact totals, percentiles); ctr.c puts a
+ * worker's chunk counters in time order; run.c holds the
+ * processes, threads, ranks and workers of the input and what ltstat
+ * learns about them (waits, chunks, flows); emit.c writes the records
+ * that -t adds to the stream; report.c writes the report, as text or
+ * JSON.  Times are int64 nanoseconds throughout.
+ */
+#ifndef LTSTAT_H
+#define LTSTAT_H
+
+#include "lt.h"
+#include "idtab.h"
+
+#define NS_PER_S	1000000000LL
+
+/* Sums and differences of times that saturate instead of overflowing. */
+static inline int64_t
+sadd(int64_t a, int64_t b)
+{
+	if (b > 0 && a > INT64_MAX - b)
+		return INT64_MAX;
+	if (b < 0 && a < INT64_MIN - b)
+		return INT64_MIN;
+	return a + b;
+}
+
+static inline int64_t
+ssub(int64_t a, int64_t b)
+{
+	if (b < 0 && a > INT64_MAX + b)
+		return INT64_MAX;
+	if (b > 0 && a < INT64_MIN + b)
+		return INT64_MIN;
+	return a - b;
+}
+
+/* -------- hist.c -------- */
+
+/* The first HIST_EXACT durations are kept; then log buckets. */
+#define HIST_EXACT	2048
+#define HIST_SUB	9		/* 2^-9 relative bucket width */
+
+struct hist {
+	long long	 n;
+	int64_t		 sum;
+	int64_t		 min;
+	int64_t		 max;
+	int64_t		*v;		/* the durations, n <= HIST_EXACT */
+	uint64_t	*bkt;		/* log buckets, once n > HIST_EXACT */
+};
+
+void	st_hist_add(struct hist *, int64_t);
+int64_t	st_hist_pct(struct hist *, int);
+int	st_hist_isexact(const struct hist *);
+void	st_hist_free(struct hist *);
+
+/* -------- ctr.c -------- */
+
+/* A change of a worker's counters at ts, not yet in time order. */
+struct ctrpt {
+	int64_t		 ts;
+	int		 ddl;		/* chunks downloading: +1, -1 */
+	int		 dcache;	/* chunks in the cache: +1, -1 */
+};
+
+struct ctr {
+	struct ctrpt	*heap;
+	size_t		 n;
+	size_t		 cap;
+	int64_t		 latest;	/* the latest time of the process */
+	int64_t		 horizon;	/* how far behind it changes may come */
+	int64_t		 done;		/* changes up to here are written */
+	int		 started;
+	int		 haslatest;
+	long long	 dl, cache;	/* the values, in time order */
+	long long	 dlmax, cachemax;
+	long long	 late;		/* changes that came after done */
+	long long	 forced;	/* released early: the heap was full */
+};
+
+struct proc;
+void	st_ctr_push(struct proc *, int64_t, int, int);
+void	st_ctr_advance(struct proc *, int64_t);
+void	st_ctr_flush(struct proc *);
+void	st_ctr_free(struct ctr *);
+
+/* -------- run.c -------- */
+
+struct thr {
+	struct ltid	 h;		/* key: TAB pid TAB tid */
+	size_t		 tidoff;	/* the tid text in h.key */
+	struct proc	*p;
+	char		*name;		/* thread_name, a JSON string */
+	char		*sort;		/* thread_sort_index, as written */
+};
+
+/* A span of a thread: where a flow binds. */
+struct span {
+	int64_t		 ts;
+	int64_t		 dur;
+	struct thr	*t;
+};
+
+/* A chunk as a worker handles it: download, read, delete. */
+struct chunk {
+	int64_t		 id;
+	int		 used;
+	int		 held;		/* downloaded, not yet deleted */
+	int		 hasdl, dllinked;
+	int		 hasrd, rdlinked;
+	struct span	 dl;		/* its last download */
+	struct span	 rd;		/* its last read */
+};
+
+struct rank;
+struct group;
+
+struct proc {
+	struct ltid	 h;		/* key: TAB pid */
+	size_t		 seq;		/* order of appearance */
+	struct thr	*thr0;		/* its first thread: its counters' */
+	int64_t		 rank;		/* dist_global_rank, -1 unknown */
+	int64_t		 worker;	/* worker_rank, -1 unknown */
+	int		 known;		/* rank and worker read */
+	struct rank	*main;		/* when it is a rank's main process */
+	struct group	*grp;		/* the processes of its rank */
+	int		 io;		/* has downloads, reads or deletes */
+	long long	 ndl, nrd, ndel;
+	int64_t		 dlsum, rdsum;
+	struct chunk	*ch;		/* open addressing, by chunk id */
+	size_t		 nch, capch;
+	struct ctr	 ctr;
+	int64_t		 maxdl;		/* the longest download */
+};
+
+/* A download or a read of a rank's workers, for what a wait overlaps. */
+struct io {
+	int64_t		 ts;
+	int64_t		 end;
+	struct proc	*p;
+	int64_t		 chunk;
+	int		 kind;		/* 'd' download, 'r' read */
+};
+
+#define WAIT_ITEMS	12
+
+struct wait {
+	int64_t		 ts;
+	int64_t		 dur;
+	int64_t		 epoch;		/* -1 unknown */
+	int64_t		 batch;		/* -1 unknown */
+	struct io	 it[WAIT_ITEMS];
+	int		 nit;
+	long long	 more;		/* overlapping I/O not listed */
+};
+
+struct epoch {
+	int64_t		 num;		/* its epoch arg, or its order */
+	int		 hasloader;	/* its dataloader span was seen */
+	int		 open;		/* ... and left open */
+	int64_t		 ts, dur;
+	int		 hasb0;		/* its first batch was seen */
+	int64_t		 b0;		/* ... and starts here */
+	int64_t		 lower;		/* I/O ending before is forgotten */
+	int		 resolved;	/* first wait computed */
+	long long	 batches, open_batches;
+	int64_t		 compute, wait, first;
+	struct io	*pend;		/* I/O in flight in its first wait? */
+	size_t		 npend, cappend;
+	/* Its first second of wait share, until its first wait is known. */
+	int		 headpend, hashead;
+	int64_t		 hk, hfrom, hwait, hbusy;
+};
+
+/* Data-wait share per second, as it is written (-t). */
+struct share {
+	int		 on;		/* a second is being filled */
+	int64_t		 k;		/* which */
+	int64_t		 from;		/* the first time it covers */
+	int64_t		 wait, busy;
+	long		 headep;	/* it is the first of epoch, or -1 */
+	int64_t		 regend;	/* the end of the last batch */
+	int		 inregion;
+};
+
+struct rank {
+	struct proc	*p;
+	struct thr	*main;		/* the thread of its batches */
+	int64_t		 rank;
+	long long	 batches, open_batches;
+	int64_t		 compute, wait;
+	long long	 nwaits;
+	struct epoch	*ep;
+	size_t		 nep, capep;
+	int		 haslast;	/* the last batch */
+	int64_t		 lastend, lastidx, lastep;
+	struct wait	*top;		/* the longest waits, longest first */
+	int		 ntop;
+	struct share	 sh;
+	char		 wtid[32];	/* the tid of its wait track */
+	int		 wtidclash;
+};
+
+struct group {
+	int64_t		 rank;
+	struct io	*io;		/* I/O that may overlap a future wait */
+	size_t		 nio, capio;
+	int64_t		 prune;		/* I/O ending before this cannot */
+	struct rank	**r;
+	size_t		 nr, capr;
+	struct group	*next;
+};
+
+struct slow {
+	struct proc	*p;
+	int64_t		 chunk;
+	int64_t		 ts;
+	int64_t		 dur;		/* download, or read */
+	int64_t		 rd;		/* read, -1 unknown */
+};
+
+struct cat {
+	struct ltid	 id;		/* key: TAB name, as written */
+	struct hist	 h;
+};
+
+#define CATNAME(c)	((c)->id.key + 1)
+#define CATLEN(c)	((c)->id.keyn - 1)
+
+/* What -t adds (emit.c) and which parts. */
+enum { T_WAITS = 1, T_FLOWS = 2, T_COUNTERS = 4, T_SHARE = 8 };
+#define T_ALL	(T_WAITS | T_FLOWS | T_COUNTERS | T_SHARE)
+
+struct run {
+	int		 tflag;		/* T_* */
+	int		 ntop;		/* -n */
+	struct ltout	*out;		/* the stream, with -t */
+	struct ltidtab	 procs;
+	struct ltidtab	 thrs;
+	size_t		 nprocs;
+	struct rank	**ranks;
+	size_t		 nranks, capranks;
+	struct group	*groups;
+	struct ltidtab	 cattab;
+	struct cat	**cats;		/* in order of appearance */
+	struct cat	*lastcat;	/* the one of the last record */
+	size_t		 ncats, capcats;
+	struct slow	*slowdl, *slowrd;
+	int		 nslowdl, nslowrd;
+	int		 hast0;
+	int64_t		 t0;		/* #t0, or the earliest ts */
+	int		 hasmin;
+	int64_t		 min;
+	/* what the input holds */
+	long long	 records, x, instants, be, untimed, negdur;
+	long long	 open, crashes;
+	long long	 gen_new, gen_old, gen_v1;
+	long long	 nbatch, ndl, nrd, ndel, nloader;
+	long long	 itemreads;	/* read spans of one item (v1) */
+	long long	 overlaps;	/* batches begun too soon */
+	long long	 flows, waits_out, counters;
+	int64_t		 flowid;
+};
+
+extern struct run ST;
+
+/* An X record's facts, from its columns and args. */
+struct ev {
+	int64_t		 ts, dur;
+	struct ltfield	 cat, name;
+	struct thr	*t;
+	int64_t		 chunk, batch, epoch, index;
+	int		 open;		/* ltpair's unmatched_B */
+};
+
+struct proc *st_proc(const struct ltfield *, const struct ltfield *,
+	    struct thr **, const char **);
+const char *st_args(struct proc *, const struct ltfield *, struct ev *);
+const char *st_cat(const struct ltfield *, int64_t);
+void	st_batch(struct ev *);
+void	st_loader(struct ev *);
+void	st_io(struct ev *, int);
+const char *st_meta(const struct ltrec *);
+void	st_init(int, int, struct ltout *);
+void	st_end(void);
+void	st_free(void);
+struct rank *st_rank(struct proc *, struct thr *);
+void	st_wait(struct rank *, int64_t, int64_t, int64_t, int64_t,
+	    const struct io *, size_t);
+
+/* -------- input.c -------- */
+
+const char *st_record(const struct ltrec *);
+const char *st_directive(const char *, size_t);
+
+/* -------- emit.c -------- */
+
+void	st_emit_wait(struct rank *, int64_t, int64_t, int64_t, int64_t);
+void	st_emit_flow(struct proc *, int64_t, const struct span *,
+	    const struct span *);
+void	st_emit_ctr(struct proc *, int64_t, int, long long);
+void	st_emit_share(struct rank *, int64_t, int64_t, int64_t);
+void	st_emit_meta(struct rank *);
+void	st_share_add(struct rank *, int64_t, int64_t, int);
+void	st_share_first(struct rank *, struct epoch *);
+void	st_share_head(struct rank *, struct epoch *, int64_t, int64_t);
+void	st_share_close(struct rank *);
+
+/* -------- report.c -------- */
+
+void	st_report(struct ltout *, int);
+
+#endif

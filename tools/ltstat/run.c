@@ -1,0 +1,827 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * run.c: what ltstat learns from the spans of a run, as they come.
+ *
+ * A rank is a process with batch or dataloader spans; its waits are the
+ * gaps between batch i and batch i+1 of one epoch, and from the start of
+ * the epoch's dataloader span to its batch 0.  The I/O of the rank's
+ * processes (downloads and reads) that ended after the rank's last batch
+ * is kept, per rank number, so that a wait found at the next batch can
+ * say what was in flight during it; the first wait of an epoch is known
+ * only when the epoch's span ends, so its candidates wait in the epoch.
+ * A worker is a process with downloads, reads or deletes: its chunks
+ * link download to read to delete (flows) and feed its counters.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ltstat.h"
+
+#define IOMAX		8192	/* I/O kept per rank number, at most */
+
+struct run ST;
+
+static char	waitcat[] = "wait";
+
+/* -------- processes and threads -------- */
+
+/* A pid or tid column: a canonical integer, a JSON string, or "-". */
+static int
+idok(const struct ltfield *f)
+{
+	struct ltjson j;
+	int64_t v;
+
+	if (LT_ISNONE(*f) || lt_int_parse(f->p, f->n, &v) == LT_NUM_OK)
+		return 1;
+	return f->n > 0 && f->p[0] == '"' && lt_json_whole(f->p, f->n, NULL,
+	    &j) == LT_JSON_OK && j.type == '"' && j.flags == 0;
+}
+
+/* The thread of pid and tid, checked when new, and its process. */
+struct proc *
+st_proc(const struct ltfield *pid, const struct ltfield *tid,
+    struct thr **tp, const char **why)
+{
+	struct proc *p;
+	struct thr *t;
+	int isnew;
+
+	if ((t = lt_id_get(&ST.thrs, pid, tid, 0, NULL)) != NULL) {
+		*tp = t;
+		return t->p;
+	}
+	if (!idok(pid) || !idok(tid)) {
+		*why = !idok(pid) ? "column pid: not an integer, a JSON string "
+		    "or -" : "column tid: not an integer, a JSON string or -";
+		return NULL;
+	}
+	t = lt_id_get(&ST.thrs, pid, tid, 1, &isnew);
+	t->tidoff = 2 + pid->n;
+	p = lt_id_get(&ST.procs, pid, NULL, 1, &isnew);
+	if (isnew) {
+		p->seq = ST.nprocs++;
+		p->thr0 = t;
+		p->rank = p->worker = -1;
+	}
+	t->p = p;
+	*tp = t;
+	return p;
+}
+
+static int
+intval(const struct ltfield *v, int64_t *n)
+{
+	if (v->n >= 2 && v->p[0] == '"')
+		return lt_int_parse(v->p + 1, v->n - 2, n) == LT_NUM_OK;
+	return lt_int_parse(v->p, v->n, n) == LT_NUM_OK;
+}
+
+static struct group *
+group(int64_t rank)
+{
+	struct group *g;
+
+	for (g = ST.groups; g != NULL; g = g->next)
+		if (g->rank == rank)
+			return g;
+	g = lt_calloc(1, sizeof(*g));
+	g->rank = rank;
+	g->prune = INT64_MIN;
+	g->next = ST.groups;
+	ST.groups = g;
+	return g;
+}
+
+/*
+ * The args that ltstat reads: the span's chunk, batch, epoch and index,
+ * ltpair's mark, and once per process its rank and worker.
+ */
+const char *
+st_args(struct proc *p, const struct ltfield *args, struct ev *ev)
+{
+	static char why[128];
+	struct ltfield k, v;
+	struct ltobj it;
+	int64_t n;
+	int r, gen = 'n';
+
+	ev->chunk = ev->batch = ev->epoch = ev->index = -1;
+	ev->open = 0;
+	lt_obj_init(&it, args->p, args->n);
+	while ((r = lt_obj_next(&it, &k, &v)) > 0) {
+		if (k.n < 7)
+			continue;
+		if (LT_IS(k, "\"chunk\"")) {
+			if (intval(&v, &n))
+				ev->chunk = n;
+		} else if (LT_IS(k, "\"batch\"")) {
+			if (intval(&v, &n))
+				ev->batch = n;
+		} else if (LT_IS(k, "\"epoch\"")) {
+			if (intval(&v, &n))
+				ev->epoch = n;
+		} else if (LT_IS(k, "\"index\"")) {
+			if (intval(&v, &n))
+				ev->index = n;
+		} else if (LT_IS(k, "\"ltpair\"")) {
+			ev->open = LT_IS(v, "\"unmatched_B\"");
+		} else if (LT_IS(k, "\"logger_name\"")) {
+			gen = '1';
+		} else if (LT_IS(k, "\"legacy_name\"")) {
+			if (gen == 'n')
+				gen = 'o';
+		} else if (!p->known && LT_IS(k, "\"dist_global_rank\"")) {
+			if (intval(&v, &n) && n >= 0)
+				p->rank = n;
+		} else if (!p->known && LT_IS(k, "\"worker_rank\"")) {
+			if (intval(&v, &n) && n >= 0)
+				p->worker = n;
+		}
+	}
+	if (r < 0) {
+		snprintf(why, sizeof(why), "column args: %s", it.err);
+		return why;
+	}
+	if (gen == '1')
+		ST.gen_v1++;
+	else if (gen == 'o')
+		ST.gen_old++;
+	else
+		ST.gen_new++;
+	if (!p->known) {
+		p->known = 1;
+		if (p->rank >= 0)
+			p->grp = group(p->rank);
+	}
+	return NULL;
+}
+
+/* -------- categories -------- */
+
+/* Is f the text of a JSON string's contents, as lt1 writes them? */
+static int
+jsonstr(const struct ltfield *f)
+{
+	struct ltjson j;
+
+	return lt_esc_plain(f->p, f->n) || (lt_json_str(f->p, f->n, NULL,
+	    &j) == LT_JSON_OK && (j.flags & LT_JS_REPAIRED) == 0);
+}
+
+/* A duration of category name; the name is checked once. */
+const char *
+st_cat(const struct ltfield *name, int64_t dur)
+{
+	struct cat *c = ST.lastcat;
+	int isnew;
+
+	if (c == NULL || CATLEN(c) != name->n ||
+	    memcmp(CATNAME(c), name->p, name->n) != 0) {
+		if ((c = lt_id_get(&ST.cattab, name, NULL, 0, NULL)) == NULL &&
+		    !jsonstr(name))
+			return "column cat: not JSON string contents";
+		c = lt_id_get(&ST.cattab, name, NULL, 1, &isnew);
+		if (isnew) {
+			ST.cats = lt_grow(ST.cats, &ST.capcats, ST.ncats + 1,
+			    sizeof(*ST.cats));
+			ST.cats[ST.ncats++] = c;
+		}
+		ST.lastcat = c;
+	}
+	st_hist_add(&c->h, dur);
+	return NULL;
+}
+
+/* -------- ranks and epochs -------- */
+
+/* The tid of a rank's wait track: right of its main thread's. */
+static void
+waittid(struct rank *r)
+{
+	const char *tid = r->main->h.key + r->main->tidoff;
+	size_t n = r->main->h.keyn - r->main->tidoff;
+	int64_t t;
+	size_t k;
+
+	if (lt_int_parse(tid, n, &t) == LT_NUM_OK) {
+		if (t >= 0 && t <= (4294967295LL - 999) / 1000)
+			t = t * 1000 + 999;
+		else
+			t = 4294967295LL - (int64_t)ST.nranks;
+		lt_i64_fmt(r->wtid, t);
+		return;
+	}
+	/* A string tid "T": "T data wait". */
+	k = n >= 2 && tid[0] == '"' && n - 1 < sizeof(r->wtid) - 12 ?
+	    n - 1 : 0;
+	if (k == 0) {
+		lt_i64_fmt(r->wtid, 4294967295LL - (int64_t)ST.nranks);
+		return;
+	}
+	memcpy(r->wtid, tid, k);
+	memcpy(r->wtid + k, " data wait\"", 12);
+}
+
+struct rank *
+st_rank(struct proc *p, struct thr *t)
+{
+	struct rank *r;
+
+	if (p->main != NULL)
+		return p->main;
+	r = lt_calloc(1, sizeof(*r));
+	r->p = p;
+	r->main = t;
+	r->rank = p->rank;
+	r->top = lt_calloc((size_t)ST.ntop, sizeof(*r->top));
+	r->sh.headep = -1;
+	waittid(r);
+	ST.ranks = lt_grow(ST.ranks, &ST.capranks, ST.nranks + 1,
+	    sizeof(*ST.ranks));
+	ST.ranks[ST.nranks++] = r;
+	p->main = r;
+	if (p->grp != NULL) {
+		p->grp->r = lt_grow(p->grp->r, &p->grp->capr, p->grp->nr + 1,
+		    sizeof(*p->grp->r));
+		p->grp->r[p->grp->nr++] = r;
+	}
+	return r;
+}
+
+/*
+ * Epoch num of r: the last of that number, or a new one when it has
+ * that part already (a batch 0, a dataloader span: the same pid in a
+ * later run, or logs put together); num -1 (no epoch arg) in a
+ * dataloader span is a new one after the last.
+ */
+static struct epoch *
+epoch(struct rank *r, int64_t num, int isloader, int isb0)
+{
+	struct epoch *e;
+	size_t i;
+
+	if (num >= 0 || !isloader) {
+		for (i = r->nep; i > 0; i--)
+			if (r->ep[i - 1].num == num) {
+				e = &r->ep[i - 1];
+				if ((isloader && e->hasloader) ||
+				    (isb0 && e->hasb0))
+					break;
+				return e;
+			}
+	}
+	if (num < 0 && isloader)
+		num = (int64_t)r->nep + 1;
+	r->ep = lt_grow(r->ep, &r->capep, r->nep + 1, sizeof(*r->ep));
+	e = &r->ep[r->nep++];
+	memset(e, 0, sizeof(*e));
+	e->num = num;
+	e->lower = INT64_MIN;
+	return e;
+}
+
+static int
+overlaps(const struct io *io, int64_t ts, int64_t end)
+{
+	return io->ts < end && io->end > ts;
+}
+
+static void
+additem(struct wait *w, const struct io *io)
+{
+	if (w->nit < WAIT_ITEMS)
+		w->it[w->nit++] = *io;
+	else
+		w->more++;
+}
+
+/*
+ * A wait of r: dur before batch of epoch, from ts.  io[0..nio) are the
+ * I/O that may have been in flight during it.
+ */
+void
+st_wait(struct rank *r, int64_t ep, int64_t batch, int64_t ts,
+    int64_t dur, const struct io *io, size_t nio)
+{
+	struct ltfield cat;
+	struct wait *w;
+	struct epoch *e;
+	size_t i;
+	int k;
+
+	r->wait = sadd(r->wait, dur);
+	r->nwaits++;
+	for (i = r->nep; i > 0; i--)
+		if (r->ep[i - 1].num == ep) {
+			e = &r->ep[i - 1];
+			e->wait = sadd(e->wait, dur);
+			if (batch == 0)
+				e->first = dur;
+			break;
+		}
+	/* A category of its own, as the wait slices are in the trace. */
+	cat.p = waitcat;
+	cat.n = sizeof(waitcat) - 1;
+	st_cat(&cat, dur);
+	st_emit_wait(r, ep, batch, ts, dur);
+
+	if (ST.ntop == 0 ||
+	    (r->ntop == ST.ntop && dur <= r->top[r->ntop - 1].dur))
+		return;
+	k = r->ntop < ST.ntop ? r->ntop++ : r->ntop - 1;
+	while (k > 0 && r->top[k - 1].dur < dur) {
+		r->top[k] = r->top[k - 1];
+		k--;
+	}
+	w = &r->top[k];
+	memset(w, 0, sizeof(*w));
+	w->ts = ts;
+	w->dur = dur;
+	w->epoch = ep;
+	w->batch = batch;
+	for (i = 0; i < nio; i++)
+		if (overlaps(&io[i], ts, ts + dur))
+			additem(w, &io[i]);
+}
+
+/* Drop the I/O of g that ended before its last batch did. */
+static void
+prune(struct group *g)
+{
+	size_t i, j;
+
+	for (i = j = 0; i < g->nio; i++)
+		if (g->io[i].end >= g->prune)
+			g->io[j++] = g->io[i];
+	g->nio = j;
+}
+
+/*
+ * The first wait of e, from its start to its batch 0: found at batch 0
+ * when the epoch's span came first, or later (late) when it ends.
+ */
+static void
+firstwait(struct rank *r, struct epoch *e, const struct io *io, size_t nio,
+    int late)
+{
+	e->resolved = 1;
+	if (e->ts >= e->b0 || ssub(e->b0, e->ts) == INT64_MAX) {
+		st_share_head(r, e, 0, 0);
+		return;
+	}
+	st_wait(r, e->num, 0, e->ts, e->b0 - e->ts, io, nio);
+	if (late)
+		st_share_head(r, e, e->ts, e->b0);
+	else
+		st_share_add(r, e->ts, e->b0, 1);
+}
+
+static void
+freepend(struct epoch *e)
+{
+	free(e->pend);
+	e->pend = NULL;
+	e->npend = e->cappend = 0;
+}
+
+void
+st_batch(struct ev *ev)
+{
+	struct proc *p = ev->t->p;
+	struct group *g = p->grp;
+	struct rank *r = st_rank(p, ev->t);
+	struct epoch *e = epoch(r, ev->epoch, 0, ev->batch == 0);
+	int64_t end = ev->ts + ev->dur, gap;
+	size_t i;
+	int first;
+
+	ST.nbatch++;
+	r->batches++;
+	r->compute = sadd(r->compute, ev->dur);
+	e->batches++;
+	e->compute = sadd(e->compute, ev->dur);
+	if (ev->open) {
+		r->open_batches++;
+		e->open_batches++;
+	}
+	first = ev->batch == 0 || (ev->batch < 0 && !e->hasb0);
+	if (first && !e->hasb0) {
+		st_share_close(r);
+		e->hasb0 = 1;
+		e->b0 = ev->ts;
+		e->lower = g != NULL ? g->prune : INT64_MIN;
+		if (r->haslast && r->lastend > e->lower)
+			e->lower = r->lastend;
+		if (e->hasloader)
+			firstwait(r, e, g != NULL ? g->io : NULL,
+			    g != NULL ? g->nio : 0, 0);
+		else {
+			st_share_first(r, e);
+			for (i = 0; g != NULL && i < g->nio; i++)
+				if (overlaps(&g->io[i], e->lower, e->b0)) {
+					e->pend = lt_grow(e->pend, &e->cappend,
+					    e->npend + 1, sizeof(*e->pend));
+					e->pend[e->npend++] = g->io[i];
+				}
+		}
+	} else if (!first && r->haslast && r->lastep == ev->epoch &&
+	    (ev->batch < 0 || ev->batch == r->lastidx + 1)) {
+		gap = ssub(ev->ts, r->lastend);
+		if (gap > 0 && gap < INT64_MAX) {
+			st_wait(r, ev->epoch, ev->batch, r->lastend, gap,
+			    g != NULL ? g->io : NULL, g != NULL ? g->nio : 0);
+			st_share_add(r, r->lastend, ev->ts, 1);
+		} else if (gap < 0)
+			ST.overlaps++;
+	}
+	/* An open batch ends where ltpair put it: no time of the loop. */
+	if (!ev->open)
+		st_share_add(r, ev->ts, end, 0);
+	r->haslast = 1;
+	r->lastend = end;
+	r->lastidx = ev->batch;
+	r->lastep = ev->epoch;
+	if (g != NULL && end > g->prune) {
+		g->prune = end;
+		prune(g);
+	}
+}
+
+void
+st_loader(struct ev *ev)
+{
+	struct proc *p = ev->t->p;
+	struct rank *r = st_rank(p, ev->t);
+	struct epoch *e = epoch(r, ev->epoch, 1, 0);
+
+	ST.nloader++;
+	e->hasloader = 1;
+	e->ts = ev->ts;
+	e->dur = ev->dur;
+	e->open = ev->open;
+	if (e->hasb0 && !e->resolved) {
+		firstwait(r, e, e->pend, e->npend, 1);
+		freepend(e);
+	}
+}
+
+/* -------- workers and their chunks -------- */
+
+static size_t
+chunkhome(const struct proc *p, int64_t id)
+{
+	return (size_t)((uint64_t)id * 0x9e3779b97f4a7c15ULL >> 17) &
+	    (p->capch - 1);
+}
+
+static struct chunk *
+chunk(struct proc *p, int64_t id)
+{
+	struct chunk *old;
+	size_t i, n;
+
+	if (2 * (p->nch + 1) > p->capch) {
+		old = p->ch;
+		n = p->capch;
+		p->capch = n != 0 ? 2 * n : 64;
+		p->ch = lt_calloc(p->capch, sizeof(*p->ch));
+		p->nch = 0;
+		for (i = 0; i < n; i++)
+			if (old[i].used)
+				*chunk(p, old[i].id) = old[i];
+		free(old);
+	}
+	for (i = chunkhome(p, id); p->ch[i].used;
+	    i = (i + 1) & (p->capch - 1))
+		if (p->ch[i].id == id)
+			return &p->ch[i];
+	memset(&p->ch[i], 0, sizeof(p->ch[i]));
+	p->ch[i].used = 1;
+	p->ch[i].id = id;
+	p->nch++;
+	return &p->ch[i];
+}
+
+/*
+ * A deleted chunk is forgotten, so that a worker's table holds the chunks
+ * it has, not all it ever had.  Linear probing: the entries after it
+ * that it pushed away move back.
+ */
+static void
+unchunk(struct proc *p, struct chunk *c)
+{
+	size_t i = (size_t)(c - p->ch), j = i, h, mask = p->capch - 1;
+
+	for (;;) {
+		p->ch[i].used = 0;
+		for (;;) {
+			j = (j + 1) & mask;
+			if (!p->ch[j].used)
+				goto done;
+			h = chunkhome(p, p->ch[j].id);
+			/* Can it go to i, between its home and j? */
+			if (i <= j ? (h <= i || h > j) : (h <= i && h > j))
+				break;
+		}
+		p->ch[i] = p->ch[j];
+		i = j;
+	}
+done:
+	p->nch--;
+}
+
+/* Keep the n longest of list (at most ST.ntop), longest first. */
+static struct slow *
+slowadd(struct slow *list, int *n, const struct slow *s)
+{
+	int k;
+
+	if (ST.ntop == 0 || (*n == ST.ntop && s->dur <= list[*n - 1].dur))
+		return NULL;
+	k = *n < ST.ntop ? (*n)++ : *n - 1;
+	while (k > 0 && list[k - 1].dur < s->dur) {
+		list[k] = list[k - 1];
+		k--;
+	}
+	list[k] = *s;
+	return &list[k];
+}
+
+/* A download or read of g's processes: what waits may it overlap? */
+static void
+ioadd(struct group *g, const struct io *io)
+{
+	struct epoch *e;
+	struct rank *r;
+	size_t i;
+	int k;
+
+	for (i = 0; i < g->nr; i++) {
+		r = g->r[i];
+		for (k = 0; k < r->ntop; k++)
+			if (overlaps(io, r->top[k].ts,
+			    r->top[k].ts + r->top[k].dur))
+				additem(&r->top[k], io);
+		if (r->nep > 0 && (e = &r->ep[r->nep - 1])->hasb0 &&
+		    !e->resolved && overlaps(io, e->lower, e->b0)) {
+			e->pend = lt_grow(e->pend, &e->cappend, e->npend + 1,
+			    sizeof(*e->pend));
+			e->pend[e->npend++] = *io;
+		}
+	}
+	/* Kept only if a wait yet to be found may overlap it. */
+	if (io->end < g->prune)
+		return;
+	if (g->nio == IOMAX) {
+		memmove(g->io, g->io + IOMAX / 2,
+		    (IOMAX - IOMAX / 2) * sizeof(*g->io));
+		g->nio = IOMAX - IOMAX / 2;
+	}
+	g->io = lt_grow(g->io, &g->capio, g->nio + 1, sizeof(*g->io));
+	g->io[g->nio++] = *io;
+}
+
+void
+st_io(struct ev *ev, int kind)
+{
+	struct proc *p = ev->t->p;
+	struct chunk *c = NULL;
+	struct span sp;
+	struct slow s, *sl;
+	struct io io;
+	int64_t end = ev->ts + ev->dur;
+	int i;
+
+	p->io = 1;
+	sp.ts = ev->ts;
+	sp.dur = ev->dur;
+	sp.t = ev->t;
+	if (ev->chunk >= 0)
+		c = chunk(p, ev->chunk);
+	s.p = p;
+	s.chunk = ev->chunk;
+	s.ts = ev->ts;
+	s.dur = ev->dur;
+	s.rd = -1;
+	switch (kind) {
+	case 'd':
+		ST.ndl++;
+		p->ndl++;
+		p->dlsum = sadd(p->dlsum, ev->dur);
+		if (ev->dur > p->maxdl)
+			p->maxdl = ev->dur;
+		st_ctr_push(p, ev->ts, 1, 0);
+		st_ctr_push(p, end, -1, 0);
+		if (c != NULL) {
+			c->dl = sp;
+			c->hasdl = 1;
+			c->dllinked = 0;
+			if (!c->held) {
+				c->held = 1;
+				st_ctr_push(p, end, 0, 1);
+			}
+		}
+		slowadd(ST.slowdl, &ST.nslowdl, &s);
+		break;
+	case 'r':
+		ST.nrd++;
+		p->nrd++;
+		p->rdsum = sadd(p->rdsum, ev->dur);
+		if (ev->index >= 0)
+			ST.itemreads++;
+		if (c != NULL) {
+			if (c->hasdl && !c->dllinked) {
+				c->dllinked = 1;
+				st_emit_flow(p, c->id, &c->dl, &sp);
+				for (i = 0; i < ST.nslowdl; i++) {
+					sl = &ST.slowdl[i];
+					if (sl->p == p && sl->chunk == c->id &&
+					    sl->ts == c->dl.ts && sl->rd < 0)
+						sl->rd = ev->dur;
+				}
+			}
+			c->rd = sp;
+			c->hasrd = 1;
+			c->rdlinked = 0;
+		}
+		slowadd(ST.slowrd, &ST.nslowrd, &s);
+		break;
+	default:
+		ST.ndel++;
+		p->ndel++;
+		if (c != NULL) {
+			if (c->hasrd && !c->rdlinked) {
+				c->rdlinked = 1;
+				st_emit_flow(p, c->id, &c->rd, &sp);
+			}
+			if (c->held)
+				st_ctr_push(p, end, 0, -1);
+			c->held = 0;
+			/* A read ltpair wrote late still finds its download. */
+			if (!c->hasdl || c->dllinked)
+				unchunk(p, c);
+		}
+	}
+	st_ctr_advance(p, end);
+	if (kind != 'x' && p->grp != NULL) {
+		io.ts = ev->ts;
+		io.end = end;
+		io.p = p;
+		io.chunk = ev->chunk;
+		io.kind = kind;
+		ioadd(p->grp, &io);
+	}
+}
+
+/* -------- names of threads, and the end -------- */
+
+/* thread_name and thread_sort_index: the wait track follows them. */
+const char *
+st_meta(const struct ltrec *rec)
+{
+	static char msg[128];
+	const struct ltfield *nm = &rec->f[LT_NAME];
+	struct ltfield k, val;
+	struct ltobj it;
+	struct thr *t;
+	const char *v, *why, *key;
+	size_t vn;
+	char **to;
+	int r;
+
+	if (LT_IS(*nm, "thread_name"))
+		key = "\"name\"";
+	else if (LT_IS(*nm, "thread_sort_index"))
+		key = "\"sort_index\"";
+	else
+		return NULL;
+	/* The args are checked as they are walked. */
+	v = NULL;
+	vn = 0;
+	lt_obj_init(&it, rec->f[LT_ARGS].p, rec->f[LT_ARGS].n);
+	while ((r = lt_obj_next(&it, &k, &val)) > 0)
+		if (v == NULL && k.n == strlen(key) &&
+		    memcmp(k.p, key, k.n) == 0) {
+			v = val.p;
+			vn = val.n;
+		}
+	if (r < 0) {
+		snprintf(msg, sizeof(msg), "column args: %s", it.err);
+		return msg;
+	}
+	if (st_proc(&rec->f[LT_PID], &rec->f[LT_TID], &t, &why) == NULL)
+		return why;
+	if (v == NULL)
+		return NULL;
+	to = LT_IS(*nm, "thread_name") ? &t->name : &t->sort;
+	if (LT_IS(*nm, "thread_name") && (vn < 2 || v[0] != '"'))
+		return NULL;
+	free(*to);
+	*to = lt_malloc(vn + 1);
+	memcpy(*to, v, vn);
+	(*to)[vn] = '\0';
+	return NULL;
+}
+
+void
+st_init(int ntop, int tflag, struct ltout *out)
+{
+	memset(&ST, 0, sizeof(ST));
+	ST.ntop = ntop;
+	ST.tflag = tflag;
+	ST.out = out;
+	lt_id_init(&ST.procs, sizeof(struct proc));
+	lt_id_init(&ST.thrs, sizeof(struct thr));
+	lt_id_init(&ST.cattab, sizeof(struct cat));
+	ST.slowdl = lt_calloc((size_t)ntop, sizeof(*ST.slowdl));
+	ST.slowrd = lt_calloc((size_t)ntop, sizeof(*ST.slowrd));
+}
+
+static void
+flushctr(void *e)
+{
+	struct proc *p = e;
+
+	if (p->io)
+		st_ctr_flush(p);
+}
+
+/* The input has ended: what still waits is written. */
+void
+st_end(void)
+{
+	struct ltfield pid, tid;
+	struct epoch *e;
+	struct rank *r;
+	size_t i, j;
+
+	lt_id_each(&ST.procs, flushctr);
+	for (i = 0; i < ST.nranks; i++) {
+		r = ST.ranks[i];
+		st_share_close(r);
+		/* An epoch whose span never came: its first wait is unknown. */
+		for (j = 0; j < r->nep; j++) {
+			e = &r->ep[j];
+			e->resolved = 1;
+			st_share_head(r, e, 0, 0);
+			freepend(e);
+		}
+		pid.p = r->p->h.key + 1;
+		pid.n = r->p->h.keyn - 1;
+		tid.p = r->wtid;
+		tid.n = strlen(r->wtid);
+		r->wtidclash = lt_id_get(&ST.thrs, &pid, &tid, 0, NULL) != NULL;
+		if (r->nwaits > 0)
+			st_emit_meta(r);
+	}
+}
+
+static void
+freeproc(void *e)
+{
+	struct proc *p = e;
+
+	free(p->ch);
+	st_ctr_free(&p->ctr);
+}
+
+static void
+freethr(void *e)
+{
+	struct thr *t = e;
+
+	free(t->name);
+	free(t->sort);
+}
+
+void
+st_free(void)
+{
+	struct group *g, *next;
+	struct rank *r;
+	size_t i;
+
+	for (i = 0; i < ST.nranks; i++) {
+		r = ST.ranks[i];
+		free(r->ep);
+		free(r->top);
+		free(r);
+	}
+	free(ST.ranks);
+	for (g = ST.groups; g != NULL; g = next) {
+		next = g->next;
+		free(g->io);
+		free(g->r);
+		free(g);
+	}
+	for (i = 0; i < ST.ncats; i++)
+		st_hist_free(&ST.cats[i]->h);
+	free(ST.cats);
+	lt_id_free(&ST.cattab, NULL);
+	free(ST.slowdl);
+	free(ST.slowrd);
+	lt_id_free(&ST.procs, freeproc);
+	lt_id_free(&ST.thrs, freethr);
+	memset(&ST, 0, sizeof(ST));
+}
