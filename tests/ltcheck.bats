@@ -441,14 +441,19 @@ bands() {
 	need nm
 	need tsort
 	local o objs=("$TOP/tools/ltcheck/ltcheck.o")
-	for o in pfjson pfsim pfstack pfrec pfsum pffind pfnum pftp; do
+	for o in read report pfjson pfsim pfstack pfrec pfsum pffind pfnum \
+	    pftp; do
 		[ -f "$TOP/tools/ltcheck/$o.o" ] || skip "ltcheck is not built"
 		objs+=("$TOP/tools/ltcheck/$o.o")
 	done
 	run -0 --separate-stderr sh "$D/calls.sh" "${objs[@]}"
 	echo "$output"
-	[ "${#lines[@]}" -eq 9 ]
-	[ "${lines[0]}" = "ltcheck.o: pffind.o pfjson.o pfsim.o pfsum.o pftp.o" ]
+	[ "${#lines[@]}" -eq 11 ]
+	# main calls the readers and the writers, which call the model
+	[ "${lines[0]}" = \
+	    "ltcheck.o: pffind.o pfsim.o pftp.o read.o report.o" ]
+	grep -qx "read.o: pffind.o pfjson.o pfsim.o pftp.o" <<< "$output"
+	grep -qx "report.o: pffind.o pfsim.o pfsum.o" <<< "$output"
 	grep -qx "pfstack.o: pffind.o pfrec.o pfsum.o" <<< "$output"
 	grep -qx "pfsum.o: pfnum.o" <<< "$output"
 	grep -qx "pffind.o:" <<< "$output"

@@ -25,7 +25,10 @@
  * One block per file below; pfint.h holds what pfsim.c, pfstack.c and
  * pfrec.c share about the records.  pftp.c, for ltcheck -P, runs
  * Perfetto's own importer beside the model and uses none of it but the
- * findings.
+ * findings.  Above them all, ltcheck.c (options, main, the choice of
+ * report and exit status) calls read.c (the JSON, lt1 and .pftrace
+ * readers) and report.c (the report writers); they share a struct
+ * pfcheck.
  */
 #ifndef LTCHECK_H
 #define LTCHECK_H
@@ -210,5 +213,55 @@ int		 pf_tp_differs(const struct pftp *, const struct pfrow *,
 char		*pf_tp_tmpfile(int *);
 char		*pf_tp_spool(struct ltin *);
 void		 pf_tp_free(struct pftp *);
+
+/* ltcheck.c, read.c, report.c: one run of ltcheck. */
+enum {	/* what it writes */
+	PF_MODE_REPORT, PF_MODE_TAB, PF_MODE_QUIET
+};
+
+#define PF_NCOUNT	9	/* counts ltjson records (read.c) */
+
+struct pfcheck {
+	struct pfsim	*sim;
+	struct pffinds	*fd;		/* the findings of sim */
+	struct ltout	 out;
+	const char	*fname;
+	int		 band;
+	int		 mode;
+	int		 sflag;		/* -s */
+	int		 form;		/* '{', '[' or 'l' for lt1 */
+	long long	 bytes;
+	long long	 recorded[PF_NCOUNT];
+	int		 hasrecorded;
+	char		 mismatch[256];
+	char		 synerr[256];
+	/* -P: the real importer, and the file it imports if not the input */
+	int		 pflag;
+	char		*tpprog;	/* NULL: none found */
+	struct pftp	 tp;
+	char		*tmp;
+	int		 copying;	/* an lt1 input as JSON, in tmp */
+	struct ltout	 copy;
+	long long	 ncopy;
+};
+
+/* read.c */
+void		 pf_readjson(struct pfcheck *, struct ltin *);
+void		 pf_readlt1(struct pfcheck *, struct ltin *);
+void		 pf_counts(struct pfcheck *);
+int		 pf_readpb(struct pfcheck *, struct ltin *);
+
+/* report.c: each given the findings sorted, and their cards. */
+void		 pf_report(struct pfcheck *, const struct pffind *, size_t,
+		    const int *);
+void		 pf_tabs(struct pfcheck *, const struct pffind *, size_t,
+		    const int *, const struct pfrow *, size_t);
+void		 pf_quiet(struct pfcheck *, const struct pffind *, size_t,
+		    const int *);
+void		 pf_tpreport(struct pfcheck *, const struct pfrow *, size_t,
+		    int, int);
+void		 pf_tpquiet(struct pfcheck *, const struct pfrow *, size_t,
+		    int);
+void		 pf_summary(struct pfcheck *);
 
 #endif
