@@ -32,12 +32,13 @@ IDTAB = common/idtab.o
 JSONW = common/jsonw.o
 PB = common/pb.o
 TALLY = common/tally.o common/strtab.o
+PROGRESS = common/progress.o
 # objs PROG: the objects of tools/PROG/, one per .c file.
 objs = $(patsubst %.c,%.o,$(wildcard tools/$(1)/*.c))
-LTPARSE = $(call objs,ltparse) $(CORE) $(JSONEV)
+LTPARSE = $(call objs,ltparse) $(CORE) $(JSONEV) $(PROGRESS)
 LTPAIR = $(call objs,ltpair) $(CORE) $(IDTAB)
 LTFILTER = $(call objs,ltfilter) $(CORE) $(IDTAB)
-LTLANEFIX = $(call objs,ltlanefix) $(CORE)
+LTLANEFIX = $(call objs,ltlanefix) $(CORE) $(PROGRESS)
 LTJSON = $(call objs,ltjson) $(CORE) $(JSONW) $(TALLY)
 LTCHECK = $(call objs,ltcheck) $(CORE) $(JSONEV) $(JSONW) $(PB)
 LTSTAT = $(call objs,ltstat) $(CORE) $(IDTAB)

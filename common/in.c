@@ -22,6 +22,8 @@
 #define INBUF	(1024 * 1024)
 #define INMAP	((size_t)64 << 20)	/* bytes mapped at a time */
 
+static void	(*watch)(const struct ltin *);
+
 /* An input of fd, named name, with nothing read yet. */
 static void
 setup(struct ltin *in, int fd, const char *name)
@@ -269,6 +271,8 @@ refill(struct ltin *in)
 		return 0;
 	if (in->mapped) {
 		remap(in, in->off + (off_t)in->pos, had);
+		if (watch != NULL)
+			watch(in);
 		return in->end - in->pos - had;
 	}
 	if (in->pos > 0) {
@@ -294,7 +298,15 @@ refill(struct ltin *in)
 			reap(in, 1);
 	}
 	in->end += (size_t)r;
+	if (watch != NULL)
+		watch(in);
 	return (size_t)r;
+}
+
+void
+lt_in_watch(void (*fn)(const struct ltin *))
+{
+	watch = fn;
 }
 
 /*

@@ -179,6 +179,8 @@ int	lt_in_map(struct ltin *, const char *, off_t, off_t);
 void	lt_in_seek(struct ltin *, off_t);
 /* Back to the start of a seekable input; -1 if not. */
 int	lt_in_rewind(struct ltin *);
+/* fn is called after each read of any input (a progress line). */
+void	lt_in_watch(void (*)(const struct ltin *));
 
 /* num.c: decimal text <-> int64 nanoseconds, exactly, no floating point. */
 enum {

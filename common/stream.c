@@ -61,9 +61,13 @@ header(struct ltrd *rd, struct ltrec *rec)
 	ssize_t n;
 	int valid = rd->valid;
 
-	if ((n = lt_in_line(&rd->in, &line)) < 0)
+	if ((n = lt_in_line(&rd->in, &line)) < 0) {
+		/* The stage before failed, and said why. */
+		if (strcmp(rd->in.name, "<stdin>") == 0)
+			exit(LT_EXIT_DATA);
 		lt_diepos(LT_EXIT_DATA, rd->in.name, 1,
 		    "empty input, not an lt1 stream");
+	}
 	if (islt1(line, (size_t)n)) {
 		rd->valid = 0;
 		rec->line = line;
@@ -73,7 +77,8 @@ header(struct ltrd *rd, struct ltrec *rec)
 	if (n >= 3 && memcmp(line, "#lt", 3) == 0)
 		lt_rd_bad(rd, "unsupported stream version \"%.*s\"",
 		    (int)(n > 16 ? 16 : n), line);
-	lt_rd_bad(rd, "not an lt1 stream: missing #lt1 header");
+	lt_rd_bad(rd, "not an lt1 stream: missing #lt1 header (a log or a "
+	    "trace is read by ltparse, or converted by litracer)");
 }
 
 /*

@@ -333,6 +333,94 @@ lt_tally_file(const char *path, const char *tool, const struct ltstat *mine,
 	lt_out_close(&so);
 }
 
+/* The value of key of tool's #stat line, "0" when there is none. */
+static const char *
+statof(const char *tool, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < nstats; i++)
+		if (strcmp(stats[i].tool, tool) == 0 &&
+		    strcmp(stats[i].key, key) == 0)
+			return stats[i].val;
+	return "0";
+}
+
+static int
+hasstat(const char *tool)
+{
+	size_t i;
+
+	for (i = 0; i < nstats && strcmp(stats[i].tool, tool) != 0; i++)
+		;
+	return i < nstats;
+}
+
+static long long
+mineof(const struct ltstat *mine, size_t n, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < n && strcmp(mine[i].key, key) != 0; i++)
+		;
+	return i < n ? mine[i].val : 0;
+}
+
+/* ns as ms: microseconds rounded half up, shortest, as "1.501". */
+static void
+putms(struct ltout *o, int64_t ns)
+{
+	char num[LT_NUMBUF];
+	int64_t us = ns / 1000 + (ns % 1000 >= 500);
+
+	lt_out_write(o, num, lt_us_fmt(num, us));
+}
+
+void
+lt_tally_summary(const char *path, const struct ltstat *mine, size_t nmine)
+{
+	static const char *const own[] = { "B", "E", "X", "I" };
+	static const char *const pair[] = { "unmatched_B", "unmatched_E",
+	    "crashes" };
+	struct ltout o;
+	const char *c;
+	size_t i, cn;
+	long long v;
+
+	lt_out_init(&o, lt_out_create(path), path);
+	lt_out_printf(&o, "lines=%s events=%lld skipped=%s",
+	    statof("ltparse", "lines"), mineof(mine, nmine, "events"),
+	    statof("ltparse", "skipped"));
+	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		lt_out_printf(&o, " %s=%lld", own[i], mineof(mine, nmine,
+		    own[i]));
+	for (i = 0; i < sizeof(pair) / sizeof(pair[0]); i++)
+		lt_out_printf(&o, " %s=%s", pair[i], statof("ltpair", pair[i]));
+	lt_out_printf(&o, " processes=%lld duration_ms=",
+	    mineof(mine, nmine, "processes"));
+	putms(&o, lt_tally_duration());
+	for (i = 0; i < cats.n; i++) {
+		c = lt_strtab_key(&cats, i, &cn);
+		if (cn == 0)
+			continue;
+		lt_out_putc(&o, ' ');
+		lt_out_write(&o, c, cn);
+		lt_out_putc(&o, '=');
+		putms(&o, catns[i]);
+		lt_out_puts(&o, "ms");
+	}
+	if (hasstat("ltfilter"))
+		lt_out_printf(&o, " filter_kept=%s filter_dropped=%s",
+		    statof("ltfilter", "kept"), statof("ltfilter", "dropped"));
+	/* times Perfetto could not hold as written (ltjson(1)) */
+	if ((v = mineof(mine, nmine, "rounded_ts")) > 0)
+		lt_out_printf(&o, " rounded_ts=%lld", v);
+	if ((v = mineof(mine, nmine, "clamped_ts")) > 0)
+		lt_out_printf(&o, " clamped_ts=%lld", v);
+	lt_out_putc(&o, '\n');
+	lt_out_close(&o);
+}
+
 /* Everything freed, and the counts back to none (for a fuzzer's runs). */
 void
 lt_tally_free(void)

@@ -24,6 +24,8 @@ const char *lt_tally_cat(size_t, size_t *, int64_t *);
 /* -S FILE: the #stat lines, the writer's own, #duration and #span. */
 void	lt_tally_file(const char *, const char *, const struct ltstat *,
 	    size_t);
+/* -s FILE: the driver's summary line, the keys of the Go litracer. */
+void	lt_tally_summary(const char *, const struct ltstat *, size_t);
 void	lt_tally_free(void);
 
 #define LT_TALLY_MAX	10	/* entries lt_tally_counts fills */

@@ -228,7 +228,7 @@ badopt() {
 
 @test "ltfilter: bad streams exit 1 with FILE:LINE" {
 	bad ltfilter '' '1: empty input, not an lt1 stream'
-	bad ltfilter 'ts:1;PID:1; TID:2; name: a;ph: B;\n' '1: not an lt1 stream: missing #lt1 header'
+	bad ltfilter 'ts:1;PID:1; TID:2; name: a;ph: B;\n' '1: not an lt1 stream: missing #lt1 header (a log or a trace is read by ltparse, or converted by litracer)'
 	bad ltfilter '#lt1\n1\ti\t1\t1\t-\tc\n' '2: expected 9 columns, found 6'
 	bad ltfilter '#lt1\n1.5.5\ti\t1\t1\t-\tc\tn\t{}\t{}\n' '2: column ts: not microseconds (-?D+ with at most 3 decimals) or -' -t 0,
 	bad ltfilter '#lt1\n1\ti\t1\t1\t-\tc\tn\t{}\t{}\nx\ti\t1\t1\t-\tc\tn\t{}\t{}\n' '3: column ts: not microseconds (-?D+ with at most 3 decimals) or -' -T 0,

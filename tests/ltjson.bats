@@ -18,7 +18,7 @@ lt1() {
 
 @test "ltjson -h prints the usage on stdout and exits 0" {
 	run -0 --separate-stderr ltjson -h
-	[ "${lines[0]}" = "usage: ltjson [-O offset] [-S file] [file ...]" ]
+	[ "${lines[0]}" = "usage: ltjson [-O offset] [-S file] [-s file] [file ...]" ]
 	[ -z "$stderr" ]
 }
 
@@ -32,7 +32,7 @@ lt1() {
 @test "a bad option is a usage error: exit 2" {
 	run -2 --separate-stderr ltjson -x
 	[ -z "$output" ]
-	[[ "$stderr" == *"usage: ltjson [-O offset] [-S file] [file ...]"* ]]
+	[[ "$stderr" == *"usage: ltjson [-O offset] [-S file] [-s file] [file ...]"* ]]
 }
 
 @test "a bad -O value is refused with exit 2" {
@@ -63,7 +63,7 @@ lt1() {
 @test "a missing header: exit 1 with file and line" {
 	printf 'ts:1;PID:1; TID:2; name: x;ph: B;\n' >"$T/log"
 	run -1 --separate-stderr ltjson "$T/log"
-	[ "$stderr" = "ltjson: $T/log:1: not an lt1 stream: missing #lt1 header" ]
+	[ "$stderr" = "ltjson: $T/log:1: not an lt1 stream: missing #lt1 header (a log or a trace is read by ltparse, or converted by litracer)" ]
 }
 
 @test "an unknown stream version: exit 1" {
@@ -396,13 +396,27 @@ lt1() {
 
 @test "--help and every long option" {
 	run -0 --separate-stderr ltjson --help
-	[ "${lines[0]}" = "usage: ltjson [-O offset] [-S file] [file ...]" ]
+	[ "${lines[0]}" = "usage: ltjson [-O offset] [-S file] [-s file] [file ...]" ]
 	[[ "$output" == *"-O, --offset"* && "$output" == *"-S, --stats"* ]]
 	[[ "$output" == *"-h, --help"* ]]
 	lt1 "$T/s" "1795940303867556.25	X	1	1	1	c	a	{}	{}"
 	run -0 ltjson --offset=1795940000000000 --stats "$T/st" "$T/s"
 	[[ "${lines[1]}" == '{"ts":303867556.25,'* ]]
 	[ -s "$T/st" ]
+}
+
+@test "-s: the summary line of the run, the same from ltjson and ltproto, as litracer prints it" {
+	ltparse "$DATA/sample.log" | ltpair | ltlanefix -q | ltstat -t >"$T/s.lt1"
+	run -0 ltjson -s "$T/j.sum" "$T/s.lt1"
+	run -0 ltproto --summary="$T/p.sum" -o "$T/s.pftrace" "$T/s.lt1"
+	cmp "$T/j.sum" "$T/p.sum"
+	[ "$(wc -l <"$T/j.sum")" -eq 1 ]
+	run -0 --separate-stderr litracer -q -o "$T/d.json" "$DATA/sample.log"
+	[ "$stderr" = "$(cat "$T/j.sum")" ]
+	# a filter's counts, once one ran
+	ltfilter -c read "$T/s.lt1" | ltjson -s "$T/f.sum" >/dev/null
+	[[ "$(cat "$T/f.sum")" == *" read="*"ms filter_kept="*" filter_dropped="* ]]
+	[[ "$(cat "$T/j.sum")" != *filter_* ]]
 }
 
 @test "ltcheck accepts exactly the lt1 that ltjson accepts, with the same message" {

@@ -372,25 +372,25 @@ field() {
 
 @test "-h and --help print the usage on stdout" {
 	run -0 --separate-stderr ltlanefix -h
-	[ "${lines[0]}" = 'usage: ltlanefix [-kq] [-t us] [file ...]' ]
+	[ "${lines[0]}" = 'usage: ltlanefix [-kq] [-t us] [--progress-fd fd] [file ...]' ]
 	[ "$stderr" = "" ]
 	run -0 ltlanefix --help
-	[ "${lines[0]}" = 'usage: ltlanefix [-kq] [-t us] [file ...]' ]
+	[ "${lines[0]}" = 'usage: ltlanefix [-kq] [-t us] [--progress-fd fd] [file ...]' ]
 	# The man page's synopsis is the same.
 	need mandoc
-	[ "$(synopsis ltlanefix)" = 'ltlanefix [-kq] [-t us] [file ...]' ]
+	[ "$(synopsis ltlanefix)" = 'ltlanefix [-kq] [-t us] [--progress-fd fd] [file ...]' ]
 }
 
 @test "bad options: usage, exit 2, nothing on stdout" {
 	run -2 --separate-stderr ltlanefix -x
 	[ "$output" = "" ]
 	[ "${stderr_lines[0]}" = 'ltlanefix: invalid option -- '"'"'x'"'" ]
-	[ "${stderr_lines[1]}" = 'usage: ltlanefix [-kq] [-t us] [file ...]' ]
+	[ "${stderr_lines[1]}" = 'usage: ltlanefix [-kq] [-t us] [--progress-fd fd] [file ...]' ]
 	run -2 --separate-stderr ltlanefix -t
 	[ "$output" = "" ]
-	[ "${stderr_lines[1]}" = 'usage: ltlanefix [-kq] [-t us] [file ...]' ]
+	[ "${stderr_lines[1]}" = 'usage: ltlanefix [-kq] [-t us] [--progress-fd fd] [file ...]' ]
 	run -2 --separate-stderr ltlanefix --bogus
-	[ "${stderr_lines[1]}" = 'usage: ltlanefix [-kq] [-t us] [file ...]' ]
+	[ "${stderr_lines[1]}" = 'usage: ltlanefix [-kq] [-t us] [--progress-fd fd] [file ...]' ]
 }
 
 @test "bad thresholds: exit 2 with the reason" {
@@ -441,7 +441,7 @@ badrec() {
 	: >"$BATS_TEST_TMPDIR/empty.lt"
 	badrec empty 1 'empty input, not an lt1 stream'
 	printf 'hello\n' >"$BATS_TEST_TMPDIR/nohead.lt"
-	badrec nohead 1 'not an lt1 stream: missing #lt1 header'
+	badrec nohead 1 'not an lt1 stream: missing #lt1 header (a log or a trace is read by ltparse, or converted by litracer)'
 	printf '#lt2\n' >"$BATS_TEST_TMPDIR/v2.lt"
 	badrec v2 1 'unsupported stream version "#lt2"'
 	printf '#lt1\n0\tX\t1\t1\t1\tc\ta\t{}\t{}\n0\tX\t1\t1\t1\tc\ta\t{}\n' >"$BATS_TEST_TMPDIR/cols.lt"

@@ -341,7 +341,7 @@ truth() {
 
 @test "ltpair: bad streams exit 1 with FILE:LINE" {
 	bad ltpair '' '1: empty input, not an lt1 stream'
-	bad ltpair '1\tB\t1\t1\t-\tc\tn\t{}\t{}\n' '1: not an lt1 stream: missing #lt1 header'
+	bad ltpair '1\tB\t1\t1\t-\tc\tn\t{}\t{}\n' '1: not an lt1 stream: missing #lt1 header (a log or a trace is read by ltparse, or converted by litracer)'
 	bad ltpair '#lt2\n' '1: unsupported stream version "#lt2"'
 	bad ltpair '#lt1\n1\tB\t1\t1\t-\tc\tn\t{}\n' '2: expected 9 columns, found 8'
 	bad ltpair '#lt1\n1\tB\t1\t1\t-\tc\tn\t{}\t{}\t\n' '2: expected 9 columns, found more'

@@ -23,13 +23,13 @@ balanced() {
 
 @test "ltparse -h prints the usage and every option with its long form, exit 0" {
 	run -0 --separate-stderr ltparse -h
-	[ "${lines[0]}" = "usage: ltparse [-v] [-n node] [-P k/N [-S dir]] [file ...]" ]
+	[ "${lines[0]}" = "usage: ltparse [-v] [-n node] [-P k/N [-S dir]] [--progress-fd fd] [file ...]" ]
 	for o in "-n, --node node" "-P, --part k/N" "-S, --share dir" "-v, --verbose" "-h, --help"; do
 		[[ "$output" == *"  $o "* ]] || { echo "no $o"; return 1; }
 	done
 	[ -z "$stderr" ]
 	run -0 ltparse --help
-	[ "${lines[0]}" = "usage: ltparse [-v] [-n node] [-P k/N [-S dir]] [file ...]" ]
+	[ "${lines[0]}" = "usage: ltparse [-v] [-n node] [-P k/N [-S dir]] [--progress-fd fd] [file ...]" ]
 	need mandoc
 	[ "usage: $(synopsis ltparse)" = "${lines[0]}" ]
 }
@@ -212,7 +212,7 @@ balanced() {
 	run -2 --separate-stderr sh -c 'ltparse "$1" > /dev/full' sh "$D/new.log"
 	[ "$stderr" = "ltparse: write error: <stdout>: No space left on device" ]
 	run -2 --separate-stderr ltparse -x
-	[ "${stderr_lines[1]}" = "usage: ltparse [-v] [-n node] [-P k/N [-S dir]] [file ...]" ]
+	[ "${stderr_lines[1]}" = "usage: ltparse [-v] [-n node] [-P k/N [-S dir]] [--progress-fd fd] [file ...]" ]
 	[ -z "$output" ]
 }
 

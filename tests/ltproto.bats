@@ -94,10 +94,10 @@ same() {
 
 @test "ltproto -h prints the usage on stdout and exits 0" {
 	run -0 --separate-stderr ltproto -h
-	[ "${lines[0]}" = "usage: ltproto [-i strings] [-o file] [-S file] [-w events] [file ...]" ]
+	[ "${lines[0]}" = "usage: ltproto [-i strings] [-o file] [-S file] [-s file] [-w events] [file ...]" ]
 	[ -z "$stderr" ]
 	run -0 ltproto --help
-	[ "${lines[0]}" = "usage: ltproto [-i strings] [-o file] [-S file] [-w events] [file ...]" ]
+	[ "${lines[0]}" = "usage: ltproto [-i strings] [-o file] [-S file] [-s file] [-w events] [file ...]" ]
 }
 
 @test "the usage line equals the man page synopsis" {
@@ -109,7 +109,7 @@ same() {
 
 @test "a bad option or number is a usage error: exit 2" {
 	run -2 --separate-stderr ltproto -x
-	[[ "$stderr" == *"usage: ltproto [-i strings] [-o file] [-S file] [-w events] [file ...]"* ]]
+	[[ "$stderr" == *"usage: ltproto [-i strings] [-o file] [-S file] [-s file] [-w events] [file ...]"* ]]
 	run -2 --separate-stderr ltproto -w 0 /dev/null
 	[ "$stderr" = "ltproto: -w 0: too small" ]
 	run -2 --separate-stderr ltproto -i x /dev/null
@@ -119,7 +119,7 @@ same() {
 @test "bad input: exit 1 with the file and line; a missing file: exit 2" {
 	printf 'not a stream\n' >"$T/log"
 	run -1 --separate-stderr ltproto -o "$T/t.pftrace" "$T/log"
-	[ "$stderr" = "ltproto: $T/log:1: not an lt1 stream: missing #lt1 header" ]
+	[ "$stderr" = "ltproto: $T/log:1: not an lt1 stream: missing #lt1 header (a log or a trace is read by ltparse, or converted by litracer)" ]
 	lt1 "$T/bad" "1	X	1	1	2	c	n	{}	{}" "x	X	1	1	2	c	n	{}	{}"
 	run -1 --separate-stderr ltproto -o "$T/t.pftrace" "$T/bad"
 	[[ "$stderr" == "ltproto: $T/bad:3: column ts: "* ]]

@@ -61,7 +61,7 @@ chain() {
 	f=$BATS_TEST_TMPDIR/bad.lt1
 	printf 'ts:1;PID:1; TID:1; name: x;ph: B;\n' > "$f"
 	run -1 --separate-stderr ltstat "$f"
-	[ "$stderr" = "ltstat: $f:1: not an lt1 stream: missing #lt1 header" ]
+	[ "$stderr" = "ltstat: $f:1: not an lt1 stream: missing #lt1 header (a log or a trace is read by ltparse, or converted by litracer)" ]
 	[ -z "$output" ]
 	printf '#lt1\n1\tX\t1\t1\t2\tbatch\tbatch\t{}\t{}\n1.5e3\tX\t1\t1\t2\tbatch\tbatch\t{}\t{}\n' > "$f"
 	run -1 --separate-stderr ltstat "$f"

@@ -14,6 +14,18 @@ setup() {
 READERS="ltpair ltfilter ltlanefix ltjson ltstat ltproto"
 FILTERS="ltpair ltfilter ltlanefix"
 
+@test "a stage after one that failed stays quiet on its empty standard input" {
+	printf '{"traceEvents":[{"ph":' >"$T/bad.json"
+	# shellcheck disable=SC2086
+	for t in $READERS; do
+		run --separate-stderr sh -c 'ltparse "$1" | "$2" >/dev/null' sh "$T/bad.json" "$t"
+		[ "$status" -eq 1 ]
+		# ltparse's message alone
+		[ "${#stderr_lines[@]}" -eq 1 ]
+		[[ "$stderr" == "ltparse: "* ]]
+	done
+}
+
 @test "every lt1 reader refuses a missing or unknown header with exit 1" {
 	printf 'ts:1;PID:1; TID:2; name: x;ph: B;\n' >"$T/log"
 	printf '#lt2\n' >"$T/v2"
@@ -27,7 +39,7 @@ FILTERS="ltpair ltfilter ltlanefix"
 	built $READERS
 	for t in $READERS; do
 		run -1 --separate-stderr "$t" "$T/log"
-		[ "$stderr" = "$t: $T/log:1: not an lt1 stream: missing #lt1 header" ]
+		[ "$stderr" = "$t: $T/log:1: not an lt1 stream: missing #lt1 header (a log or a trace is read by ltparse, or converted by litracer)" ]
 		run -1 --separate-stderr "$t" "$T/v2"
 		[ "$stderr" = "$t: $T/v2:1: unsupported stream version \"#lt2\"" ]
 		run -1 --separate-stderr "$t" "$T/empty"

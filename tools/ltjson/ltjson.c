@@ -17,7 +17,7 @@
 #include "jsonw.h"
 #include "tally.h"
 
-#define SYNOPSIS	"ltjson [-O offset] [-S file] [file ...]"
+#define SYNOPSIS	"ltjson [-O offset] [-S file] [-s file] [file ...]"
 
 static struct ltout	 out;
 static struct ltjw	 jw;		/* the events as written */
@@ -203,18 +203,19 @@ main(int argc, char *argv[])
 		{ "help", no_argument, NULL, 'h' },
 		{ "offset", required_argument, NULL, 'O' },
 		{ "stats", required_argument, NULL, 'S' },
+		{ "summary", required_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct ltrec rec;
 	struct ltrd rd;
-	const char *errstr, *sfile = NULL;
+	const char *errstr, *sfile = NULL, *sumfile = NULL;
 	long long v;
 	struct ltstat st[16];
 	int c, k;
 
 	lt_setprog(argv[0]);
 	lt_jw_init(&jw);
-	while ((c = getopt_long(argc, argv, "hO:S:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hO:S:s:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			lt_help(SYNOPSIS,
@@ -224,6 +225,9 @@ main(int argc, char *argv[])
 			    "the first event)\n"
 			    "  -S, --stats file also write the counters to "
 			    "file\n"
+			    "  -s, --summary file\n"
+			    "                   write the one-line summary of "
+			    "the run to file\n"
 			    "  -h, --help       show this help\n");
 			break;
 		case 'O':
@@ -237,6 +241,9 @@ main(int argc, char *argv[])
 			break;
 		case 'S':
 			sfile = optarg;
+			break;
+		case 's':
+			sumfile = optarg;
 			break;
 		default:
 			lt_usage(SYNOPSIS);
@@ -263,6 +270,8 @@ main(int argc, char *argv[])
 	lt_out_close(&out);
 	if (sfile != NULL)
 		lt_tally_file(sfile, "ltjson", st, mystats(st));
+	if (sumfile != NULL)
+		lt_tally_summary(sumfile, st, mystats(st));
 	lt_tally_free();
 	lt_jw_free(&jw);
 	lt_buf_free(&tops);

@@ -19,13 +19,17 @@
 #include "lt.h"
 #include "ltlanefix.h"
 
-#define SYNOPSIS	"ltlanefix [-kq] [-t us] [file ...]"
+#define SYNOPSIS	"ltlanefix [-kq] [-t us] [--progress-fd fd] [file ...]"
 #define OPTIONS \
 	"  -k, --no-complete  write each slice as a B and an E record\n" \
 	"  -q, --quiet        no report on standard error\n" \
 	"  -t, --snap-threshold-us us\n" \
 	"                     snap crossings smaller than this (default " \
 	"5.0; 0: never)\n" \
+	"      --progress-fd fd\n" \
+	"                     a progress line on fd (a terminal) while " \
+	"lanes are\n" \
+	"                     placed and written after the input's end\n" \
 	"  -h, --help         show this help\n"
 
 static void
@@ -66,6 +70,7 @@ main(int argc, char *argv[])
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "no-complete", no_argument, NULL, 'k' },
+		{ "progress-fd", required_argument, NULL, 'p' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "snap-threshold-us", required_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 }
@@ -75,7 +80,7 @@ main(int argc, char *argv[])
 	struct ltrd rd;
 	char thr[64] = "5.0";
 	long long n[LF_RN];
-	int c, k, r, qflag = 0, live = 0;
+	int c, k, r, qflag = 0, live = 0, progfd = -1;
 
 	lt_setprog(argv[0]);
 	lf.thr = 5000;
@@ -86,6 +91,9 @@ main(int argc, char *argv[])
 			break;
 		case 'k':
 			lf.kflag = 1;
+			break;
+		case 'p':
+			progfd = lt_prog_fd(optarg);
 			break;
 		case 'q':
 			qflag = 1;
@@ -133,13 +141,18 @@ main(int argc, char *argv[])
 		lf_live_end(&lf);
 	else {
 		lf_whole_end();
+		lt_prog_start(&lf.prog, progfd, "placing lanes", lf.nslices,
+		    0);
 		lf_whole_place(&lf);
 	}
 	if (lf.xafter != 0)
 		lt_die(LT_EXIT_SYS, "internal error: %llu crossings left",
 		    (unsigned long long)lf.xafter);
-	if (!live)
+	if (!live) {
+		lt_prog_start(&lf.prog, progfd, "writing", 0, 0);
 		lf_whole_write(&lf);
+		lt_prog_end(&lf.prog);
+	}
 	stats(&lf);
 	lt_out_close(&lf.out);
 	/* The next stage has all of the stream before the report is made. */

@@ -14,6 +14,7 @@
 #define LTLANEFIX_H
 
 #include "lt.h"
+#include "progress.h"
 
 #define LF_NONE		UINT32_MAX
 #define LF_TMAX		((int64_t)1 << 62)	/* slice times in +-TMAX */
@@ -184,6 +185,7 @@ struct lf {
 	struct track	*tracks;
 	size_t		 ntracks, captracks;
 	struct report	*rep;		/* NULL with -q */
+	struct ltprog	 prog;		/* --progress-fd, after the input */
 	int64_t		 thr;		/* ns; strict: a shift < thr snaps */
 	int		 kflag;		/* slices written as B and E */
 	int		 online;	/* lf_place counts the crossings */

@@ -342,6 +342,7 @@ lf_whole_place(struct lf *lf)
 	qsort(fidx, nf, sizeof(*fidx), flowcmp);
 
 	for (t = 0; t < ntr; t++) {
+		lt_prog_at(&lf->prog, start[t]);
 		lf_lanes_sort(&lf->work, sl, byidx + start[t], tn[t]);
 		for (p = 0; p < tn[t]; p++) {
 			i = byidx[start[t] + p];
@@ -387,8 +388,10 @@ writeall(struct lf *lf)
 {
 	size_t pos = 0, i = 0, j = 0, so, fo, mo = mpos, o;
 
+	lf->prog.total = (long long)arena.n;
 	lt_put_header(&lf->out);
 	for (;;) {
+		lt_prog_at(&lf->prog, (long long)pos);
 		while (i < nsl && !lf_changed(&sl[i]))
 			i++;
 		while (j < nflows && !flows[j].moved &&
@@ -526,8 +529,11 @@ writesplit(struct lf *lf)
 	uint32_t line = 0;
 	int named = 0;
 
+	lf->prog.total = (long long)(arena.n + nitems);
 	lt_put_header(&lf->out);
 	for (pos = 0; pos < arena.n; pos = next, line++) {
+		if ((line & 4095) == 0)
+			lt_prog_at(&lf->prog, (long long)pos);
 		next = nextline(pos);
 		if (!named && pos >= mpos) {
 			lf->nadded += lf_putlanes(&lf->out, &lf->ids,
@@ -542,6 +548,8 @@ writesplit(struct lf *lf)
 		    lf->ntracks);
 	qsort(items, nitems, sizeof(*items), itemcmp);
 	for (k = 0; k < nitems; k++) {
+		if ((k & 4095) == 0)
+			lt_prog_at(&lf->prog, (long long)(arena.n + k));
 		it = &items[k];
 		if (it->what == W_B || it->what == W_E)
 			putbe(lf, it->ref, it->what);

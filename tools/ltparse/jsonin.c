@@ -289,12 +289,18 @@ offset(const struct pspin *ip, struct ltin *in)
 static void
 top(struct pssink *s, const struct ltjev *ev)
 {
+	size_t vn;
+
 	lt_out_puts(&s->out, "#top\t");
 	lt_out_write(&s->out, ev->key, ev->keyn);
 	lt_out_putc(&s->out, '\t');
 	lt_out_write(&s->out, ev->p, ev->n);
 	lt_out_putc(&s->out, '\n');
 	s->n[PS_C_TOP]++;
+	/* ltjson's trace: its metadata says how it was made */
+	if (ev->keyn == 8 && memcmp(ev->key, "metadata", 8) == 0 &&
+	    lt_json_member(ev->p, ev->n, "litracer", &vn) != NULL)
+		s->ours = 1;
 }
 
 /* One element of traceEvents: a record, or skipped and counted. */

@@ -21,8 +21,9 @@
 #include <stdlib.h>
 
 #include "ltparse.h"
+#include "progress.h"
 
-#define SYNOPSIS	"ltparse [-v] [-n node] [-P k/N [-S dir]] [file ...]"
+#define SYNOPSIS	"ltparse [-v] [-n node] [-P k/N [-S dir]] [--progress-fd fd] [file ...]"
 
 #define NBLOCKS		1024
 #define MAXPARTS	1000000
@@ -30,6 +31,64 @@
 static struct pssink	 sink;
 static int		 part, nparts;	/* -P k/N, 0 without */
 static const char	*sharedir;	/* -S */
+static struct ltprog	 prog;		/* --progress-fd */
+static struct pspin	*pins;
+static int		 npins;
+static char		 progwhat[256];
+
+/*
+ * The progress line: the bytes read of all inputs (of this part's share
+ * of them with -P), while every input is a regular uncompressed file;
+ * else the bytes read.
+ */
+static void
+progress(const struct ltin *in)
+{
+	long long done = 0, all = 0;
+	int i;
+
+	if (in->child != -1)
+		prog.total = 0;		/* gzip: its size says nothing */
+	for (i = 0; i < npins && pins[i].path != in->name; i++)
+		done += pins[i].size;
+	done += (long long)(in->off + (off_t)in->end);
+	if (nparts > 0 && prog.total > 0) {
+		for (i = 0; i < npins; i++)
+			all += pins[i].size;
+		done -= all / nparts * (part - 1);
+	}
+	lt_prog_at(&prog, done);
+}
+
+static void
+progstart(int fd, struct pspin *ins, int nin)
+{
+	struct stat sb;
+	long long total = 0;
+	int i;
+
+	for (i = 0; i < nin; i++) {
+		if (strcmp(ins[i].path, "-") == 0 ||
+		    stat(ins[i].path, &sb) < 0 || !S_ISREG(sb.st_mode))
+			break;
+		ins[i].size = sb.st_size;
+		total += sb.st_size;
+	}
+	if (i < nin)
+		total = 0;
+	else if (nparts > 0)
+		total /= nparts;
+	if (nin == 1)
+		snprintf(progwhat, sizeof(progwhat), "reading %s",
+		    strcmp(ins[0].path, "-") == 0 ? "standard input" :
+		    ins[0].path);
+	else
+		snprintf(progwhat, sizeof(progwhat), "reading %d files", nin);
+	pins = ins;
+	npins = nin;
+	lt_prog_start(&prog, fd, progwhat, total, 1);
+	lt_in_watch(progress);
+}
 
 /* -P k/N */
 static void
@@ -84,6 +143,8 @@ static void
 run(struct pspin *ins, int nin)
 {
 	struct ltin in;
+	const char *lt1 = NULL;
+	long long n;
 	int i, form;
 
 	if (nparts > 0 && cuttable(ins, nin))
@@ -95,9 +156,18 @@ run(struct pspin *ins, int nin)
 		ps_sink_head(&sink);
 		for (i = 0; i < nin; i++) {
 			lt_in_open(&in, ins[i].path);
-			if ((form = ps_isjson(&in)) != 0)
+			if (lt1 == NULL && lt_in_fill(&in, 4) >= 4 &&
+			    memcmp(in.buf + in.pos, "#lt1", 4) == 0)
+				lt1 = ins[i].path;
+			if ((form = ps_isjson(&in)) != 0) {
+				sink.ours = 0;
 				ps_jsonin(&ins[i], &in, form, &sink);
-			else
+				if (sink.ours && nin > 1)
+					lt_warn("%s: a trace litracer wrote, "
+					    "merged with the other inputs (a "
+					    "trace to write goes to "
+					    "litracer -o)", ins[i].path);
+			} else
 				ps_login(&ins[i], &in, 0, &sink);
 			lt_in_close(&in);
 		}
@@ -109,11 +179,14 @@ run(struct pspin *ins, int nin)
 		ps_jsonnames(&sink, &ins[i]);
 	}
 	ps_sink_stats(&sink, ps_nlogprocs(), ps_nthreads());
-	if (sink.n[PS_C_EVENTS] == 0 &&
-	    sink.n[PS_C_LINES] > sink.n[PS_C_JSON])
-		lt_warn("no events in %lld lines: not a LitData "
-		    "enable_tracer() log?", sink.n[PS_C_LINES] -
-		    sink.n[PS_C_JSON]);
+	n = sink.n[PS_C_LINES] - sink.n[PS_C_JSON];
+	if (sink.n[PS_C_EVENTS] == 0 && lt1 != NULL)
+		lt_warn("no events: %s is an lt1 stream, which the stages "
+		    "after ltparse read (ltpair, ltlanefix, ltjson)",
+		    strcmp(lt1, "-") == 0 ? "standard input" : lt1);
+	else if (sink.n[PS_C_EVENTS] == 0 && n > 0)
+		lt_warn("no events in %lld line%s: not a LitData "
+		    "enable_tracer() log?", n, n == 1 ? "" : "s");
 	else if (sink.n[PS_C_EVENTS] == 0 && sink.n[PS_C_JSON] > 0)
 		lt_warn("no trace event has a one-character ph");
 }
@@ -155,6 +228,7 @@ main(int argc, char *argv[])
 		{ "help", no_argument, NULL, 'h' },
 		{ "node", required_argument, NULL, 'n' },
 		{ "part", required_argument, NULL, 'P' },
+		{ "progress-fd", required_argument, NULL, 'p' },
 		{ "share", required_argument, NULL, 'S' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 }
@@ -163,7 +237,7 @@ main(int argc, char *argv[])
 	struct pspin *ins;
 	const char *errstr;
 	long long node = -1;
-	int c;
+	int c, progfd = -1;
 
 	lt_setprog(argv[0]);
 	while ((c = getopt_long(argc, argv, "hn:P:S:v", longopts, NULL)) != -1) {
@@ -178,6 +252,9 @@ main(int argc, char *argv[])
 			    "  -S, --share dir  the parts share their state in "
 			    "dir, none reads\n"
 			    "                   the bytes before its range\n"
+			    "      --progress-fd fd\n"
+			    "                   a progress line on fd, a "
+			    "terminal\n"
 			    "  -v, --verbose    report every skipped line on "
 			    "stderr\n"
 			    "  -h, --help       show this help\n");
@@ -190,6 +267,9 @@ main(int argc, char *argv[])
 			break;
 		case 'P':
 			partopt(optarg);
+			break;
+		case 'p':
+			progfd = lt_prog_fd(optarg);
 			break;
 		case 'S':
 			sharedir = optarg;
@@ -211,7 +291,10 @@ main(int argc, char *argv[])
 	}
 	ins = inputs(argc, argv, node);
 	lt_out_init(&sink.out, 1, "<stdout>");
+	if (progfd >= 0)
+		progstart(progfd, ins, argc);
 	run(ins, argc);
+	lt_prog_end(&prog);
 	lt_out_close(&sink.out);
 	free(ins);
 	ps_procs_free();

@@ -140,6 +140,7 @@ struct pssink {
 	int		 verbose;	/* -v: every skipped line on stderr */
 	int		 quiet;		/* rebuilding state: nothing written */
 	int		 t0done;	/* #t0 is behind us */
+	int		 ours;		/* an input was a trace litracer wrote */
 };
 
 void	ps_sink_head(struct pssink *);

@@ -20,7 +20,7 @@
 #include "ltproto.h"
 #include "tally.h"
 
-#define SYNOPSIS	"ltproto [-i strings] [-o file] [-S file] [-w events] [file ...]"
+#define SYNOPSIS	"ltproto [-i strings] [-o file] [-S file] [-s file] [-w events] [file ...]"
 #define DEFWINDOW	4096
 #define DEFSTRINGS	262144
 
@@ -59,18 +59,19 @@ main(int argc, char *argv[])
 		{ "intern", required_argument, NULL, 'i' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "stats", required_argument, NULL, 'S' },
+		{ "summary", required_argument, NULL, 's' },
 		{ "window", required_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct ltrec rec;
 	struct ltrd rd;
 	struct ltstat st[LT_TALLY_MAX + 7];	/* mystats */
-	const char *errstr, *ofile = NULL, *sfile = NULL;
+	const char *errstr, *ofile = NULL, *sfile = NULL, *sumfile = NULL;
 	long long window = DEFWINDOW, strings = DEFSTRINGS;
 	int c, k, fd = 1, status;
 
 	lt_setprog(argv[0]);
-	while ((c = getopt_long(argc, argv, "hi:o:S:w:", longopts, NULL)) !=
+	while ((c = getopt_long(argc, argv, "hi:o:S:s:w:", longopts, NULL)) !=
 	    -1) {
 		switch (c) {
 		case 'h':
@@ -81,6 +82,8 @@ main(int argc, char *argv[])
 			    "not standard output\n"
 			    "  -S, --stats file      also write the counters "
 			    "to file\n"
+			    "  -s, --summary file    write the one-line summary "
+			    "of the run to file\n"
 			    "  -w, --window events   order events of equal "
 			    "time this many events apart (default 4096)\n"
 			    "  -h, --help            show this help\n");
@@ -96,6 +99,9 @@ main(int argc, char *argv[])
 			break;
 		case 'S':
 			sfile = optarg;
+			break;
+		case 's':
+			sumfile = optarg;
 			break;
 		case 'w':
 			window = lt_strtonum(optarg, 1, 1LL << 26, &errstr);
@@ -118,14 +124,14 @@ main(int argc, char *argv[])
 	pt_out_open(fd, ofile != NULL ? ofile : "<stdout>", (size_t)window);
 	pt_roots_budget((size_t)window * 16);
 	pt_intern_init((size_t)strings);
-	pt_tallying = sfile != NULL;
+	pt_tallying = sfile != NULL || sumfile != NULL;
 	lt_rd_init(&rd, argc, argv);
 	while ((k = lt_rd_next(&rd, &rec)) != LT_EOF)
 		if (k == LT_REC)
 			pt_record(&rd, &rec);
 		else if (rec.len > 4 && memcmp(rec.line, "#t0\t", 4) == 0)
 			pt_t0(rec.line + 4, rec.len - 4);
-		else if (sfile != NULL && rec.len > 6 &&
+		else if (pt_tallying && rec.len > 6 &&
 		    memcmp(rec.line, "#stat\t", 6) == 0)
 			lt_tally_stat(&rd, rec.line);
 	lt_rd_done(&rd);
@@ -134,6 +140,8 @@ main(int argc, char *argv[])
 	pt_out_close();
 	if (sfile != NULL)
 		lt_tally_file(sfile, "ltproto", st, mystats(st));
+	if (sumfile != NULL)
+		lt_tally_summary(sumfile, st, mystats(st));
 
 	report(pt_count.negative, "events before time 0 (or ending past "
 	    "2^63-1 ns) left out, as Perfetto drops them");
