@@ -157,6 +157,124 @@ sumval() {
 	[ ! -e litdata_trace.json ]
 }
 
+@test "options before or after the files, grouped, with = or attached, as getopt_long takes them" {
+	litracer -q -o plain.json "$SAMPLE" 2>plain.err
+	run -0 --separate-stderr litracer "$SAMPLE" -o after.json -q
+	[ "$stderr" = "$(cat plain.err)" ]
+	cmp plain.json after.json
+	run -0 --separate-stderr litracer -qo grouped.json "$SAMPLE"
+	cmp plain.json grouped.json
+	run -0 litracer -qoattached.json "$SAMPLE"
+	cmp plain.json attached.json
+	run -0 litracer -q -o=eq.json "$SAMPLE"
+	cmp plain.json eq.json
+	[ ! -e =eq.json ]
+	run -0 litracer -q --output=long.json "$SAMPLE" --cat=read
+	run -0 litracer -qw2 -o w.json "$SAMPLE"
+	cmp plain.json w.json
+	# -- ends the options: a file named -q
+	cp "$SAMPLE" ./-q
+	run -0 --separate-stderr litracer -o dash.json -- -q
+	cmp plain.json dash.json
+	[ -n "$stderr" ]
+	# a flag given a value, an option glued to an unknown one
+	run -2 --separate-stderr litracer --quiet=yes "$SAMPLE"
+	[ "${stderr_lines[0]}" = "litracer: option --quiet takes no argument" ]
+	run -2 --separate-stderr litracer -qx "$SAMPLE"
+	[ "${stderr_lines[0]}" = "litracer: unknown option -x" ]
+}
+
+@test "two files where the second is meant as the output: a hint to use -o; one file twice: said" {
+	cp "$SAMPLE" in.log
+	run -2 --separate-stderr litracer in.log out.json
+	[ "$stderr" = "litracer: out.json: No such file or directory; to write the trace there, use -o out.json" ]
+	[ ! -e out.json ]
+	run -2 --separate-stderr litracer -o t.json in.log out.json
+	[ "$stderr" = "litracer: out.json: No such file or directory" ]
+	# out.json exists, a trace this driver wrote: merged, and said
+	litracer -q -o out.json in.log 2>/dev/null
+	run -0 --separate-stderr litracer in.log out.json
+	[ "${stderr_lines[1]}" = "ltparse: out.json: a trace litracer wrote, merged with the other inputs (a trace to write goes to litracer -o)" ]
+	ln in.log link.log
+	run -0 --separate-stderr litracer -q -o twice.json in.log link.log
+	[ "${stderr_lines[0]}" = "litracer: in.log and link.log are the same file; it is read twice" ]
+	[ "$(sumval "${stderr_lines[1]}" lines)" = $((2 * $(truth lines))) ]
+}
+
+@test "a bad item of a filter list is named under the driver's option, with no stage's prefix" {
+	run -2 --separate-stderr litracer -q --rank '0,$(x)' "$SAMPLE"
+	[ "$stderr" = 'litracer: --rank 0,$(x): $(x): invalid' ]
+	run -2 --separate-stderr litracer -q --rank 1,x,2 "$SAMPLE"
+	[ "$stderr" = "litracer: --rank 1,x,2: x: invalid" ]
+}
+
+@test "CDPATH, a directory or TMPDIR whose name begins with a dash: nothing changes" {
+	litracer -q -o plain.json "$SAMPLE" 2>/dev/null
+	# run by a relative path, as the README's first command does
+	run -0 --separate-stderr sh -c 'cd "$1" && CDPATH=. tools/litracer -q -o "$2/c.json" "$3"' sh "$TOP" "$T" "$SAMPLE"
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	cmp plain.json c.json
+	mkdir -- -out -tmp
+	run -0 litracer -q -o -out/t.json "$SAMPLE"
+	cmp plain.json ./-out/t.json
+	run -0 env TMPDIR=-tmp litracer -q -o t.json "$SAMPLE"
+	cmp plain.json t.json
+	[ -z "$(ls -A -- -tmp -out | grep litracer)" ]
+}
+
+@test "-o a symbolic link: the file it names is replaced, the link stays" {
+	echo old >real.json
+	ln -s real.json link.json
+	mkdir d
+	ln -s ../real.json d/rel.json
+	run -0 litracer -q -o link.json "$SAMPLE"
+	[ -L link.json ]
+	json_ok real.json
+	echo old >real.json
+	run -0 litracer -q -o d/rel.json "$SAMPLE"
+	[ -L d/rel.json ]
+	json_ok real.json
+	nolitter
+	[ -z "$(ls -A d | grep '^\.litracer')" ]
+}
+
+@test "the sweep leaves alone symbolic links that look like a dead run's temporaries" {
+	host=$(uname -n | tr -cd 'A-Za-z0-9.-')
+	echo keep >victim
+	ln -s "$T/victim" ".litracer.1.$host.AAAAAA"
+	run -0 --separate-stderr litracer -q -o t.json "$SAMPLE"
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[ -L ".litracer.1.$host.AAAAAA" ]
+	[ "$(cat victim)" = keep ]
+}
+
+@test "--report into a closed standard output, or a reader that stops early" {
+	run -2 --separate-stderr sh -c 'litracer -q --report -o r.json "$1" >&-' sh "$SAMPLE"
+	[ "$stderr" = "litracer: --report writes to standard output, which is closed" ]
+	[ ! -e r.json ]
+	run -2 --separate-stderr sh -c 'litracer -V >&-'
+	[ "$stderr" = "litracer: standard output: it is closed" ]
+	# the report of many ranks, bigger than a pipe: | head -n 1 ends it
+	genlog -n 30000 -r 64 -w 1 >many.log
+	run -0 --separate-stderr bash -c 'litracer -q --report -o m.json "$1" | head -n 1; echo "${PIPESTATUS[0]}" >st' bash many.log
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	grep -qx -e 0 -e 141 st
+}
+
+@test "SIGTERM during --validate ends the run at once" {
+	printf '#!/bin/sh\nexec sleep 600\n' >tp
+	chmod +x tp
+	LT_TEST_TAG=$tag TRACE_PROCESSOR=$T/tp litracer -q --validate -o v.json "$SAMPLE" 2>drv.err &
+	pid=$!
+	stage ltcheck >/dev/null
+	kill -TERM "$pid"
+	st=0
+	wait "$pid" || st=$?
+	[ "$st" -eq 143 ]
+	# the trace was written before the check began
+	json_ok v.json
+}
+
 @test "-h lists every long option the driver takes, as the man page does" {
 	need mandoc
 	run -0 litracer -h
@@ -342,10 +460,25 @@ sumval() {
 	[ "${#stderr_lines[@]}" -eq 2 ]
 	json_ok e.json
 	run -0 ltcheck e.json
-	# no filter, and no event in the input either
+}
+
+@test "an input with no events is an error: the hint first, then the driver's line; the old trace stays" {
+	echo previous >t.json
 	printf 'just a line of text\n\n' >text.log
-	run -0 --separate-stderr litracer -q -o t.json text.log
-	[ "${stderr_lines[1]}" = "litracer: the input holds no events; t.json is empty" ]
+	run -1 --separate-stderr litracer -q -o t.json text.log
+	[ "${stderr_lines[0]}" = "ltparse: no events in 2 lines: not a LitData enable_tracer() log?" ]
+	[ "${stderr_lines[1]}" = "litracer: no events in the input; t.json was not written" ]
+	[ "${#stderr_lines[@]}" -eq 2 ]
+	[ "$(cat t.json)" = previous ]
+	# an lt1 stream given to the driver: what to do with it
+	ltparse "$SAMPLE" >s.lt1
+	run -1 --separate-stderr litracer -q -o t.json s.lt1
+	[ "${stderr_lines[0]}" = "ltparse: no events: s.lt1 is an lt1 stream, which the stages after ltparse read (ltpair, ltlanefix, ltjson)" ]
+	[ "$(cat t.json)" = previous ]
+	# to standard output: nothing to keep, the same status
+	run -1 --separate-stderr litracer -q -o - text.log
+	[ "${stderr_lines[1]}" = "litracer: no events in the input; the output is empty" ]
+	nolitter
 }
 
 @test "--no-complete keeps B/E events, all paired, with span times" {
@@ -544,11 +677,12 @@ sumval() {
 	[ "${stderr_lines[0]}" = "ltjson: write error: <stdout>: No space left on device" ]
 	[ "${stderr_lines[1]}" = "litracer: ltjson failed (exit 2); the output is incomplete" ]
 	[ "${#stderr_lines[@]}" -eq 2 ]
+	# a device is written as it goes: what it got is incomplete
 	run -2 --separate-stderr litracer -q -o /dev/full big.log
 	[ "${stderr_lines[0]}" = "ltjson: write error: /dev/full: No space left on device" ]
-	[ "${stderr_lines[1]}" = "litracer: ltjson failed (exit 2); /dev/full was not written" ]
+	[ "${stderr_lines[1]}" = "litracer: ltjson failed (exit 2); the output is incomplete" ]
 	run -2 --separate-stderr litracer -q --no-lanefix -o /dev/full big.log
-	[ "${stderr_lines[1]}" = "litracer: ltjson failed (exit 2); /dev/full was not written" ]
+	[ "${stderr_lines[1]}" = "litracer: ltjson failed (exit 2); the output is incomplete" ]
 	nolitter
 }
 
@@ -699,68 +833,95 @@ midrun() {
 	[ "${stderr_lines[0]}" = "litracer: --sink is deprecated and ignored" ]
 }
 
-@test "on a terminal: the report and the wrote line" {
+# progress_out FILE: the lines of FILE (a terminal's output), without
+# the erasing of the rest of a line.
+progress_out() {
+	tr '\r' '\n' <"$1" | sed 's/\x1b\[K//g' | grep -a .
+}
+
+@test "on a terminal: the summary, then what ltlanefix did in one line; --lane-report lists it" {
 	need script
 	script -qec "TERM=xterm litracer -o tty.json '$SAMPLE'" /dev/null >tty.out 2>&1
-	grep -q "lines=$(truth lines) events=" tty.out
-	grep -q '^wrote tty.json: [0-9]* slices, [0-9]* new lanes' tty.out
+	progress_out tty.out >lines.out
+	grep -q "^lines=$(truth lines) events=" lines.out
+	# the counts of ltlanefix, which ltjson keeps in the metadata
+	lf=$(grep -o '"ltlanefix":{[^}]*}' tty.json)
+	lanes=$(grep -o '"lanes":[0-9]*' <<<"$lf" | cut -d: -f2)
+	moved=$(grep -o '"moved":[0-9]*' <<<"$lf" | cut -d: -f2)
+	slices=$(ltparse tty.json | awk -F '\t' '$2 == "X"' | wc -l)
+	[ "$moved" -gt 0 ]
+	[ "$(tail -n 1 lines.out)" = "wrote tty.json: $slices slices, $lanes new lanes ($moved spans moved, 0 snapped)" ]
+	# the summary and that line, no list of slices
+	run ! grep -aq '^moved slices' lines.out
+	script -qec "TERM=xterm litracer --lane-report -o tty2.json '$SAMPLE'" /dev/null >tty2.out 2>&1
+	grep -aq '^moved slices ([0-9]*):' tty2.out
+	cmp tty.json tty2.json
+	# not on a terminal: --lane-report on stderr too
+	run -0 --separate-stderr litracer -q --lane-report -o r.json "$SAMPLE"
+	[[ "$stderr" == *"moved slices ("* ]]
 }
 
-# progress_steps: run litracer on a terminal (through script, which a
-# test may redefine) with its steps held in turn, and check that its progress line names each:
-# reading while the input is open, placing lanes while ltlanefix is
-# stopped, writing while nobody reads the output (a FIFO); then the
-# line is cleared and the summary follows.
-progress_steps() {
+
+@test "on a terminal, ltparse draws the progress line: the share read, the speed, the time left; erased before the summary" {
 	need script
-	mkfifo feed out.json
-	script -qec "TERM=xterm LT_TEST_TAG='$tag' litracer -o out.json - <feed" \
-	    /dev/null >tty.out 2>&1 3>&- &
-	local sp=$! lanes
-	exec 5>feed
-	head -n 300 "$SAMPLE" >&5
-	seen 'litracer: 1/3 reading ' tty.out
-	lanes=$(stage ltlanefix)
-	kill -STOP "$lanes"
-	exec 5>&-
-	seen 'litracer: 2/3 placing lanes ' tty.out
-	kill -CONT "$lanes"
-	seen 'litracer: 3/3 writing ' tty.out
-	cat out.json >got.json
-	wait "$sp"
-	json_ok got.json
-	tr '\r' '\n' <tty.out | grep -a . >lines.out
-	# every progress line is a step, its name and what is left
-	grep -a '^litracer: [0-9]/' lines.out >steps.out
-	[ -s steps.out ]
-	run ! grep -av -e '^litracer: 1/3 reading [0-9][0-9]* MB, [0-9][0-9]* MB/s ' \
-	    -e '^litracer: 1/3 reading [0-9][0-9]*s ' \
-	    -e '^litracer: 2/3 placing lanes [0-9][0-9]*s ' \
-	    -e '^litracer: 3/3 writing [0-9][0-9]*s ' \
-	    -e '^litracer: 3/3 writing [0-9][0-9]*%, [0-9][0-9]*s left ' steps.out
-	# in this order, each step once begun is over
-	[ "$(cut -c 11-13 steps.out | uniq | tr '\n' ' ')" = "1/3 2/3 3/3 " ]
-	# then the line is cleared, and the summary comes
-	[[ "$(grep -a -A1 '^litracer: 3/3' lines.out | tail -n 1)" == $'\033[K'lines=* ]]
+	genlog -n 40000 >big.log
+	script -qec "TERM=xterm LT_PROGRESS_MS=0 litracer -o p.json big.log" /dev/null >tty.out 2>&1
+	progress_out tty.out >lines.out
+	grep -aq '^reading big.log: [0-9]*%, [0-9]* MB/s, [0-9]*s left$' lines.out
+	# the line is erased, then the summary
+	[[ "$(grep -a -A1 '^reading big.log: ' lines.out | tail -n 1)" == lines=* ]]
+	grep -aq $'\r\033\\[K' tty.out
+	# from a pipe the size is unknown: megabytes
+	script -qec "TERM=xterm LT_PROGRESS_MS=0 litracer -o q.json - <big.log" /dev/null >tty.out 2>&1
+	progress_out tty.out | grep -aq '^reading standard input: [0-9]* MB, [0-9]* MB/s$'
+	cmp p.json q.json
 }
 
-@test "on a terminal, progress names the step that runs and what is left, to the end" {
-	progress_steps
-	# with /proc the reading step counts bytes
-	grep -aq '^litracer: 1/3 reading [0-9]* MB, ' lines.out
+@test "the progress line fits the terminal's width, and is erased when the run is interrupted" {
+	need script
+	need stty
+	genlog -n 40000 >"a file with a long name, to be cut at the terminal's width.log"
+	script -qec "stty cols 40; TERM=xterm LT_PROGRESS_MS=0 litracer -o p.json 'a file with a long name, to be cut at the terminal'\''s width.log'" /dev/null >tty.out 2>&1
+	progress_out tty.out | grep -a '^reading' >lines.out
+	[ -s lines.out ]
+	awk 'length($0) > 39 { print "too wide: " $0; bad = 1 } END { exit bad }' lines.out
+	# interrupted while it reads (an input that stays open): erased, then
+	# gone (TERM: a job in the background, as here, ignores SIGINT, and
+	# the driver's trap is the same for both)
+	mkfifo feed
+	{ head -c 200000 "$SAMPLE"; exec sleep 600; } >feed 3>&- &
+	writer=$!
+	script -qec "TERM=xterm LT_PROGRESS_MS=0 LT_TEST_TAG='$tag' litracer -o k.json - <feed" /dev/null >int.out 2>&1 3>&- &
+	sp=$!
+	seen 'reading standard input' int.out
+	# the driver: the parent of its first stage
+	read -r _ _ _ drv _ <"/proc/$(stage ltparse)/stat"
+	kill -TERM "$drv"
+	wait "$sp" || true
+	# the last progress line is erased (then the shell may say
+	# "Terminated")
+	[[ "$(tr '\r' '\n' <int.out | grep -a -A1 '^reading' | tail -n 1)" == $'\033[K'* ]]
+	gone
+	[ ! -e k.json ]
 }
 
-@test "progress where there is no /proc (macOS, BSD): the steps still, and their time" {
-	unshare -rm true 2>/dev/null || skip "cannot hide /proc here (unshare -rm)"
-	# a sanitizer build reads /proc/self/maps: it cannot run there
-	unshare -rm sh -c 'mount -t tmpfs -o size=4k tmpfs /proc && exec ltjson -h' >/dev/null 2>&1 ||
-	    skip "the tools of this build need /proc (a sanitizer build)"
-	script() {
-		unshare -rm sh -c 'mount -t tmpfs -o size=4k tmpfs /proc && exec script "$@"' sh "$@"
-	}
-	progress_steps
-	run ! grep -aq ' MB' lines.out
-	grep -aq '^litracer: 1/3 reading [0-9]*s ' lines.out
+@test "ltparse and ltlanefix --progress-fd: the steps a user waits for, on the descriptor given" {
+	genlog -n 20000 -l sample >s.log
+	LT_PROGRESS_MS=0 ltparse --progress-fd 3 s.log 3>p.out >s.lt1
+	progress_out p.out >lines.out
+	grep -aq '^reading s.log: 100%, ' lines.out
+	# the line is erased at the end
+	[[ "$(tail -c 4 p.out)" == $'\r\033[K' ]]
+	# ltlanefix draws one only when it holds the whole stream (-k)
+	ltpair <s.lt1 >p.lt1
+	LT_PROGRESS_MS=0 ltlanefix -q --progress-fd 3 <p.lt1 3>l.out >/dev/null
+	[ ! -s l.out ]
+	LT_PROGRESS_MS=0 ltlanefix -q -k --progress-fd 3 <p.lt1 3>l.out >/dev/null
+	progress_out l.out >lines.out
+	grep -aq '^placing lanes: [0-9]*%, [0-9]*s left$' lines.out
+	grep -aq '^writing: [0-9]*%, [0-9]*s left$' lines.out
+	run -2 --separate-stderr ltparse --progress-fd x s.log
+	[ "$stderr" = "ltparse: --progress-fd x: invalid (0 to 1023)" ]
 }
 
 @test "a Kineto trace with crossing slices is repaired, every event kept" {
