@@ -128,14 +128,27 @@ lt_usage(const char *synopsis)
 	exit(LT_EXIT_SYS);
 }
 
+/* The end of -h and --version: exit 0 once stdout is written, else 2. */
+static void LT_NORETURN
+said(int printed)
+{
+	if (printed < 0 || fflush(stdout) == EOF)
+		lt_die(LT_EXIT_SYS, "write error: <stdout>:");
+	exit(LT_EXIT_OK);
+}
+
 /* -h: the synopsis and the option summary on stdout, exit 0. */
 void
 lt_help(const char *synopsis, const char *options)
 {
-	if (printf("usage: %s\n%s", synopsis, options) < 0 ||
-	    fflush(stdout) == EOF)
-		lt_die(LT_EXIT_SYS, "write error: <stdout>:");
-	exit(LT_EXIT_OK);
+	said(printf("usage: %s\n%s", synopsis, options));
+}
+
+/* --version: "PROG 0.1.0" on stdout, exit 0. */
+void
+lt_version(void)
+{
+	said(printf("%s %s\n", lt_prog, LT_VERSION));
 }
 
 /*

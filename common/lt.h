@@ -46,6 +46,9 @@ void	lt_diepos(int, const char *, long, const char *, ...)
 void	lt_warnpos(const char *, long, const char *, ...) LT_PRINTF(3, 4);
 void	lt_usage(const char *) LT_NORETURN;
 void	lt_help(const char *, const char *) LT_NORETURN;
+void	lt_version(void) LT_NORETURN;
+/* getopt_long's value for --version, which every program takes. */
+#define LT_OPT_VERSION	256
 long long lt_strtonum(const char *, long long, long long, const char **);
 
 /* alloc.c: every allocation is checked; failure exits 2. */

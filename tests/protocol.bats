@@ -258,3 +258,26 @@ validchain() {
 		run -0 ltjson "$T/sorted"
 	done
 }
+
+@test "every program prints its version with --version, lists it in -h and its man page" {
+	local p v
+	v=$(sed -n 's/^#define LT_VERSION[^"]*"\(.*\)"/\1/p' "$TOP/common/lt.h")
+	[ -n "$v" ]
+	for p in ltparse ltpair ltfilter ltlanefix ltjson ltcheck ltstat ltproto; do
+		run -0 --separate-stderr "$p" --version
+		[ "$output" = "$p $v" ] || { echo "$p --version: $output"; return 1; }
+		[ -z "$stderr" ]
+		run -0 "$p" -h
+		[[ $output == *"      --version "* ]] || { echo "$p -h"; return 1; }
+		grep -q -e '^\.It Fl \(\\-\|-\|Fl \)version$' "$TOP/man/$p.1" ||
+		    { echo "man/$p.1 has no --version"; return 1; }
+		if [ -w /dev/full ]; then
+			run -2 --separate-stderr sh -c '"$1" --version >/dev/full' sh "$p"
+			[ "$stderr" = "$p: write error: <stdout>: No space left on device" ]
+		fi
+	done
+	# ltcheck's -V is the Perfetto version to predict for, not its own
+	run -1 ltcheck -t -V 56 "$TOP/tests/data/ltcheck/PF-X-OVERLAP.json"
+	[[ $output == *slice_drop_overlapping_complete_event* ]]
+	run -2 --separate-stderr ltcheck -V
+}

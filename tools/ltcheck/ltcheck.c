@@ -68,6 +68,7 @@ options(struct pfcheck *ck, int argc, char *argv[])
 		{ "summary", no_argument, NULL, 's' },
 		{ "counters", no_argument, NULL, 't' },
 		{ "perfetto-version", required_argument, NULL, 'V' },
+		{ "version", no_argument, NULL, LT_OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *errstr;
@@ -95,6 +96,7 @@ options(struct pfcheck *ck, int argc, char *argv[])
 			    "                       the Perfetto version to "
 			    "predict (default 58;\n"
 			    "                       bands <=50, 51-56, 57+)\n"
+			    "      --version        print ltcheck's own version and exit\n"
 			    "  -h, --help           show this help\n");
 			break;
 		case 'P':
@@ -115,6 +117,8 @@ options(struct pfcheck *ck, int argc, char *argv[])
 				lt_die(LT_EXIT_SYS, "-V %s: %s", optarg,
 				    errstr);
 			break;
+		case LT_OPT_VERSION:
+			lt_version();
 		default:
 			lt_usage(SYNOPSIS);
 		}

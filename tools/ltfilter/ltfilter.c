@@ -501,6 +501,7 @@ main(int argc, char *argv[])
 		{ "time", required_argument, NULL, 't' },
 		{ "invert", no_argument, NULL, 'v' },
 		{ "worker", required_argument, NULL, 'w' },
+		{ "version", no_argument, NULL, LT_OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct ltstat st[4];
@@ -539,6 +540,7 @@ main(int argc, char *argv[])
 			    "would drop\n"
 			    "  -w, --worker LIST    keep these worker_rank "
 			    "values\n"
+			    "      --version        print the version and exit\n"
 			    "  -h, --help           show this help\n"
 			    "Times: decimal, in us unless ending in ns, ms "
 			    "or s.  LIST: comma-separated.\n");
@@ -567,6 +569,8 @@ main(int argc, char *argv[])
 			workers.on = 1;
 			split(optarg, onerange, c, &workers);
 			break;
+		case LT_OPT_VERSION:
+			lt_version();
 		default:
 			lt_usage(SYNOPSIS);
 		}

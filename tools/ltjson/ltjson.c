@@ -204,6 +204,7 @@ main(int argc, char *argv[])
 		{ "offset", required_argument, NULL, 'O' },
 		{ "stats", required_argument, NULL, 'S' },
 		{ "summary", required_argument, NULL, 's' },
+		{ "version", no_argument, NULL, LT_OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct ltrec rec;
@@ -228,6 +229,7 @@ main(int argc, char *argv[])
 			    "  -s, --summary file\n"
 			    "                   write the one-line summary of "
 			    "the run to file\n"
+			    "      --version    print the version and exit\n"
 			    "  -h, --help       show this help\n");
 			break;
 		case 'O':
@@ -245,6 +247,8 @@ main(int argc, char *argv[])
 		case 's':
 			sumfile = optarg;
 			break;
+		case LT_OPT_VERSION:
+			lt_version();
 		default:
 			lt_usage(SYNOPSIS);
 		}

@@ -30,6 +30,7 @@
 	"                     a progress line on fd (a terminal) while " \
 	"lanes are\n" \
 	"                     placed and written after the input's end\n" \
+	"      --version      print the version and exit\n" \
 	"  -h, --help         show this help\n"
 
 static void
@@ -73,6 +74,7 @@ main(int argc, char *argv[])
 		{ "progress-fd", required_argument, NULL, 'p' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "snap-threshold-us", required_argument, NULL, 't' },
+		{ "version", no_argument, NULL, LT_OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
 	static struct lf lf;
@@ -104,6 +106,8 @@ main(int argc, char *argv[])
 				lt_die(LT_EXIT_SYS, "-t %s: %s", optarg, r == -2 ?
 				    "must be non-negative" : "invalid");
 			break;
+		case LT_OPT_VERSION:
+			lt_version();
 		default:
 			lt_usage(SYNOPSIS);
 		}

@@ -470,6 +470,7 @@ main(int argc, char *argv[])
 		{ "help", no_argument, NULL, 'h' },
 		{ "no-complete", no_argument, NULL, 'k' },
 		{ "match", required_argument, NULL, 'm' },
+		{ "version", no_argument, NULL, LT_OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct ltrec rec;
@@ -486,6 +487,7 @@ main(int argc, char *argv[])
 			    "make X\n"
 			    "  -m, --match keys   identifying args, "
 			    "comma-separated (default " DEFKEYS ")\n"
+			    "      --version      print the version and exit\n"
 			    "  -h, --help         show this help\n");
 			break;
 		case 'k':
@@ -494,6 +496,8 @@ main(int argc, char *argv[])
 		case 'm':
 			lp_setkeys(&keys, optarg);
 			break;
+		case LT_OPT_VERSION:
+			lt_version();
 		default:
 			lt_usage(SYNOPSIS);
 		}

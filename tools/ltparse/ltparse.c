@@ -231,6 +231,7 @@ main(int argc, char *argv[])
 		{ "progress-fd", required_argument, NULL, 'p' },
 		{ "share", required_argument, NULL, 'S' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "version", no_argument, NULL, LT_OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
 	static char *stdin_only[] = { (char *)"-" };
@@ -257,6 +258,7 @@ main(int argc, char *argv[])
 			    "terminal\n"
 			    "  -v, --verbose    report every skipped line on "
 			    "stderr\n"
+			    "      --version    print the version and exit\n"
 			    "  -h, --help       show this help\n");
 			break;
 		case 'n':
@@ -277,6 +279,8 @@ main(int argc, char *argv[])
 		case 'v':
 			sink.verbose = 1;
 			break;
+		case LT_OPT_VERSION:
+			lt_version();
 		default:
 			lt_usage(SYNOPSIS);
 		}

@@ -61,6 +61,7 @@ main(int argc, char *argv[])
 		{ "stats", required_argument, NULL, 'S' },
 		{ "summary", required_argument, NULL, 's' },
 		{ "window", required_argument, NULL, 'w' },
+		{ "version", no_argument, NULL, LT_OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct ltrec rec;
@@ -86,6 +87,7 @@ main(int argc, char *argv[])
 			    "of the run to file\n"
 			    "  -w, --window events   order events of equal "
 			    "time this many events apart (default 4096)\n"
+			    "      --version         print the version and exit\n"
 			    "  -h, --help            show this help\n");
 			break;
 		case 'i':
@@ -109,6 +111,8 @@ main(int argc, char *argv[])
 				lt_die(LT_EXIT_SYS, "-w %s: %s", optarg,
 				    errstr);
 			break;
+		case LT_OPT_VERSION:
+			lt_version();
 		default:
 			lt_usage(SYNOPSIS);
 		}

@@ -59,6 +59,7 @@ main(int argc, char *argv[])
 		{ "output", required_argument, NULL, 'o' },
 		{ "trace", no_argument, NULL, 't' },
 		{ "exclude", required_argument, NULL, 'x' },
+		{ "version", no_argument, NULL, LT_OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct ltstat st[6];
@@ -84,6 +85,7 @@ main(int argc, char *argv[])
 			    "waits, flows and counters\n"
 			    "  -x, --exclude PARTS  with -t, leave out waits, "
 			    "share, flows or counters\n"
+			    "      --version        print the version and exit\n"
 			    "  -h, --help           show this help\n");
 			break;
 		case 'j':
@@ -104,6 +106,8 @@ main(int argc, char *argv[])
 		case 'x':
 			parts = exclude(parts, optarg);
 			break;
+		case LT_OPT_VERSION:
+			lt_version();
 		default:
 			lt_usage(SYNOPSIS);
 		}
