@@ -215,9 +215,30 @@ bands() {
 	run -1 ltcheck "$D/PF-BE-CROSS-NAMED.json"
 	[ "${lines[0]}" = "$D/PF-BE-CROSS-NAMED.json: JSON array form, 189 bytes, 4 events" ]
 	[ "${lines[1]}" = "phases: B 2, E 2, X 0, I 0, M 0, C 0, flows 0, other 0" ]
-	[ "${lines[2]}" = "Perfetto v57+: Trace Errors 0, Import Errors 0, Data Losses 1, silent losses 0" ]
+	[ "${lines[2]}" = "Perfetto v57+: Trace Errors 0, Import Errors 0, Data Losses 1 event in 1 rule, silent losses 0" ]
 	[[ "${lines[3]}" =~ ^\ \ DL\ +misplaced_end_event\ +1\ \ PF-BE-CROSS-NAMED$ ]]
 	[ "${lines[5]}" = "      line 3" ]
+}
+
+@test "the card totals count events, as Perfetto's cards do: the findings' counts added up" {
+	local f st card n sum tot=0
+	run -1 ltcheck "$D/kineto-crossing.json"
+	[[ $output == *"Import Errors 6 events in 1 rule, Data Losses 0, silent losses 0"* ]]
+	# every fixture: a card's total in the report is the sum of its -t lines
+	for f in "$D"/*.json; do
+		st=0
+		ltcheck "$f" >"$BATS_TEST_TMPDIR/r" || st=$?
+		[ "$st" -le 1 ]
+		grep -q '^Perfetto .*: Trace Errors' "$BATS_TEST_TMPDIR/r" || continue
+		ltcheck -t "$f" >"$BATS_TEST_TMPDIR/t" || st=$?
+		for card in "TE Trace Errors" "IE Import Errors" "DL Data Losses" "silent silent losses"; do
+			sum=$(awk -F '\t' -v c="${card%% *}" '$3 == c { s += $2 } END { print s + 0 }' "$BATS_TEST_TMPDIR/t")
+			n=$(sed -n "s/^Perfetto .*[:,] ${card#* } \([0-9]*\).*/\1/p" "$BATS_TEST_TMPDIR/r")
+			[ "$n" = "$sum" ] || { echo "$f: ${card#* } $n, -t adds up to $sum"; return 1; }
+		done
+		tot=$((tot + 1))
+	done
+	[ "$tot" -gt 40 ]
 }
 
 @test "a syntax error is reported with its line and byte offset" {

@@ -147,6 +147,27 @@ examples(struct pfcheck *ck, const struct pffind *f)
 	putf("\n");
 }
 
+/*
+ * A card's total, as Perfetto's card shows it: the events its counters
+ * count, which are the findings' counts added up; then how many findings
+ * (rules) they come from.
+ */
+static void
+total(struct pfcheck *ck, const char *name, int card, const struct pffind *f,
+    size_t n, const int *cards)
+{
+	long long events = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (f[i].card == card)
+			events += f[i].n;
+	putf("%s %lld", name, events);
+	if (cards[card] > 0)
+		putf(" event%s in %d rule%s", events != 1 ? "s" : "",
+		    cards[card], cards[card] > 1 ? "s" : "");
+}
+
 /* The report for people. */
 void
 pf_report(struct pfcheck *ck, const struct pffind *f, size_t n,
@@ -185,10 +206,12 @@ pf_report(struct pfcheck *ck, const struct pffind *f, size_t n,
 	putf("Perfetto %s: ", bandname(ck->band));
 	if (cards[PF_FATAL] > 0)
 		putf("the load fails");
-	else
-		putf("Trace Errors %d, Import Errors %d, Data Losses %d, "
-		    "silent losses %d", cards[PF_TE], cards[PF_IE],
-		    cards[PF_DL], cards[PF_SILENT]);
+	else {
+		total(ck, "Trace Errors", PF_TE, f, n, cards);
+		total(ck, ", Import Errors", PF_IE, f, n, cards);
+		total(ck, ", Data Losses", PF_DL, f, n, cards);
+		total(ck, ", silent losses", PF_SILENT, f, n, cards);
+	}
 	putf("\n");
 	for (i = 0; i < n; i++) {
 		if (f[i].card == PF_OK) {
