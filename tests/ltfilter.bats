@@ -7,7 +7,7 @@ load helper
 D=$DATA/ltfilter
 RUN=$DATA/ltpair/litdata.lt1	# a LitData run as ltparse writes it
 CHROME=$D/chrome.lt1		# Chrome-style: M records first
-USAGE="usage: ltfilter [-v] [-c cats] [-d dur] [-n names] [-p pids] [-r ranks] [-T from,to] [-t from,to] [-w workers] [file ...]"
+USAGE="usage: ltfilter [-v] [-c list] [-d dur] [-n list] [-p list] [-r list] [-T from,to] [-t from,to] [-w list] [file ...]"
 
 # names OUT: column 1, 2 and 7 of the records of OUT, one per line.
 kept() {

@@ -19,9 +19,9 @@
 #include "lt.h"
 #include "idtab.h"
 
-#define SYNOPSIS	"ltfilter [-v] [-c cats] [-d dur] [-n names] " \
-			"[-p pids] [-r ranks] [-T from,to] [-t from,to] " \
-			"[-w workers] [file ...]"
+#define SYNOPSIS	"ltfilter [-v] [-c list] [-d dur] [-n list] " \
+			"[-p list] [-r list] [-T from,to] [-t from,to] " \
+			"[-w list] [file ...]"
 
 /* A list of patterns (-c, -n) or of integer ranges and strings (-p). */
 struct pats {
