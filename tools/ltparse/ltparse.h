@@ -146,6 +146,7 @@ void	ps_sink_head(struct pssink *);
 void	ps_sink_t0(struct pssink *, const char *, size_t, int);
 void	ps_sink_meta(struct pssink *, uint64_t, uint32_t, const char *,
 	    const char *, long long);
+void	ps_sink_config(struct pssink *, uint64_t, const char *, size_t);
 void	ps_sink_stats(struct pssink *, long long, long long);
 const char *ps_quote(char *, size_t, const char *, size_t);
 
@@ -193,6 +194,7 @@ struct psproc {
 	int64_t		 worker[PS_NSTART];
 	int64_t		 arank, aworker; /* ps_procs_load: of parts before */
 	int		 main;		/* wrote dataloader or batch spans */
+	int		 v1;		/* wrote 0.2.45-0.2.56 lines */
 	uint32_t	 nthreads;
 	uint32_t	 first;		/* first thread, or 0 */
 	uint32_t	 last;
