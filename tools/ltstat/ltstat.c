@@ -20,8 +20,27 @@
 
 #include "ltstat.h"
 
-#define SYNOPSIS	"ltstat [-hjt] [-n count] [-o file] [-x parts] " \
-			"[file ...]"
+#define SYNOPSIS	"ltstat [-hjt] [-m pct] [-n count] [-o file] " \
+			"[-x parts] [file ...]"
+
+/* The exit status when a wait share is above -m. */
+#define EXIT_OVER	3
+
+/* Is a wait share of the job, or of a rank, above pct (in 1/10^4 %)? */
+static int
+over(int64_t pct)
+{
+	double max = (double)pct / 1e6;
+	size_t i;
+
+	if (SV.known && SV.share > max)
+		return 1;
+	for (i = 0; i < ST.nranks; i++)
+		if (ST.ranks[i]->batches > 0 &&
+		    st_share(ST.ranks[i]->wait, ST.ranks[i]->compute) > max)
+			return 1;
+	return 0;
+}
 
 /* -x: what of T_* to leave out. */
 static int
@@ -55,6 +74,7 @@ main(int argc, char *argv[])
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "max-wait-share", required_argument, NULL, 'm' },
 		{ "top", required_argument, NULL, 'n' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "trace", no_argument, NULL, 't' },
@@ -66,17 +86,20 @@ main(int argc, char *argv[])
 	struct ltrec rec;
 	struct ltrd rd;
 	const char *errstr, *why, *ofile = NULL;
-	int c, k, jflag = 0, tflag = 0, ntop = 5;
+	int c, k, jflag = 0, tflag = 0, ntop = 5, status;
 	int parts = T_ALL;
+	int64_t pct = -1;
 
 	lt_setprog(argv[0]);
-	while ((c = getopt_long(argc, argv, "hjn:o:tx:", longopts,
+	while ((c = getopt_long(argc, argv, "hjm:n:o:tx:", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			lt_help(SYNOPSIS,
 			    "  -j, --json           write the report as one "
 			    "JSON object\n"
+			    "  -m, --max-wait-share PCT  exit 3 when a wait "
+			    "share is above PCT %\n"
 			    "  -n, --top COUNT      list COUNT longest waits "
 			    "and slowest chunks (5)\n"
 			    "  -o, --output FILE    write the report to FILE\n"
@@ -88,6 +111,12 @@ main(int argc, char *argv[])
 			break;
 		case 'j':
 			jflag = 1;
+			break;
+		case 'm':
+			if (lt_dec_parse(optarg, strlen(optarg), 4, &pct) !=
+			    LT_NUM_OK || pct < 0 || pct > 1000000)
+				lt_die(LT_EXIT_SYS, "-m %s: not a percentage "
+				    "from 0 to 100", optarg);
 			break;
 		case 'n':
 			ntop = (int)lt_strtonum(optarg, 0, 100, &errstr);
@@ -138,6 +167,8 @@ main(int argc, char *argv[])
 	}
 	lt_rd_done(&rd);
 	st_end();
+	st_verdict();
+	status = pct >= 0 && over(pct) ? EXIT_OVER : LT_EXIT_OK;
 	if (tflag) {
 		st[0].key = "waits";
 		st[0].val = ST.waits_out;
@@ -162,6 +193,7 @@ main(int argc, char *argv[])
 		st_report(&rep, jflag);
 		lt_out_close(&rep);
 	}
+	st_verdict_free();
 	st_free();
-	return LT_EXIT_OK;
+	return status;
 }
