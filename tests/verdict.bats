@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # ltstat's answer: the verdict, a cause for every wait, the steps of all
-# ranks paired, the rank that held the job back and a threshold for CI.
-# On hand-made streams of one known cause each, split exactly; on the
-# real LitData runs of tests/data/real/
+# ranks paired, the rank that held the job back, a threshold for CI and
+# the comparison of two runs.  On hand-made streams of one known cause
+# each, split exactly; on the real LitData runs of tests/data/real/
 # against what their truth.json says (the driving script's own clocks
 # and counters); the job's data delay against an awk of the stream.
 
@@ -353,6 +353,26 @@ ranks() {
 		[ "$stderr" = "ltstat: -m $bad: not a percentage from 0 to 100" ]
 		[ -z "$output" ]
 	done
+}
+
+@test "verdict: --compare: what changed per rank, cause and category; exit 3 when B is above -m" {
+	need node
+	real b "$BATS_TEST_TMPDIR/b.lt1"
+	real a "$BATS_TEST_TMPDIR/a.lt1"
+	ltstat -j -o "$BATS_TEST_TMPDIR/b.json" "$BATS_TEST_TMPDIR/b.lt1"
+	ltstat -j -o "$BATS_TEST_TMPDIR/a.json" "$BATS_TEST_TMPDIR/a.lt1"
+	run -0 ltstat --compare "$BATS_TEST_TMPDIR/b.json" "$BATS_TEST_TMPDIR/a.json"
+	[ "${lines[1]}" = "verdict: high -> high; wait share 63.4% -> 89.0% (+25.6 points)" ]
+	[ "${lines[3]}" = "rank 0: wait share 63.4% -> 89.0% (+25.6 points), wait 9480.689 ms -> 7321.516 ms (-2159.173 ms)" ]
+	[ "${lines[5]}" = "  download     3612.673 ms -> 337.397 ms (-3275.277 ms)" ]
+	[[ $output == *$'\n'"category download: count 96 -> 104, p50 201.920 ms -> 0.645 ms (-201.276 ms), p95 210.648 ms -> 10.784 ms (-199.865 ms)"$'\n'* ]]
+	[[ $output == *$'\n'"category sample: count 4000 -> -, "* ]]
+	run -3 ltstat -c -m 80 "$BATS_TEST_TMPDIR/b.json" "$BATS_TEST_TMPDIR/a.json"
+	run -0 ltstat -c -m 90 "$BATS_TEST_TMPDIR/b.json" "$BATS_TEST_TMPDIR/a.json"
+	run -2 ltstat -c "$BATS_TEST_TMPDIR/b.json"
+	echo '{"x":1}' > "$BATS_TEST_TMPDIR/old.json"
+	run -1 --separate-stderr ltstat -c "$BATS_TEST_TMPDIR/old.json" "$BATS_TEST_TMPDIR/a.json"
+	[ "$stderr" = "ltstat: $BATS_TEST_TMPDIR/old.json: no schema_version: a report of ltstat -j, 2027 or later, is needed" ]
 }
 
 @test "verdict: every real run converts and imports with 0 error and 0 data loss; its waits carry their split" {

@@ -20,7 +20,7 @@
 
 #include "ltstat.h"
 
-#define SYNOPSIS	"ltstat [-hjt] [-m pct] [-n count] [-o file] " \
+#define SYNOPSIS	"ltstat [-chjt] [-m pct] [-n count] [-o file] " \
 			"[-x parts] [file ...]"
 
 /* The exit status when a wait share is above -m. */
@@ -72,6 +72,7 @@ int
 main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
+		{ "compare", no_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "max-wait-share", required_argument, NULL, 'm' },
@@ -86,16 +87,22 @@ main(int argc, char *argv[])
 	struct ltrec rec;
 	struct ltrd rd;
 	const char *errstr, *why, *ofile = NULL;
-	int c, k, jflag = 0, tflag = 0, ntop = 5, status;
+	int c, k, cflag = 0, jflag = 0, tflag = 0, ntop = 5, status;
 	int parts = T_ALL;
 	int64_t pct = -1;
+	double hi;
 
 	lt_setprog(argv[0]);
-	while ((c = getopt_long(argc, argv, "hjm:n:o:tx:", longopts,
+	while ((c = getopt_long(argc, argv, "chjm:n:o:tx:", longopts,
 	    NULL)) != -1) {
 		switch (c) {
+		case 'c':
+			cflag = 1;
+			break;
 		case 'h':
 			lt_help(SYNOPSIS,
+			    "  -c, --compare        compare two JSON reports, "
+			    "before and after\n"
 			    "  -j, --json           write the report as one "
 			    "JSON object\n"
 			    "  -m, --max-wait-share PCT  exit 3 when a wait "
@@ -139,6 +146,16 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
+	if (cflag && (argc != 2 || jflag || tflag))
+		lt_usage(SYNOPSIS);
+	if (cflag) {
+		lt_out_init(&rep, ofile != NULL ? lt_out_create(ofile) : 1,
+		    ofile != NULL ? ofile : "<stdout>");
+		hi = st_compare(&rep, argv[0], argv[1]);
+		lt_out_close(&rep);
+		return pct >= 0 && hi > (double)pct / 1e6 ? EXIT_OVER :
+		    LT_EXIT_OK;
+	}
 
 	/* Open the report's file first: a bad name costs no input. */
 	if (ofile != NULL) {

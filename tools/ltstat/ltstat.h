@@ -10,7 +10,8 @@
  * what the rank's workers were doing; steps.c pairs the steps of all
  * ranks; emit.c writes the records that -t adds to the stream;
  * verdict.c says what the figures mean; report.c writes the report, as
- * text or JSON.  Times are int64 nanoseconds throughout.
+ * text or JSON; compare.c compares two JSON reports.  Times are int64
+ * nanoseconds throughout.
  */
 #ifndef LTSTAT_H
 #define LTSTAT_H
@@ -475,5 +476,9 @@ void	st_verdict_free(void);
 /* -------- report.c -------- */
 
 void	st_report(struct ltout *, int);
+
+/* -------- compare.c -------- */
+
+double	st_compare(struct ltout *, const char *, const char *);
 
 #endif
