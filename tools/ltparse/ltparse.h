@@ -231,6 +231,7 @@ const char *ps_jsonids(const struct pspin *, const struct psjid *, int,
 	    uint64_t *);
 void	ps_jsonnames(struct pssink *, const struct pspin *);
 void	ps_jsonids_free(void);
+uint64_t ps_jsonflowid(uint64_t);
 
 /* login.c: a log input, line by line. */
 struct pssid {			/* a thread of a log, as written */
@@ -268,6 +269,7 @@ struct psjrec {
 	const struct pspin *in;		/* the input, for jsonids.c */
 	const char	*why;		/* why an event has no lt1 form */
 	int		 negdur;	/* it is an X of negative dur */
+	int		 fixed;		/* a string ts or dur, a flow id >= 2^53 */
 	long long	 dupkeys;	/* repeated members dropped */
 };
 
