@@ -25,7 +25,7 @@ chain() {
 
 @test "ltstat: -h prints the usage and options, and the man page agrees" {
 	run -0 ltstat -h
-	[ "${lines[0]}" = "usage: ltstat [-chjt] [-m pct] [-n count] [-o file] [-x parts] [file ...]" ]
+	[ "${lines[0]}" = "usage: ltstat [-chjt] [-d name] [-m pct] [-n count] [-o file] [-x parts] [file ...]" ]
 	[[ $output == *"--json"* ]]
 	[[ $output == *"--trace"* ]]
 	[[ $output == *"--exclude"* ]]

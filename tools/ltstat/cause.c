@@ -102,8 +102,8 @@ tlprune(struct tl *t, int64_t ts)
 }
 
 /* How much of [a, b) t covers. */
-static int64_t
-meas(const struct tl *t, int64_t a, int64_t b)
+int64_t
+st_tl_meas(const struct tl *t, int64_t a, int64_t b)
 {
 	size_t i;
 	int64_t sum = 0;
@@ -124,7 +124,7 @@ diffmeas(const struct tl *d, const struct tl *r, int64_t a, int64_t b)
 	for (i = after(d, a); i < d->n && d->v[i].a < b; i++) {
 		x = d->v[i].a > a ? d->v[i].a : a;
 		y = d->v[i].b < b ? d->v[i].b : b;
-		sum += (y - x) - meas(r, x, y);
+		sum += (y - x) - st_tl_meas(r, x, y);
 	}
 	return sum;
 }
@@ -379,7 +379,7 @@ split(const struct pwait *w, const struct tl *tr, const struct tl *td)
 		else if (s > end)
 			s = end;
 		c[C_STARTUP] = s - w->ts;
-		c[C_READ] = meas(tr, s, end);
+		c[C_READ] = st_tl_meas(tr, s, end);
 		c[C_DOWNLOAD] = diffmeas(td, tr, s, end);
 		c[C_IDLE] = w->dur - c[C_STARTUP] - c[C_READ] -
 		    c[C_DOWNLOAD];

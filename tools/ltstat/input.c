@@ -151,6 +151,8 @@ span(const struct ltrec *rec)
 		st_ctr_advance(p, ev.ts + ev.dur);
 	if (p->grp != NULL)
 		st_cause_tick(p->grp, ev.ts + ev.dur);
+	/* A PyTorch profiler's event (kineto.c sees only its categories). */
+	st_kin_span(rec, ev.ts, ev.dur);
 	return NULL;
 }
 
@@ -295,6 +297,13 @@ st_directive(const char *line, size_t n)
 		config(line, n);
 		return NULL;
 	}
+	if (n > 5 && memcmp(line, "#top\t", 5) == 0) {
+		st_kin_top(line, n);
+		return NULL;
+	}
+	if (n >= 4 && memcmp(line, "#lt1", 4) == 0 && (n == 4 ||
+	    line[4] == '\t') && ST.records > 0)
+		st_kin_segment();
 	if (ST.hast0 || ST.records > 0 || n < 4 ||
 	    memcmp(line, "#t0\t", 4) != 0)
 		return NULL;

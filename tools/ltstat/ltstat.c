@@ -20,8 +20,8 @@
 
 #include "ltstat.h"
 
-#define SYNOPSIS	"ltstat [-chjt] [-m pct] [-n count] [-o file] " \
-			"[-x parts] [file ...]"
+#define SYNOPSIS	"ltstat [-chjt] [-d name] [-m pct] [-n count] " \
+			"[-o file] [-x parts] [file ...]"
 
 /* The exit status when a wait share is above -m. */
 #define EXIT_OVER	3
@@ -73,6 +73,7 @@ main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
 		{ "compare", no_argument, NULL, 'c' },
+		{ "dataloader", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "max-wait-share", required_argument, NULL, 'm' },
@@ -93,16 +94,23 @@ main(int argc, char *argv[])
 	double hi;
 
 	lt_setprog(argv[0]);
-	while ((c = getopt_long(argc, argv, "chjm:n:o:tx:", longopts,
+	while ((c = getopt_long(argc, argv, "cd:hjm:n:o:tx:", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			cflag = 1;
 			break;
+		case 'd':
+			if (*optarg == '\0')
+				lt_die(LT_EXIT_SYS, "-d: an empty name");
+			st_kin_pattern = optarg;
+			break;
 		case 'h':
 			lt_help(SYNOPSIS,
 			    "  -c, --compare        compare two JSON reports, "
 			    "before and after\n"
+			    "  -d, --dataloader NAME  a PyTorch profiler's span "
+			    "with NAME in its name is DataLoader time\n"
 			    "  -j, --json           write the report as one "
 			    "JSON object\n"
 			    "  -m, --max-wait-share PCT  exit 3 when a wait "

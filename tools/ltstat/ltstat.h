@@ -408,6 +408,7 @@ struct epoch *st_epochof(struct rank *, int64_t);
 /* -------- cause.c -------- */
 
 void	st_tl_add(struct tl *, int64_t, int64_t);
+int64_t	st_tl_meas(const struct tl *, int64_t, int64_t);
 void	st_tl_free(struct tl *);
 void	st_act(struct ev *, int);
 void	st_cause_window(struct group *, struct epoch *);
@@ -445,18 +446,36 @@ void	st_share_first(struct rank *, struct epoch *);
 void	st_share_head(struct rank *, struct epoch *, int64_t, int64_t);
 void	st_share_close(struct rank *);
 
+/* -------- kineto.c -------- */
+
+extern const char *st_kin_pattern;
+
+void	st_kin_span(const struct ltrec *, int64_t, int64_t);
+void	st_kin_top(const char *, size_t);
+void	st_kin_segment(void);
+int	st_kin_end(void);
+int	st_kin_verdict(void);
+int	st_kin_head(struct ltout *, long long);
+void	st_kin_text(struct ltout *);
+void	st_kin_jsteps(struct ltout *);
+void	st_kin_jranks(struct ltout *);
+void	st_kin_free(void);
+
 /* -------- verdict.c -------- */
 
 enum { V_NONE = -1, V_NOT, V_MODERATE, V_HIGH };
 
 /* The verdict on the job, why, and what to try next (JSON contents). */
 struct verdict {
+	int		 kineto;	/* of a Kineto trace, not LitData */
 	int		 known;		/* steps were measured */
 	int		 level;		/* V_* */
 	double		 share;		/* the job's data delay / step time */
 	int64_t		 straggler;	/* a rank number, or -1 */
 	int64_t		 median;	/* the other ranks' waits, median */
 	int64_t		 wait;		/* the ranks' waits, summed */
+	int64_t		 delay, time;	/* the job's data delay, step time */
+	long long	 steps;		/* ... over its steps */
 	int64_t		 cause[NCAUSE];	/* ... by cause */
 	struct ltbuf	 why[16], next[16];
 	int		 nwhy, nnext;

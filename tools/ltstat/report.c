@@ -204,7 +204,7 @@ mknotes(void)
 	}
 	for (i = 0; i < ST.ncats; i++)
 		inexact |= !st_hist_isexact(&ST.cats[i]->h);
-	if (ST.nbatch == 0)
+	if (ST.nbatch == 0 && !SV.kineto)
 		note("no batch spans (LitData writes them from 0.2.68 on, at "
 		    "tracer level batch or above): compute and data-wait "
 		    "time are unknown");
@@ -620,7 +620,15 @@ tverdict(void)
 
 	memset(&t, 0, sizeof(t));
 	st_bprintf(&t, "%s", levelstr(SV.level));
-	if (SV.known) {
+	if (SV.known && SV.kineto) {
+		st_bprintf(&t, ": %.1f%% of the step time is in the "
+		    "DataLoader (", 100 * SV.share);
+		st_bms(&t, SV.delay);
+		st_bprintf(&t, " of ");
+		st_bms(&t, SV.time);
+		st_bprintf(&t, " in %lld step%s)", SV.steps, SV.steps == 1 ?
+		    "" : "s");
+	} else if (SV.known) {
 		if (multirank())
 			st_bprintf(&t, ": the job lost %.1f%% of its step time "
 			    "to data waits (", 100 * SV.share);
@@ -666,7 +674,7 @@ tverdict(void)
 		wrap("  why: ", "       ", &SV.why[k], 0);
 	for (k = 0; k < SV.nnext; k++)
 		wrap("  next: ", "        ", &SV.next[k], 0);
-	if (SV.known) {
+	if (SV.known && !SV.kineto) {
 		t.n = 0;
 		st_bprintf(&t, "without data waits the steps would take ");
 		st_bms(&t, ST.job.ideal);
@@ -705,6 +713,16 @@ text(void)
 	size_t i;
 	int n = 0;
 
+	if (ST.gen_v1 + ST.gen_old + ST.gen_new == 0 && st_kin_head(o, ST.x)) {
+		tverdict();
+		st_kin_text(o);
+		tcats();
+		if (nnotes > 0)
+			pf("\nnotes:\n");
+		for (n = 0; n < nnotes; n++)
+			pf("  %s\n", notes[n]);
+		return;
+	}
 	fmt = ST.gen_v1 + ST.gen_old + ST.gen_new == 0 ? "no LitData spans" :
 	    (ST.gen_v1 > 0) + (ST.gen_old > 0) + (ST.gen_new > 0) > 1 ?
 	    "mixed LitData generations" : ST.gen_v1 > 0 ?
@@ -996,7 +1014,8 @@ json(void)
 	size_t i;
 	int n;
 
-	pf("{\"schema_version\":1,\"kind\":\"litdata\",\"verdict\":");
+	pf("{\"schema_version\":1,\"kind\":\"%s\",\"verdict\":",
+	    SV.kineto ? "kineto" : "litdata");
 	if (SV.known)
 		pf("\"%s\",\"wait_share\":%.4f", st_levelname[SV.level],
 		    SV.share);
@@ -1008,7 +1027,14 @@ json(void)
 	else
 		pf("null");
 	pf(",\"thresholds\":{\"high\":0.2,\"moderate\":0.05},\"job\":");
-	if (SV.known) {
+	if (SV.known && SV.kineto) {
+		pf("{\"steps\":%lld,\"delay_us\":", SV.steps);
+		us(SV.delay);
+		pf(",\"time_us\":");
+		us(SV.time);
+		pf("},");
+		st_kin_jsteps(o);
+	} else if (SV.known) {
 		pf("{\"steps\":%lld,\"paired\":%lld,\"delay_us\":",
 		    ST.job.steps, ST.job.paired);
 		us(ST.job.delay);
@@ -1042,11 +1068,13 @@ json(void)
 	us(ST.t0);
 	pf(",\"spans\":%lld,\"open\":%lld,\"instants\":%lld,\"crashes\":%lld,"
 	    "\"ranks\":[", ST.x, ST.open, ST.instants, ST.crashes);
-	for (i = 0; i < ST.nranks; i++) {
+	for (i = 0; i < ST.nranks && !SV.kineto; i++) {
 		if (i > 0)
 			pf(",");
 		jrank(ST.ranks[i]);
 	}
+	if (SV.kineto)
+		st_kin_jranks(o);
 	pf("],");
 	jcats();
 	pf(",");

@@ -976,6 +976,7 @@ st_end(void)
 	lt_id_each(&ST.procs, flushctr);
 	st_cause_end();
 	st_steps_end();
+	st_kin_end();
 	for (i = 0; i < ST.nranks; i++) {
 		r = ST.ranks[i];
 		st_share_close(r);
@@ -1039,6 +1040,7 @@ st_free(void)
 		free(g);
 	}
 	st_steps_free();
+	st_kin_free();
 	free(ST.crashmsg);
 	for (i = 0; i < ST.ncfg; i++)
 		free(ST.cfg[i].text);

@@ -497,6 +497,15 @@ st_verdict(void)
 	SV.wait = 0;
 	memset(SV.cause, 0, sizeof(SV.cause));
 	SV.straggler = -1;
+	SV.kineto = 0;
+	/* A PyTorch profiler's trace, without LitData batches. */
+	if (ST.nbatch == 0 && st_kin_verdict()) {
+		SV.kineto = 1;
+		return;
+	}
+	SV.delay = ST.job.delay;
+	SV.time = ST.job.time;
+	SV.steps = ST.job.steps;
 	SV.known = ST.job.steps > 0 && ST.job.time > 0;
 	SV.share = SV.known ? (double)ST.job.delay / (double)ST.job.time : 0;
 	SV.level = SV.known ? st_level(SV.share) : V_NONE;
