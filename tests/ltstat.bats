@@ -25,7 +25,7 @@ chain() {
 
 @test "ltstat: -h prints the usage and options, and the man page agrees" {
 	run -0 ltstat -h
-	[ "${lines[0]}" = "usage: ltstat [-chjt] [-d name] [-m pct] [-n count] [-o file] [-x parts] [file ...]" ]
+	[ "${lines[0]}" = "usage: ltstat [-chjt] [-d name] [-J file] [-m pct] [-n count] [-o file] [-x parts] [file ...]" ]
 	[[ $output == *"--json"* ]]
 	[[ $output == *"--trace"* ]]
 	[[ $output == *"--exclude"* ]]
@@ -174,6 +174,12 @@ f 9500 11 2 {\"chunk\":8} {\"bp\":\"e\",\"id\":4}" ]
 	# No report without -o.
 	ltstat -t -o "$BATS_TEST_TMPDIR/r.txt" "$HAND" | cmp - "$t"
 	ltstat "$HAND" | cmp - "$BATS_TEST_TMPDIR/r.txt"
+	# -J: the JSON report too, whatever -o writes.
+	ltstat -t -o "$BATS_TEST_TMPDIR/r2.txt" -J "$BATS_TEST_TMPDIR/r.json" "$HAND" | cmp - "$t"
+	cmp "$BATS_TEST_TMPDIR/r.txt" "$BATS_TEST_TMPDIR/r2.txt"
+	ltstat -j "$HAND" | cmp - "$BATS_TEST_TMPDIR/r.json"
+	ltstat -J "$BATS_TEST_TMPDIR/r3.json" "$HAND" | cmp - "$BATS_TEST_TMPDIR/r.txt"
+	cmp "$BATS_TEST_TMPDIR/r.json" "$BATS_TEST_TMPDIR/r3.json"
 }
 
 @test "ltstat: -x leaves out what -t would add, -n how many waits are listed" {

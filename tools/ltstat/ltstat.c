@@ -20,8 +20,8 @@
 
 #include "ltstat.h"
 
-#define SYNOPSIS	"ltstat [-chjt] [-d name] [-m pct] [-n count] " \
-			"[-o file] [-x parts] [file ...]"
+#define SYNOPSIS	"ltstat [-chjt] [-d name] [-J file] [-m pct] " \
+			"[-n count] [-o file] [-x parts] [file ...]"
 
 /* The exit status when a wait share is above -m. */
 #define EXIT_OVER	3
@@ -76,6 +76,7 @@ main(int argc, char *argv[])
 		{ "dataloader", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "json-output", required_argument, NULL, 'J' },
 		{ "max-wait-share", required_argument, NULL, 'm' },
 		{ "top", required_argument, NULL, 'n' },
 		{ "output", required_argument, NULL, 'o' },
@@ -84,17 +85,17 @@ main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 }
 	};
 	struct ltstat st[6];
-	struct ltout out, rep;
+	struct ltout out, rep, jrep;
 	struct ltrec rec;
 	struct ltrd rd;
-	const char *errstr, *why, *ofile = NULL;
+	const char *errstr, *why, *ofile = NULL, *jfile = NULL;
 	int c, k, cflag = 0, jflag = 0, tflag = 0, ntop = 5, status;
 	int parts = T_ALL;
 	int64_t pct = -1;
 	double hi;
 
 	lt_setprog(argv[0]);
-	while ((c = getopt_long(argc, argv, "cd:hjm:n:o:tx:", longopts,
+	while ((c = getopt_long(argc, argv, "cd:hJ:jm:n:o:tx:", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'c':
@@ -113,6 +114,8 @@ main(int argc, char *argv[])
 			    "with NAME in its name is DataLoader time\n"
 			    "  -j, --json           write the report as one "
 			    "JSON object\n"
+			    "  -J, --json-output FILE  write the JSON report to "
+			    "FILE too\n"
 			    "  -m, --max-wait-share PCT  exit 3 when a wait "
 			    "share is above PCT %\n"
 			    "  -n, --top COUNT      list COUNT longest waits "
@@ -123,6 +126,9 @@ main(int argc, char *argv[])
 			    "  -x, --exclude PARTS  with -t, leave out waits, "
 			    "share, flows or counters\n"
 			    "  -h, --help           show this help\n");
+			break;
+		case 'J':
+			jfile = optarg;
 			break;
 		case 'j':
 			jflag = 1;
@@ -169,6 +175,8 @@ main(int argc, char *argv[])
 	if (ofile != NULL) {
 		lt_out_init(&rep, lt_out_create(ofile), ofile);
 	}
+	if (jfile != NULL)
+		lt_out_init(&jrep, lt_out_create(jfile), jfile);
 	if (tflag) {
 		lt_out_init(&out, 1, "<stdout>");
 		lt_put_header(&out);
@@ -217,6 +225,10 @@ main(int argc, char *argv[])
 		lt_out_init(&rep, 1, "<stdout>");
 		st_report(&rep, jflag);
 		lt_out_close(&rep);
+	}
+	if (jfile != NULL) {
+		st_report(&jrep, 1);
+		lt_out_close(&jrep);
 	}
 	st_verdict_free();
 	st_free();
