@@ -60,6 +60,9 @@ CHECKS=$(cat <<'EOF'
 	# the two logs hold what the sample holds
 	diff <(ltcheck -q -s trace.json.gz | grep -v '^process') \
 	    <(ltcheck -q -s litdata_trace.json | grep -v '^process')
+@ litracer.1 0 litracer -q --report -o run.json tests/data/sample.log
+	clean run.json
+	has "$out" '^verdict: input-bound, high: the job lost '
 @ litracer.1 0 litracer -q --validate litdata_debug.log
 	clean litdata_trace.json
 	[ "$(wc -l <"$err")" -eq 1 ]
@@ -291,6 +294,14 @@ CHECKS=$(cat <<'EOF'
 	clean t.json
 	[ "$(phase t.json C)" -eq 0 ]
 	[ "$(phase t.json flows)" -gt 0 ]
+@ ltstat.1 0 litracer -q --report -o run.json tests/data/sample.log
+	clean run.json
+	has "$out" '^verdict: input-bound, high: '
+@ ltstat.1 3 ltparse litdata_debug.log | ltpair | ltstat -j -m 20 -o now.json
+	# the sample waits far more than 20%: exit 3, the report written
+	has now.json '"verdict":"high"'
+@ ltstat.1 0 ltstat -c good.json now.json
+	has "$out" 'wait share'
 EOF
 )
 
@@ -432,6 +443,11 @@ inputs() {
 	gzip -c "$d/trace.json" >"$d/kineto_trace.json.gz"
 	gentrace -n 3000 >"$d/rank0.json"
 	ltparse "$DATA/sample.log" | ltpair | ltlanefix -q >"$d/in.lt1"
+	# as in a clone
+	mkdir -p "$d/tests/data"
+	cp "$DATA/sample.log" "$d/tests/data/sample.log"
+	# the JSON report of a run before (ltstat -c)
+	ltparse "$DATA/sample.log" | ltpair | ltstat -j >"$d/good.json"
 }
 
 # run_page PAGE MODE: run the commands of PAGE in order, in a copy of

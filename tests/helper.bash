@@ -66,6 +66,16 @@ json_ok() {
 	node -e 'JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))' "$1"
 }
 
+# jget FILE EXPR: EXPR evaluated by node on the JSON object o of FILE.
+# Called in $(...), where a skip ends only the subshell: a test that
+# uses it says "need node" first.
+jget() {
+	need node
+	node -e 'const o = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+		const v = eval(process.argv[2]);
+		console.log(typeof v === "object" ? JSON.stringify(v) : String(v))' "$1" "$2"
+}
+
 # Streams.
 
 # lt FILE: write stdin, with TABs for '|', as an lt1 stream file.

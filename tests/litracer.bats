@@ -1099,3 +1099,35 @@ X
 	[ "$(tp_query k.pftrace 'select name from slice')" = '"b"' ]
 	tp_clean k.pftrace
 }
+
+@test "--report-json FILE: ltstat's JSON report beside the trace; --max-wait-share: exit 3 above it with every output written, 0 at or below; a bad one exits 2" {
+	need node
+	# The sample's job waits 98.97% of its step time; the restarted
+	# rank 1, with one batch left open, 100%.
+	run -3 --separate-stderr litracer -q --report --report-json r.json --max-wait-share 98.9 -o t.json "$SAMPLE"
+	json_ok t.json
+	[ "$(jget r.json '[o.schema_version, o.verdict, o.wait_share, o.straggler, o.ranks.length]')" = '[1,"high",0.9897,null,4]' ]
+	[ "$(jget r.json 'o.ranks.filter(r => r.batches > 0).every(r => Object.values(r.wait_by_cause_us).reduce((a, b) => a + b, 0) === r.wait_us)')" = true ]
+	[[ $output == "ltstat: LitData 0.2.68 or later;"* ]]
+	[ "$(sumval "$stderr" events)" -gt 0 ]
+	# The JSON is ltstat -j's, of the trace's chain.
+	ltparse "$SAMPLE" | ltpair | ltlanefix -q | ltstat -t -j -o r2.json > /dev/null
+	cmp r.json r2.json
+	run -3 litracer -q --max-wait-share 99 -o t2.json "$SAMPLE"
+	run -0 litracer -q --max-wait-share 100 -o t2.json "$SAMPLE"
+	[ -s t2.json ]
+	run -0 litracer -q --max-wait-share=100 --no-insight -o t3.json "$SAMPLE"
+	# With --validate: the check's status first, then the threshold's.
+	run -3 litracer -q --validate --max-wait-share 50 -o t4.json "$SAMPLE"
+	# A PyTorch profiler trace: the DataLoader's share, 33.37%.
+	run -3 litracer -q --report-json k.json --max-wait-share 33 -o k.pftrace "$DATA/kineto/worker0.1623143089861.pt.trace.json.gz"
+	[ "$(jget k.json '[o.kind, o.wait_share, o.steps.length]')" = '["kineto",0.3337,6]' ]
+	run -0 litracer -q --max-wait-share 34 -o k2.json "$DATA/kineto/worker0.1623143089861.pt.trace.json.gz"
+	for bad in x 101 -1 ''; do
+		run -2 --separate-stderr litracer -q --max-wait-share "$bad" -o b.json "$SAMPLE"
+		[ "$stderr" = "litracer: --max-wait-share $bad: not a percentage from 0 to 100" ]
+		[ ! -e b.json ]
+	done
+	run -2 --separate-stderr litracer -q --report-json "$BATS_TEST_TMPDIR/no/such/r.json" -o b.json "$SAMPLE"
+	[[ $stderr == *"no/such/r.json"* ]]
+}

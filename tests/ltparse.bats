@@ -60,6 +60,33 @@ balanced() {
 	grep -q '"op":"increment","path":"C:\\\\Users\\\\me\\\\chunks\\\\chunk-0-12.bin"' "$D/v1.out"
 	# a name no pattern knows keeps its name; "lock" in it gives the category
 	grep -q $'\tlock\tsome_lock_thing\t' "$D/v1.out"
+	# 0.2.45 says worker_rank 0 in every worker: no worker index is shown
+	grep -q $'\tprocess_name\t{"name":"rank 0 worker (pid 14062)"}' "$D/v1.out"
+	grep -q $'\tprocess_name\t{"name":"rank 0 (pid 14061)"}' "$D/v1.out"
+	# ... in parts too: they tell the last one which processes are v1
+	litracer -w 2 -q -o "$BATS_TEST_TMPDIR/w.json" "$D/v1.log"
+	grep -q '"rank 0 worker (pid 14062)"' "$BATS_TEST_TMPDIR/w.json"
+}
+
+@test "ltparse: LitData's configuration lines: skipped and counted so, and passed on as #config" {
+	cp "$DATA/real/a/litdata_debug.log.gz" "$BATS_TEST_TMPDIR/a.log.gz"
+	ltparse "$BATS_TEST_TMPDIR/a.log.gz" > "$BATS_TEST_TMPDIR/a.lt1"
+	a=$BATS_TEST_TMPDIR/a.lt1
+	# 121 text lines: 112 _apply_delete lines and 9 of the settings.
+	[ "$(stat_of ltparse skipped_text "$a")" -eq 121 ]
+	[ "$(grep -c '^#config' "$a")" -eq 9 ]
+	gzip -dc "$BATS_TEST_TMPDIR/a.log.gz" | grep -c -e 'PID:[0-9]*; TID:[0-9]*; \(Async chunk prefetch:\|max_cache_size\|The provided `max_cache_size`\)' > "$BATS_TEST_TMPDIR/n"
+	[ "$(cat "$BATS_TEST_TMPDIR/n")" -eq 9 ]
+	# PID TAB the message as JSON string contents, in the log's order.
+	grep -qxF -e "$(printf '#config\t1693\tmax_cache_size=20000 (~5 chunks) with 2 workers: capping max_pre_download 4 → 2 to limit peak disk')" "$a"
+	# The stages pass it on; ltjson and ltproto write no event of it.
+	ltpair < "$a" | ltlanefix -q | ltstat -t > "$BATS_TEST_TMPDIR/t.lt1"
+	[ "$(grep -c '^#config' "$BATS_TEST_TMPDIR/t.lt1")" -eq 9 ]
+	ltjson < "$BATS_TEST_TMPDIR/t.lt1" > "$BATS_TEST_TMPDIR/t.json"
+	grep -q 'capping' "$BATS_TEST_TMPDIR/t.json" && false
+	# A line of noise that mentions the cache is not one.
+	printf 'ts:1.0;PID:7; TID:8; a max_cache_size of 2\n' > "$BATS_TEST_TMPDIR/x.log"
+	[ "$(ltparse "$BATS_TEST_TMPDIR/x.log" | grep -c '^#config')" -eq 0 ]
 }
 
 @test "ltparse: a file of three generations appended, each line on its own" {

@@ -9,16 +9,6 @@ load helper
 D=$DATA/ltstat
 HAND=$D/hand.lt1
 
-# jget FILE EXPR: EXPR evaluated by node on the JSON object o of FILE.
-# Called in $(...), where a skip ends only the subshell: a test that
-# uses it says "need node" first.
-jget() {
-	need node
-	node -e 'const o = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
-		const v = eval(process.argv[2]);
-		console.log(typeof v === "object" ? JSON.stringify(v) : String(v))' "$1" "$2"
-}
-
 # tpq TRACE SQL: tp_query without the quotes of strings.
 tpq() {
 	tp_query "$1" "$2" | tr -d '"'
@@ -35,10 +25,12 @@ chain() {
 
 @test "ltstat: -h prints the usage and options, and the man page agrees" {
 	run -0 ltstat -h
-	[ "${lines[0]}" = "usage: ltstat [-hjt] [-n count] [-o file] [-x parts] [file ...]" ]
+	[ "${lines[0]}" = "usage: ltstat [-chjt] [-d name] [-J file] [-m pct] [-n count] [-o file] [-x parts] [file ...]" ]
 	[[ $output == *"--json"* ]]
 	[[ $output == *"--trace"* ]]
 	[[ $output == *"--exclude"* ]]
+	[[ $output == *"--compare"* ]]
+	[[ $output == *"--max-wait-share"* ]]
 	need mandoc
 	[ "usage: $(synopsis ltstat)" = "${lines[0]}" ]
 }
@@ -131,7 +123,7 @@ chain() {
 	# The worker: chunks 7 and 8 both held in [5600, 6010); one download
 	# at a time.
 	[ "$(jget "$r" 'o.workers')" = \
-	    '[{"rank":0,"worker":0,"pid":11,"downloaded":2,"read":2,"deleted":2,"download_mean_us":2000,"read_mean_us":4000,"held_max":2,"downloading_max":1}]' ]
+	    '[{"rank":0,"worker":0,"pid":11,"downloaded":2,"gathered":0,"unfinished":0,"read":2,"deleted":2,"download_mean_us":2000,"read_mean_us":4000,"held_max":2,"downloading_max":1}]' ]
 	[ "$(jget "$r" 'o.slowest_chunks.map(c => [c.chunk, c.ts_us, c.download_us, c.read_us])')" = "[[8,2600,3000,4000],[7,1500,1000,4000]]" ]
 	[ "$(jget "$r" '[o.t0_us, o.spans, o.open, o.crashes]')" = "[1000,15,2,1]" ]
 }
@@ -147,13 +139,16 @@ chain() {
 	[ "$(head -n 1 "$t")" = "#lt1" ]
 	grep -v -F -x -f "$t" "$HAND" && false
 	diff <(tail -n +2 "$HAND") <(grep -F -x -f "$HAND" "$t" | tail -n +2)
-	# The waits, on tid 1000 * 1 + 999 of the rank's process.
+	# The waits, on tid 1000 * 1 + 999 of the rank's process, each with
+	# its split by cause (verdict.bats tests the split): the first of an
+	# epoch when the epoch's span ends, the others once a second of the
+	# stream has passed them, or at its end.
 	[ "$(awk -F '\t' '$7 == "data wait" && $2 == "X" { print $1, $3, $4, $5, $6, $8 }' "$t")" = \
-	"4000 10 1999 500 wait {\"batch\":1,\"epoch\":1}
-7500 10 1999 1500 wait {\"batch\":3,\"epoch\":1}
-1000 10 1999 2000 wait {\"batch\":0,\"epoch\":1}
-13200 10 1999 100 wait {\"batch\":3,\"epoch\":2}
-12000 10 1999 500 wait {\"batch\":0,\"epoch\":2}" ]
+	"1000 10 1999 2000 wait {\"batch\":0,\"epoch\":1,\"cause\":\"download\",\"startup_us\":200,\"download_us\":1000,\"read_us\":800}
+12000 10 1999 500 wait {\"batch\":0,\"epoch\":2,\"cause\":\"idle\",\"idle_us\":500}
+4000 10 1999 500 wait {\"batch\":1,\"epoch\":1,\"cause\":\"read\",\"read_us\":500}
+7500 10 1999 1500 wait {\"batch\":3,\"epoch\":1,\"cause\":\"read\",\"read_us\":1500}
+13200 10 1999 100 wait {\"batch\":3,\"epoch\":2,\"cause\":\"idle\",\"idle_us\":100}" ]
 	# Flows: s at the start of the slice that starts first, f at the
 	# other's: the read of chunk 7 began before its download.
 	[ "$(awk -F '\t' '$2 == "s" || $2 == "f" { print $2, $1, $3, $4, $8, $9 }' "$t")" = \
@@ -179,6 +174,12 @@ f 9500 11 2 {\"chunk\":8} {\"bp\":\"e\",\"id\":4}" ]
 	# No report without -o.
 	ltstat -t -o "$BATS_TEST_TMPDIR/r.txt" "$HAND" | cmp - "$t"
 	ltstat "$HAND" | cmp - "$BATS_TEST_TMPDIR/r.txt"
+	# -J: the JSON report too, whatever -o writes.
+	ltstat -t -o "$BATS_TEST_TMPDIR/r2.txt" -J "$BATS_TEST_TMPDIR/r.json" "$HAND" | cmp - "$t"
+	cmp "$BATS_TEST_TMPDIR/r.txt" "$BATS_TEST_TMPDIR/r2.txt"
+	ltstat -j "$HAND" | cmp - "$BATS_TEST_TMPDIR/r.json"
+	ltstat -J "$BATS_TEST_TMPDIR/r3.json" "$HAND" | cmp - "$BATS_TEST_TMPDIR/r.txt"
+	cmp "$BATS_TEST_TMPDIR/r.json" "$BATS_TEST_TMPDIR/r3.json"
 }
 
 @test "ltstat: -x leaves out what -t would add, -n how many waits are listed" {
@@ -236,9 +237,10 @@ truthval() {
 			[ "$spans" = "$(truthval B "$tr")" ] || { echo "$f $extra: $spans spans"; false; }
 			[ "$(jget "$r" 'o.open')" = "$(truthval unmatched_B "$tr")" ]
 			[ "$(jget "$r" 'o.crashes')" = "$(truthval crashes "$tr")" ]
+			# A prefetch (category download) has a row of its own.
 			for c in batch download read delete; do
 				pairs=$(truthval "pairs_$c" "$tr")
-				got=$(jget "$r" "(o.categories.$c || {count: 0}).count")
+				got=$(jget "$r" "(o.categories.$c || {count: 0}).count + ('$c' === 'download' && o.categories.prefetch ? o.categories.prefetch.count : 0)")
 				[ "$got" -ge "$pairs" ] || { echo "$f $extra $c: $got < $pairs"; false; }
 			done
 		done
@@ -321,7 +323,8 @@ truthval() {
 
 # The figures of ltstat's report equal what Perfetto computes from the
 # trace written with them: per rank the sum of its batch slices and of its
-# wait slices, per category the count and total, to the µs.
+# wait slices, per category the count and total, to the µs (a prefetch,
+# of category download, has a row of its own).
 same_as_perfetto() {
 	local t=$1 r=$1.report got want
 	json_ok "$r"
@@ -330,7 +333,7 @@ same_as_perfetto() {
 	got=$(tpq "$t" "select p.pid || ',' || ifnull((select sum(s.dur) from slice s join thread_track tt on s.track_id = tt.id join thread th using (utid) where th.upid = p.upid and s.name = 'batch'), 0) || ',' || ifnull((select sum(s.dur) from slice s join thread_track tt on s.track_id = tt.id join thread th using (utid) where th.upid = p.upid and s.name = 'data wait'), 0) || ',' || (select count(*) from slice s join thread_track tt on s.track_id = tt.id join thread th using (utid) where th.upid = p.upid and s.name = 'data wait') from process p where exists (select 1 from slice s join thread_track tt on s.track_id = tt.id join thread th using (utid) where th.upid = p.upid and s.name in ('batch', 'dataloader'));" | sort | tr '\n' ' ' | sed 's/ $//')
 	[ "$got" = "$want" ] || { echo "ranks: perfetto $got, ltstat $want"; return 1; }
 	want=$(jget "$r" 'Object.entries(o.categories).map(([k, v]) => k + "," + v.count + "," + Math.round(v.total_us * 1000)).sort().join(" ")')
-	got=$(tpq "$t" "select ifnull(category, '') || ',' || count(*) || ',' || sum(dur) from slice group by category;" | sort | tr '\n' ' ' | sed 's/ $//')
+	got=$(tpq "$t" "select c || ',' || count(*) || ',' || sum(dur) from (select case when name = 'prefetch' and category = 'download' then 'prefetch' else ifnull(category, '') end as c, dur from slice) group by c;" | sort | tr '\n' ' ' | sed 's/ $//')
 	[ "$got" = "$want" ] || { echo "categories: perfetto $got, ltstat $want"; return 1; }
 }
 
@@ -338,7 +341,7 @@ same_as_perfetto() {
 # one chunk in one process; each worker process has both chunk counters.
 flows_and_counters() {
 	local t=$1 r=$1.report got n
-	n=$(jget "$r" 'o.workers.filter(w => w.downloaded > 0).length')
+	n=$(jget "$r" 'o.workers.filter(w => w.downloaded - w.gathered + w.unfinished > 0).length')
 	got=$(tpq "$t" "select count(*), sum(so.name || ' ' || si.name in ('download read', 'read download', 'read delete')), sum(extract_arg(so.arg_set_id, 'args.chunk') = extract_arg(si.arg_set_id, 'args.chunk')), sum(tso.upid = tsi.upid) from flow f join slice so on so.id = f.slice_out join slice si on si.id = f.slice_in join thread_track a on so.track_id = a.id join thread tso on tso.utid = a.utid join thread_track b on si.track_id = b.id join thread tsi on tsi.utid = b.utid;")
 	IFS=, read -r flows kinds chunks procs <<EOF
 $got

@@ -19,6 +19,7 @@
  *	pfstack.c	the replay: slice stacks and flows
  *	pfrec.c		the records, their tracks and their order
  *	pfsum.c		categories, durations, processes (-s)
+ *	pfkin.c		what a PyTorch profiler trace loses, silently
  *	pffind.c	the findings table
  *	pfnum.c		Perfetto's numbers
  *
@@ -175,6 +176,14 @@ void		 pf_finish(struct pfsim *);
 int		 pf_stalled(const struct pfsim *);
 struct pffinds	*pf_finds(struct pfsim *);
 const struct pfsum *pf_sum(const struct pfsim *);
+
+/* pfkin.c: what a PyTorch profiler trace loses, silently. */
+struct pfkin;
+struct pfkin	*pf_kin_new(void);
+void		 pf_kin_event(struct pfkin *, struct pffinds *,
+		    const struct pfev *);
+void		 pf_kin_finish(struct pfkin *, struct pffinds *);
+void		 pf_kin_free(struct pfkin *);
 
 /* pfjson.c */
 struct ltjev;

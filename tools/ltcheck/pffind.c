@@ -108,6 +108,16 @@ static const struct {
 	const char	*rule;
 	const char	*what;
 } whats[] = {
+	{ "LT-ZERO-TS-RUN", "X events written with ts 0 and dur 0 (a "
+	    "profiler that lost their times): all at time 0" },
+	{ "LT-STEP-OVERLAP", "a ProfilerStep span that begins before the "
+	    "step before it ends" },
+	{ "LT-STEP-NO-GPU-WORK", "a ProfilerStep whose runtime launches "
+	    "have no kernel, memcpy or memset in the trace (dropped)" },
+	{ "LT-TS-STRING", "a ts written as a string: Perfetto reads a "
+	    "number in it, other readers drop the event" },
+	{ "LT-FLOW-ID-DOUBLE", "a flow id at or above 2^53: readers that "
+	    "hold JSON numbers as doubles merge distinct ids" },
 	{ "PF-DETECT-PREFIX", "the first 128 bytes do not start with {\" "
 	    "or [{\": not recognised as JSON" },
 	{ "PF-DETECT-EMPTY", "an empty array is not recognised as JSON; "

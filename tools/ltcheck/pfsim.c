@@ -10,6 +10,7 @@
  * of the events the slice stacks and flows need (pfrec.c).  pf_finish()
  * sorts the records and replays them (pfstack.c).
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "lt.h"
@@ -24,6 +25,9 @@ struct pfsim {
 	struct pfrecs	 rs;
 	struct pffinds	 fd;
 	struct pfsum	 sum;
+	struct pfkin	*kin;
+	int64_t		 precmax;	/* ns the ts conversion moved, at most */
+	char		 precwhy[96];
 };
 
 struct pfsim *
@@ -33,6 +37,7 @@ pf_new(int band, int summary)
 
 	s->band = band;
 	pf_sum_init(&s->sum, summary);
+	s->kin = pf_kin_new();
 	return s;
 }
 
@@ -42,6 +47,7 @@ pf_free(struct pfsim *s)
 	pf_sum_free(&s->sum);
 	pf_recs_free(&s->rs);
 	pf_finds_free(&s->fd);
+	pf_kin_free(s->kin);
 	free(s);
 }
 
@@ -458,6 +464,16 @@ precheck(struct pfsim *s, const struct pfev *ev)
 	return 0;
 }
 
+/* |a - b|, saturated. */
+static int64_t
+ssub64(int64_t a, int64_t b)
+{
+	uint64_t d = a > b ? (uint64_t)a - (uint64_t)b : (uint64_t)b -
+	    (uint64_t)a;
+
+	return d > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)d;
+}
+
 /* A fractional ts beyond double's ns range: where rounding moves it. */
 static void
 precision(struct pfsim *s, const struct pfev *ev, const struct pfnum *n,
@@ -465,13 +481,21 @@ precision(struct pfsim *s, const struct pfev *ev, const struct pfnum *n,
 {
 	int64_t exact;
 
-	if (n->isint || pf_integral(n->d) || (n->d < PREC_US &&
-	    n->d > -PREC_US))
+	if (n->isint || (n->d < PREC_US && n->d > -PREC_US))
 		return;
-	*flags |= RF_PREC;
+	/*
+	 * A double of an integer moves no slice against another; it may
+	 * still have lost the digits written (1796180777367788.123).
+	 */
+	if (!pf_integral(n->d))
+		*flags |= RF_PREC;
 	if (lt_dec_parse(ev->ts.p, ev->ts.n, 3, &exact) == LT_NUM_OK &&
-	    exact != ts)
+	    exact != ts) {
 		find(s, "PF-TS-PRECISION", NULL, PF_SILENT, ev->line);
+		/* What precision it lost: how far the conversion moved it. */
+		if (ssub64(exact, ts) > s->precmax)
+			s->precmax = ssub64(exact, ts);
+	}
 }
 
 /* The per-event half of the tokenizer: returns 0 with *ts, or -1. */
@@ -600,6 +624,7 @@ pf_event(struct pfsim *s, const struct pfev *ev)
 	}
 	if (ev->notobj)
 		return;		/* a syntax error: the caller said so */
+	pf_kin_event(s->kin, &s->fd, ev);
 	if (precheck(s, ev) < 0 || tokenize(s, ev, ph, &ts, &flags) < 0)
 		return;
 	pf_push(&s->rs, ts, ph == 'X');
@@ -626,6 +651,14 @@ pf_finish(struct pfsim *s)
 	if (s->stalled && s->lost > 0)
 		pf_find(&s->fd, "PF-BAD-DUR-STALL", NULL, PF_SILENT, 0,
 		    NULL)->n += s->lost - 1;
+	pf_kin_finish(s->kin, &s->fd);
+	if (s->precmax > 0) {
+		snprintf(s->precwhy, sizeof(s->precwhy), "a double moved "
+		    "them by up to %lld ns", (long long)s->precmax);
+		for (i = 0; i < s->fd.n; i++)
+			if (strcmp(s->fd.f[i].rule, "PF-TS-PRECISION") == 0)
+				s->fd.f[i].detail = s->precwhy;
+	}
 	pf_sort(&s->rs);
 	pf_replay(&s->rs, &s->fd, &s->sum, s->band);
 	for (i = 0; i < s->fd.n; i++) {

@@ -407,11 +407,35 @@ ps_jsonnames(struct pssink *s, const struct pspin *in)
 	lt_buf_free(&b);
 }
 
+/*
+ * Flow ids at or above 2^53, which readers that hold JSON numbers as
+ * doubles merge: each gets one of its own, the same for every event of
+ * the run that carries it, from 2^53 - 1 down (far above the ids
+ * profilers count from 0).
+ */
+static struct ltmap	 bigids;
+static uint32_t		 nbig;
+
+uint64_t
+ps_jsonflowid(uint64_t id)
+{
+	uint32_t *v;
+	int created;
+
+	v = lt_map_get(&bigids, id, NULL, NULL, &created);
+	if (created)
+		*v = nbig++;
+	return ((uint64_t)1 << 53) - 1 - *v;
+}
+
 /* Free it all; ps_jsonids() may start again. */
 void
 ps_jsonids_free(void)
 {
 	size_t i;
+
+	lt_map_free(&bigids);
+	nbig = 0;
 
 	for (i = 0; i < nprocs; i++)
 		free(procs[i].text);

@@ -323,7 +323,7 @@ element(struct pssink *s, struct ltin *in, const struct ltjev *ev,
 			lt_warnpos(in->name, ev->line, "skipped %s", jc->why);
 		return;
 	}
-	if (ev->flags & LT_JS_REPAIRED)
+	if ((ev->flags & LT_JS_REPAIRED) || jc->fixed)
 		s->n[PS_C_REPAIRED]++;
 	if (!s->t0done) {
 		tab = memchr(s->rec.p, '\t', s->rec.n);

@@ -111,17 +111,26 @@ plaindec(const char *p, size_t n, int64_t *ns, size_t *keep)
 
 /*
  * A ts or dur in ns, add added; 0 if the value is not a number lt1 can
- * hold.  *keep as plaindec says, 0 when add is not.
+ * hold.  *keep as plaindec says, 0 when add is not.  A string that is a
+ * JSON number (as some profilers write ts) is that number: *str is set.
  */
 static int
 usval(const char *js, const struct ltjtok *t, int64_t add, int64_t *ns,
-    size_t *keep)
+    size_t *keep, int *str)
 {
 	const char *p = js + t->start;
 	size_t n = (size_t)(t->end - t->start);
 	int64_t v;
 
 	*keep = 0;
+	if (t->type == LT_JT_STRING && n > 0 && (*p == '-' || ISDIGIT(*p)) &&
+	    lt_dec_parse(p, n, 3, &v) == LT_NUM_OK &&
+	    ((add <= 0 || v <= INT64_MAX - add) && (add >= 0 ||
+	    v >= INT64_MIN - add))) {
+		*str = 1;
+		*ns = v + add;
+		return 1;
+	}
 	if (t->type != LT_JT_PRIMITIVE || (*p != '-' && (*p < '0' || *p > '9')))
 		return 0;
 	if (!plaindec(p, n, &v, keep) && lt_dec_parse(p, n, 3, &v) !=
@@ -138,7 +147,7 @@ usval(const char *js, const struct ltjtok *t, int64_t add, int64_t *ns,
 
 /* Can column m hold value token t?  ts and dur go to *ns and *keep. */
 static int
-fits(const struct ltjev *ev, const struct psjrec *jr, int m,
+fits(const struct ltjev *ev, struct psjrec *jr, int m,
     const struct ltjtok *t, int64_t *ns, size_t *keep)
 {
 	const char *p = ev->p + t->start;
@@ -146,9 +155,9 @@ fits(const struct ltjev *ev, const struct psjrec *jr, int m,
 
 	switch (m) {
 	case M_TS:
-		return usval(ev->p, t, jr->offset, ns, keep);
+		return usval(ev->p, t, jr->offset, ns, keep, &jr->fixed);
 	case M_DUR:
-		return usval(ev->p, t, 0, ns, keep);
+		return usval(ev->p, t, 0, ns, keep, &jr->fixed);
 	case M_PH:
 		return t->type == LT_JT_STRING && n == 1 && *p > ' ' &&
 		    *p < 0x7f && *p != '"' && *p != '\\';
@@ -409,12 +418,38 @@ columns(struct ltbuf *b, const struct ltjev *ev, const struct members *mb)
 }
 
 /*
+ * A flow id (the id of s, t and f, or any bind_id) at or above 2^53:
+ * its new id in *out.
+ */
+static int
+bigid(const struct ltjev *ev, const struct ltjtok *key,
+    const struct ltjtok *val, int ph, uint64_t *out)
+{
+	const char *k = ev->p + key->start, *v = ev->p + val->start;
+	size_t kn = (size_t)(key->end - key->start);
+	size_t vn = (size_t)(val->end - val->start);
+	uint64_t id;
+
+	if (!((kn == 2 && memcmp(k, "id", 2) == 0 && (ph == 's' ||
+	    ph == 't' || ph == 'f')) || (kn == 7 && memcmp(k, "bind_id", 7) ==
+	    0)) || val->type != LT_JT_PRIMITIVE || lt_uint_parse(v, vn, &id) !=
+	    LT_NUM_OK || id < (uint64_t)1 << 53)
+		return 0;
+	*out = ps_jsonflowid(id);
+	return 1;
+}
+
+/*
  * The extra column: every member, in order, but those in their column
- * and the standard ones repeated later.
+ * and the standard ones repeated later; flow ids a double cannot hold
+ * renumbered.
  */
 static void
-extra(struct ltbuf *b, const struct ltjev *ev, const struct members *mb)
+extra(struct ltbuf *b, const struct ltjev *ev, const struct members *mb,
+    struct psjrec *jr, int ph)
 {
+	char num[LT_NUMBUF];
+	uint64_t id;
 	const struct ltjtok *t = ev->tok;
 	const char *p;
 	size_t n;
@@ -437,6 +472,11 @@ extra(struct ltbuf *b, const struct ltjev *ev, const struct members *mb)
 		text(ev->p, &t[i], &p, &n);
 		lt_buf_add(b, p, n);
 		lt_buf_addc(b, ':');
+		if (bigid(ev, &t[i], &t[i + 1], ph, &id)) {
+			lt_buf_add(b, num, lt_u64_fmt(num, id));
+			jr->fixed = 1;
+			continue;
+		}
 		text(ev->p, &t[i + 1], &p, &n);
 		lt_buf_add(b, p, n);
 	}
@@ -468,7 +508,7 @@ ps_jrec(const struct ltjev *ev, struct ltbuf *b, struct psjrec *jr)
 	struct members mb;
 	int m, ph;
 
-	jr->negdur = 0;
+	jr->negdur = jr->fixed = 0;
 	if (ev->ntok < 1 || t[0].type != LT_JT_OBJECT) {
 		jr->why = "an event that is not an object";
 		return -1;
@@ -494,6 +534,6 @@ ps_jrec(const struct ltjev *ev, struct ltbuf *b, struct psjrec *jr)
 	}
 	ids(ev, &mb, jr);
 	columns(b, ev, &mb);
-	extra(b, ev, &mb);
+	extra(b, ev, &mb, jr, ev->p[t[ph].start]);
 	return 0;
 }

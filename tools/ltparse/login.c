@@ -44,6 +44,39 @@ event(const struct pspin *ip, const struct pslog *lg, size_t n,
 		lt_out_write(&s->out, s->rec.p, s->rec.n);
 }
 
+/*
+ * The message of a text line p[0..n) ("ts:...;PID:P; TID:T; message"),
+ * when it is one of LitData's configuration lines (spec 13): the
+ * loader's settings, which a report quotes.  NULL for any other.
+ */
+static const char *
+configtext(const char *p, size_t n, size_t *tn)
+{
+	static const char *const pre[] = {
+		"Async chunk prefetch:", "max_cache_size",
+		"The provided `max_cache_size`", "POSIX-fast",
+		"Elastic resume:", NULL
+	};
+	const char *end = p + n, *t, *e;
+	int k;
+
+	for (t = p; end - t >= 4 && memcmp(t, "TID:", 4) != 0; t++)
+		;
+	if (end - t < 4 || (t = memchr(t, ';', (size_t)(end - t))) == NULL)
+		return NULL;
+	for (t++; t < end && *t == ' '; t++)
+		;
+	for (e = end; e > t && (e[-1] == ' ' || e[-1] == '\r'); e--)
+		;
+	for (k = 0; pre[k] != NULL; k++)
+		if ((size_t)(e - t) > strlen(pre[k]) &&
+		    memcmp(t, pre[k], strlen(pre[k])) == 0) {
+			*tn = (size_t)(e - t);
+			return t;
+		}
+	return NULL;
+}
+
 /* Is the next line of in beyond its limit (or its end)? */
 static int
 atlimit(const struct ltin *in)
@@ -99,8 +132,9 @@ ps_login(const struct pspin *ip, struct ltin *in, off_t quiet,
     struct pssink *s)
 {
 	struct pslog lg;
+	const char *text;
 	char q[64];
-	size_t n;
+	size_t n, tn;
 	int k, intb = 0;
 
 	memset(&lg, 0, sizeof(lg));
@@ -120,6 +154,9 @@ ps_login(const struct pspin *ip, struct ltin *in, off_t quiet,
 			event(ip, &lg, n, s);
 		else
 			s->n[PS_C_SKIP + k - 1]++;
+		if (k == PS_SKIP_TEXT && !s->quiet &&
+		    (text = configtext(in->buf + in->pos, n, &tn)) != NULL)
+			ps_sink_config(s, lg.pid, text, tn);
 		consume(in, n);
 		if (k == PS_LOG_EVENT || !s->verbose || s->quiet ||
 		    k == PS_SKIP_BLANK)

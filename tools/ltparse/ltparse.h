@@ -147,6 +147,7 @@ void	ps_sink_head(struct pssink *);
 void	ps_sink_t0(struct pssink *, const char *, size_t, int);
 void	ps_sink_meta(struct pssink *, uint64_t, uint32_t, const char *,
 	    const char *, long long);
+void	ps_sink_config(struct pssink *, uint64_t, const char *, size_t);
 void	ps_sink_stats(struct pssink *, long long, long long);
 const char *ps_quote(char *, size_t, const char *, size_t);
 
@@ -194,6 +195,7 @@ struct psproc {
 	int64_t		 worker[PS_NSTART];
 	int64_t		 arank, aworker; /* ps_procs_load: of parts before */
 	int		 main;		/* wrote dataloader or batch spans */
+	int		 v1;		/* wrote 0.2.45-0.2.56 lines */
 	uint32_t	 nthreads;
 	uint32_t	 first;		/* first thread, or 0 */
 	uint32_t	 last;
@@ -230,6 +232,7 @@ const char *ps_jsonids(const struct pspin *, const struct psjid *, int,
 	    uint64_t *);
 void	ps_jsonnames(struct pssink *, const struct pspin *);
 void	ps_jsonids_free(void);
+uint64_t ps_jsonflowid(uint64_t);
 
 /* login.c: a log input, line by line. */
 struct pssid {			/* a thread of a log, as written */
@@ -267,6 +270,7 @@ struct psjrec {
 	const struct pspin *in;		/* the input, for jsonids.c */
 	const char	*why;		/* why an event has no lt1 form */
 	int		 negdur;	/* it is an X of negative dur */
+	int		 fixed;		/* a string ts or dur, a flow id >= 2^53 */
 	long long	 dupkeys;	/* repeated members dropped */
 };
 

@@ -214,6 +214,8 @@ ps_learn(struct psproc *pr, const struct pslog *lg, const struct psnorm *nm)
 
 	if (nm->role & PS_ROLE_LOADER)
 		pr->main = 1;
+	if (lg->gen == PS_GEN_V1)
+		pr->v1 = 1;
 	for (i = 0; i < PS_NSTART; i++)
 		done &= pr->rank[i] != -1 && pr->worker[i] != -1;
 	if (done)
@@ -276,7 +278,8 @@ ps_procs_save(FILE *f)
 	for (i = 0; i < nprocs; i++) {
 		pr = &procs[i];
 		fprintf(f, "proc %u %llu %d", (unsigned)pr->in->index,
-		    (unsigned long long)(pr->key & UINT32_MAX), pr->main);
+		    (unsigned long long)(pr->key & UINT32_MAX),
+		    pr->main | pr->v1 << 1);
 		for (k = 0; k < PS_NSTART; k++)
 			fprintf(f, " %lld %lld", (long long)pr->rank[k],
 			    (long long)pr->worker[k]);
@@ -333,7 +336,8 @@ ps_procs_load(FILE *f, const struct pspin *ins, uint32_t nin)
 				rank[k] = r[k];
 				worker[k] = w[k];
 			}
-			pr->main |= main;
+			pr->main |= main & 1;
+			pr->v1 |= main >> 1 & 1;
 			apply(&pr->arank, &pr->aworker, rank, worker);
 		} else if (strcmp(word, "thread") == 0) {
 			if (fscanf(f, "%u %llu %llu %u", &in, &pid, &os,
@@ -369,17 +373,23 @@ label(const struct psproc *pr, const char *where, char *buf, size_t n)
 	long long rank = pr->rank[PS_START_NONE];
 	long long worker = pr->worker[PS_START_NONE];
 
+	/* Before 0.2.57 every worker says worker_rank 0 (spec 13). */
+	if (pr->v1 && !pr->main && worker >= 0)
+		worker = PS_INHERIT;
 	if (rank < 0)
 		snprintf(buf, n, "%s", where);
-	else if (pr->main || worker < 0)
+	else if (pr->main || worker == -1)
 		snprintf(buf, n, "rank %lld (%s)", rank, where);
+	else if (worker == PS_INHERIT)
+		snprintf(buf, n, "rank %lld worker (%s)", rank, where);
 	else
 		snprintf(buf, n, "rank %lld worker %lld (%s)", rank, worker,
 		    where);
 	if (rank < 0)
 		return 1000000000;
 	return (rank > 999999 ? 999999 : rank) * 1000 + (pr->main ||
-	    worker < 0 ? 0 : 1 + (worker > 998 ? 998 : worker));
+	    worker == -1 ? 0 : worker < 0 ? 1 : 1 + (worker > 998 ? 998 :
+	    worker));
 }
 
 /* Name every thread of pr "ROLE ID" and sort them by tid. */

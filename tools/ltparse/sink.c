@@ -71,6 +71,26 @@ ps_sink_meta(struct pssink *s, uint64_t pid, uint32_t tid, const char *name,
 	s->n[PS_C_META]++;
 }
 
+/*
+ * #config PID TEXT: a configuration line of the log (skipped, and
+ * counted so, as every text line), its message as JSON string contents,
+ * for ltstat to quote.
+ */
+void
+ps_sink_config(struct pssink *s, uint64_t pid, const char *text, size_t n)
+{
+	struct ltbuf *b = &s->rec;
+	char num[LT_NUMBUF];
+
+	b->n = 0;
+	lt_buf_adds(b, "#config\t");
+	lt_buf_add(b, num, lt_u64_fmt(num, pid));
+	lt_buf_addc(b, '\t');
+	lt_esc(b, text, n);
+	lt_buf_addc(b, '\n');
+	lt_out_write(&s->out, b->p, b->n);
+}
+
 /* The #stat line; the processes and threads are the logs'. */
 void
 ps_sink_stats(struct pssink *s, long long procs, long long threads)

@@ -45,10 +45,16 @@ putpid(const struct proc *p)
 	lt_out_write(ST.out, p->h.key + 1, p->h.keyn - 1);
 }
 
+/*
+ * A wait's slice, its split by cause in its args: the cause that took
+ * most of it, then each cause's share in µs, those of none left out.
+ */
 void
 st_emit_wait(struct rank *r, int64_t ep, int64_t batch, int64_t ts,
-    int64_t dur)
+    int64_t dur, const int64_t *cause)
 {
+	int k;
+
 	if (!(ST.tflag & T_WAITS))
 		return;
 	ST.waits_out++;
@@ -67,6 +73,18 @@ st_emit_wait(struct rank *r, int64_t ep, int64_t batch, int64_t ts,
 	if (ep >= 0) {
 		put(batch >= 0 ? ",\"epoch\":" : "\"epoch\":");
 		puti(ep);
+	}
+	put(batch >= 0 || ep >= 0 ? ",\"cause\":\"" : "\"cause\":\"");
+	put(st_causekey[st_cause_top(cause)]);
+	lt_out_putc(ST.out, '"');
+	for (k = 0; k < NCAUSE; k++) {
+		if (cause[k] == 0)
+			continue;
+		lt_out_putc(ST.out, ',');
+		lt_out_putc(ST.out, '"');
+		put(st_causekey[k]);
+		put("_us\":");
+		lt_put_us(ST.out, cause[k]);
 	}
 	put("}\t{}\n");
 }

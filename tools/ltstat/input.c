@@ -27,10 +27,57 @@ openmark(const struct ltfield *args)
 	    args->p[args->n - n - 1] == '{');
 }
 
+/* The chunk arg of a sample, or -1 (args taken on trust). */
+static int64_t
+chunkarg(const struct ltfield *args)
+{
+	const char *v;
+	size_t vn;
+	int64_t n;
+
+	if ((v = lt_json_member(args->p, args->n, "chunk", &vn)) == NULL ||
+	    lt_int_parse(v, vn, &n) != LT_NUM_OK)
+		return -1;
+	return n;
+}
+
+/*
+ * The spans of a worker's work other than a chunk's download, read or
+ * delete: a prefetch (its args read: it may be an async gather), a
+ * sample or a decompression (only the chunk arg, and only when a
+ * download of the process may overlap it: there are many).
+ */
+static const char *
+work(struct proc *p, const struct ltrec *rec, struct ev *ev)
+{
+	const struct ltfield *nm = &rec->f[LT_NAME];
+	const char *why;
+
+	if (LT_IS(*nm, "prefetch")) {
+		if ((why = st_args(p, &rec->f[LT_ARGS], ev, 1)) != NULL)
+			return why;
+		st_prefetch(ev);
+		if (ev->chunks != 0)
+			st_act(ev, 'g');
+		return NULL;
+	}
+	if (!p->known && (why = st_args(p, &rec->f[LT_ARGS], ev, 0)) != NULL)
+		return why;
+	ev->open = openmark(&rec->f[LT_ARGS]);
+	ev->chunk = p->dlhi > ev->ts || !p->prefetched ?
+	    chunkarg(&rec->f[LT_ARGS]) : -1;
+	if (nm->p[0] == 's')
+		p->sample = 1;
+	st_act(ev, nm->p[0] == 's' ? 's' : 'x');
+	return NULL;
+}
+
 static const char *
 span(const struct ltrec *rec)
 {
+	static char prefetch[] = "prefetch";
 	const struct ltfield *nm = &rec->f[LT_NAME];
+	struct ltfield cat;
 	const char *why;
 	struct ev ev;
 	struct proc *p;
@@ -56,15 +103,25 @@ span(const struct ltrec *rec)
 	if ((p = st_proc(&rec->f[LT_PID], &rec->f[LT_TID], &ev.t,
 	    &why)) == NULL)
 		return why;
-	if ((why = st_cat(&rec->f[LT_CAT], ev.dur)) != NULL)
+	/* A prefetch encloses the downloads it makes: a row of its own. */
+	cat = rec->f[LT_CAT];
+	if (LT_IS(*nm, "prefetch") && LT_IS(cat, "download")) {
+		cat.p = prefetch;
+		cat.n = sizeof(prefetch) - 1;
+	}
+	if ((why = st_cat(&cat, ev.dur)) != NULL)
 		return why;
 	ST.x++;
 	if (openmark(&rec->f[LT_ARGS]))
 		ST.open++;
+	if (!p->hasfirst || ev.ts < p->first) {
+		p->first = ev.ts;
+		p->hasfirst = 1;
+	}
 	if (LT_IS(*nm, "batch") || LT_IS(*nm, "dataloader") ||
 	    LT_IS(*nm, "download") || LT_IS(*nm, "read") ||
 	    LT_IS(*nm, "delete")) {
-		if ((why = st_args(p, &rec->f[LT_ARGS], &ev)) != NULL)
+		if ((why = st_args(p, &rec->f[LT_ARGS], &ev, 1)) != NULL)
 			return why;
 		switch (nm->p[1]) {
 		case 'a':
@@ -75,14 +132,27 @@ span(const struct ltrec *rec)
 			break;
 		case 'o':
 			st_io(&ev, 'd');
+			st_act(&ev, 'd');
 			break;
 		case 'e':
 			st_io(&ev, nm->p[0] == 'r' ? 'r' : 'x');
+			if (nm->p[0] == 'r')
+				st_act(&ev, 'r');
+			else if (p->grp != NULL)
+				p->grp->haschunk = 1;
 			break;
 		}
+	} else if (LT_IS(*nm, "prefetch") || LT_IS(*nm, "sample") ||
+	    LT_IS(*nm, "decompress")) {
+		if ((why = work(p, rec, &ev)) != NULL)
+			return why;
 	}
 	if (p->io)
 		st_ctr_advance(p, ev.ts + ev.dur);
+	if (p->grp != NULL)
+		st_cause_tick(p->grp, ev.ts + ev.dur);
+	/* A PyTorch profiler's event (kineto.c sees only its categories). */
+	st_kin_span(rec, ev.ts, ev.dur);
 	return NULL;
 }
 
@@ -95,6 +165,48 @@ contains(const struct ltfield *f, const char *s)
 		if (memcmp(f->p + i, s, n) == 0)
 			return 1;
 	return 0;
+}
+
+/* The bytes of JSON string contents p[0..n) to keep at most max of. */
+static size_t
+cut(const char *p, size_t n, size_t max)
+{
+	size_t i = 0, k;
+
+	if (n <= max)
+		return n;
+	for (;;) {
+		k = p[i] == '\\' ? (p[i + 1] == 'u' ? 6 : 2) : 1;
+		while (k == 1 && i + k < n && ((unsigned char)p[i + k] & 0xc0) ==
+		    0x80)
+			k++;
+		if (i + k > max)
+			return i;
+		i += k;
+	}
+}
+
+/*
+ * The first crash: its process, and what its error or exception arg
+ * says (args taken on trust; a process not met yet is not made).
+ */
+static void
+crash(const struct ltrec *rec, int64_t ts)
+{
+	const struct ltfield *a = &rec->f[LT_ARGS];
+	const char *v;
+	size_t vn;
+
+	ST.crashts = ts;
+	ST.crashp = lt_id_get(&ST.procs, &rec->f[LT_PID], NULL, 0, NULL);
+	if (((v = lt_json_member(a->p, a->n, "error", &vn)) != NULL ||
+	    (v = lt_json_member(a->p, a->n, "exception", &vn)) != NULL) &&
+	    vn >= 2 && v[0] == '"') {
+		vn = cut(v + 1, vn - 2, 300);
+		ST.crashmsg = lt_malloc(vn + 1);
+		memcpy(ST.crashmsg, v + 1, vn);
+		ST.crashmsg[vn] = '\0';
+	}
 }
 
 static const char *
@@ -115,8 +227,11 @@ instant(const struct ltrec *rec)
 	if ((why = st_cat(&rec->f[LT_CAT], 0)) != NULL)
 		return why;
 	ST.instants++;
-	if (LT_IS(*nm, "crash") || contains(nm, "crashed"))
+	if (LT_IS(*nm, "crash") || contains(nm, "crashed")) {
 		ST.crashes++;
+		if (ST.crashes == 1)
+			crash(rec, ts);
+	}
 	return NULL;
 }
 
@@ -144,10 +259,51 @@ st_record(const struct ltrec *rec)
 	return NULL;
 }
 
+/*
+ * #config PID TEXT (ltparse): a configuration line of the log, kept
+ * once per text (at most CFG_MAX texts), for the report to quote.
+ */
+static void
+config(const char *line, size_t n)
+{
+	const char *tab;
+	size_t i;
+
+	ST.cfglines++;
+	if ((tab = memchr(line + 8, '\t', n - 8)) == NULL)
+		return;
+	n -= (size_t)(tab + 1 - line);
+	line = tab + 1;
+	for (i = 0; i < ST.ncfg; i++)
+		if (strlen(ST.cfg[i].text) == n &&
+		    memcmp(ST.cfg[i].text, line, n) == 0) {
+			ST.cfg[i].n++;
+			return;
+		}
+	if (ST.ncfg == CFG_MAX || memchr(line, '\0', n) != NULL)
+		return;
+	ST.cfg = lt_grow(ST.cfg, &ST.capcfg, ST.ncfg + 1, sizeof(*ST.cfg));
+	ST.cfg[ST.ncfg].text = lt_malloc(n + 1);
+	memcpy(ST.cfg[ST.ncfg].text, line, n);
+	ST.cfg[ST.ncfg].text[n] = '\0';
+	ST.cfg[ST.ncfg++].n = 1;
+}
+
 /* #t0 before any record: the time "at" counts from, as ltfilter -T. */
 const char *
 st_directive(const char *line, size_t n)
 {
+	if (n > 8 && memcmp(line, "#config\t", 8) == 0) {
+		config(line, n);
+		return NULL;
+	}
+	if (n > 5 && memcmp(line, "#top\t", 5) == 0) {
+		st_kin_top(line, n);
+		return NULL;
+	}
+	if (n >= 4 && memcmp(line, "#lt1", 4) == 0 && (n == 4 ||
+	    line[4] == '\t') && ST.records > 0)
+		st_kin_segment();
 	if (ST.hast0 || ST.records > 0 || n < 4 ||
 	    memcmp(line, "#t0\t", 4) != 0)
 		return NULL;

@@ -20,8 +20,27 @@
 
 #include "ltstat.h"
 
-#define SYNOPSIS	"ltstat [-hjt] [-n count] [-o file] [-x parts] " \
-			"[file ...]"
+#define SYNOPSIS	"ltstat [-chjt] [-d name] [-J file] [-m pct] " \
+			"[-n count] [-o file] [-x parts] [file ...]"
+
+/* The exit status when a wait share is above -m. */
+#define EXIT_OVER	3
+
+/* Is a wait share of the job, or of a rank, above pct (in 1/10^4 %)? */
+static int
+over(int64_t pct)
+{
+	double max = (double)pct / 1e6;
+	size_t i;
+
+	if (SV.known && SV.share > max)
+		return 1;
+	for (i = 0; i < ST.nranks; i++)
+		if (ST.ranks[i]->batches > 0 &&
+		    st_share(ST.ranks[i]->wait, ST.ranks[i]->compute) > max)
+			return 1;
+	return 0;
+}
 
 /* -x: what of T_* to leave out. */
 static int
@@ -53,8 +72,12 @@ int
 main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
+		{ "compare", no_argument, NULL, 'c' },
+		{ "dataloader", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "json-output", required_argument, NULL, 'J' },
+		{ "max-wait-share", required_argument, NULL, 'm' },
 		{ "top", required_argument, NULL, 'n' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "trace", no_argument, NULL, 't' },
@@ -63,21 +86,39 @@ main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 }
 	};
 	struct ltstat st[6];
-	struct ltout out, rep;
+	struct ltout out, rep, jrep;
 	struct ltrec rec;
 	struct ltrd rd;
-	const char *errstr, *why, *ofile = NULL;
-	int c, k, jflag = 0, tflag = 0, ntop = 5;
+	const char *errstr, *why, *ofile = NULL, *jfile = NULL;
+	int c, k, cflag = 0, jflag = 0, tflag = 0, ntop = 5, status;
 	int parts = T_ALL;
+	int64_t pct = -1;
+	double hi;
 
 	lt_setprog(argv[0]);
-	while ((c = getopt_long(argc, argv, "hjn:o:tx:", longopts,
+	while ((c = getopt_long(argc, argv, "cd:hJ:jm:n:o:tx:", longopts,
 	    NULL)) != -1) {
 		switch (c) {
+		case 'c':
+			cflag = 1;
+			break;
+		case 'd':
+			if (*optarg == '\0')
+				lt_die(LT_EXIT_SYS, "-d: an empty name");
+			st_kin_pattern = optarg;
+			break;
 		case 'h':
 			lt_help(SYNOPSIS,
+			    "  -c, --compare        compare two JSON reports, "
+			    "before and after\n"
+			    "  -d, --dataloader NAME  a PyTorch profiler's span "
+			    "with NAME in its name is DataLoader time\n"
 			    "  -j, --json           write the report as one "
 			    "JSON object\n"
+			    "  -J, --json-output FILE  write the JSON report to "
+			    "FILE too\n"
+			    "  -m, --max-wait-share PCT  exit 3 when a wait "
+			    "share is above PCT %\n"
 			    "  -n, --top COUNT      list COUNT longest waits "
 			    "and slowest chunks (5)\n"
 			    "  -o, --output FILE    write the report to FILE\n"
@@ -88,8 +129,17 @@ main(int argc, char *argv[])
 			    "      --version        print the version and exit\n"
 			    "  -h, --help           show this help\n");
 			break;
+		case 'J':
+			jfile = optarg;
+			break;
 		case 'j':
 			jflag = 1;
+			break;
+		case 'm':
+			if (lt_dec_parse(optarg, strlen(optarg), 4, &pct) !=
+			    LT_NUM_OK || pct < 0 || pct > 1000000)
+				lt_die(LT_EXIT_SYS, "-m %s: not a percentage "
+				    "from 0 to 100", optarg);
 			break;
 		case 'n':
 			ntop = (int)lt_strtonum(optarg, 0, 100, &errstr);
@@ -114,11 +164,23 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
+	if (cflag && (argc != 2 || jflag || tflag))
+		lt_usage(SYNOPSIS);
+	if (cflag) {
+		lt_out_init(&rep, ofile != NULL ? lt_out_create(ofile) : 1,
+		    ofile != NULL ? ofile : "<stdout>");
+		hi = st_compare(&rep, argv[0], argv[1]);
+		lt_out_close(&rep);
+		return pct >= 0 && hi > (double)pct / 1e6 ? EXIT_OVER :
+		    LT_EXIT_OK;
+	}
 
 	/* Open the report's file first: a bad name costs no input. */
 	if (ofile != NULL) {
 		lt_out_init(&rep, lt_out_create(ofile), ofile);
 	}
+	if (jfile != NULL)
+		lt_out_init(&jrep, lt_out_create(jfile), jfile);
 	if (tflag) {
 		lt_out_init(&out, 1, "<stdout>");
 		lt_put_header(&out);
@@ -142,6 +204,8 @@ main(int argc, char *argv[])
 	}
 	lt_rd_done(&rd);
 	st_end();
+	st_verdict();
+	status = pct >= 0 && over(pct) ? EXIT_OVER : LT_EXIT_OK;
 	if (tflag) {
 		st[0].key = "waits";
 		st[0].val = ST.waits_out;
@@ -166,6 +230,11 @@ main(int argc, char *argv[])
 		st_report(&rep, jflag);
 		lt_out_close(&rep);
 	}
+	if (jfile != NULL) {
+		st_report(&jrep, 1);
+		lt_out_close(&jrep);
+	}
+	st_verdict_free();
 	st_free();
-	return LT_EXIT_OK;
+	return status;
 }

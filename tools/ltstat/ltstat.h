@@ -6,9 +6,12 @@
  * durations of a category (exact totals, percentiles); ctr.c puts a
  * worker's chunk counters in time order; run.c holds the
  * processes, threads, ranks and workers of the input and what ltstat
- * learns about them (waits, chunks, flows); emit.c writes the records
- * that -t adds to the stream; report.c writes the report, as text or
- * JSON.  Times are int64 nanoseconds throughout.
+ * learns about them (waits, chunks, flows); cause.c splits each wait by
+ * what the rank's workers were doing; steps.c pairs the steps of all
+ * ranks; emit.c writes the records that -t adds to the stream;
+ * verdict.c says what the figures mean; report.c writes the report, as
+ * text or JSON; compare.c compares two JSON reports.  Times are int64
+ * nanoseconds throughout.
  */
 #ifndef LTSTAT_H
 #define LTSTAT_H
@@ -89,6 +92,37 @@ void	st_ctr_advance(struct proc *, int64_t);
 void	st_ctr_flush(struct proc *);
 void	st_ctr_free(struct ctr *);
 
+/* -------- cause.c: the causes of a wait -------- */
+
+enum {
+	C_STARTUP,		/* new worker processes not producing yet */
+	C_DOWNLOAD,		/* a chunk downloading, none being read */
+	C_READ,			/* workers reading chunks or samples */
+	C_IDLE,			/* nothing in flight */
+	C_UNKNOWN,		/* the log has no chunk events */
+	NCAUSE
+};
+
+extern const char *const st_causekey[NCAUSE];	/* "startup", ... */
+extern const char *const st_causename[NCAUSE];	/* "start-up", ... */
+
+/* A time line: sorted disjoint intervals [a, b), from v[off]. */
+struct ivl {
+	int64_t		 a, b;
+};
+
+struct tl {
+	struct ivl	*v;
+	size_t		 off, n, cap;
+};
+
+/* A wait found, to be split once what overlaps it has come. */
+struct pwait {
+	struct rank	*r;
+	int64_t		 ep, batch, ts, dur;
+	int		 first;		/* the first wait of its epoch */
+};
+
 /* -------- run.c -------- */
 
 struct thr {
@@ -136,6 +170,24 @@ struct proc {
 	size_t		 nch, capch;
 	struct ctr	 ctr;
 	int64_t		 maxdl;		/* the longest download */
+	int64_t		 first;		/* its earliest span */
+	int		 hasfirst;
+	int		 inwk;		/* in its group's workers */
+	int		 sample;	/* has sample spans */
+	int		 v1;		/* a log before 0.2.57 wrote it */
+	long long	 node;		/* from its process_name, or -1 */
+	long long	 ngather;	/* chunks fetched in async gathers */
+	long long	 gheld;		/* ... of them in the cache */
+	long long	 nunfin;	/* downloads never finished */
+	int64_t		 dlhi;		/* the latest end of its downloads */
+	int64_t		 gts, gend;	/* its last gather */
+	int		 hasgather;
+	long long	 dlsince;	/* downloads since its last prefetch */
+	int64_t		 pts, pend;	/* its last prefetch */
+	int		 pgather;	/* ... was a gather */
+	int		 prefetched;	/* its first prefetch was seen */
+	struct ivl	*held;		/* reads before it: of a gather? */
+	size_t		 nheld, capheld;
 };
 
 /* A download or a read of a rank's workers, for what a wait overlaps. */
@@ -143,8 +195,8 @@ struct io {
 	int64_t		 ts;
 	int64_t		 end;
 	struct proc	*p;
-	int64_t		 chunk;
-	int		 kind;		/* 'd' download, 'r' read */
+	int64_t		 chunk;		/* for a gather: how many chunks */
+	int		 kind;		/* 'd' download, 'r' read, 'g' gather */
 };
 
 #define WAIT_ITEMS	12
@@ -157,6 +209,8 @@ struct wait {
 	struct io	 it[WAIT_ITEMS];
 	int		 nit;
 	long long	 more;		/* overlapping I/O not listed */
+	int		 split;		/* cause is known */
+	int64_t		 cause[NCAUSE];
 };
 
 struct epoch {
@@ -170,8 +224,11 @@ struct epoch {
 	int		 resolved;	/* first wait computed */
 	long long	 batches, open_batches;
 	int64_t		 compute, wait, first;
+	int64_t		 c0;		/* the compute of its batch 0 */
+	int64_t		 cause[NCAUSE];
 	struct io	*pend;		/* I/O in flight in its first wait? */
 	size_t		 npend, cappend;
+	struct tl	 tr, td;	/* what the workers did in it */
 	/* Its first second of wait share, until its first wait is known. */
 	int		 headpend, hashead;
 	int64_t		 hk, hfrom, hwait, hbusy;
@@ -204,6 +261,10 @@ struct rank {
 	struct share	 sh;
 	char		 wtid[32];	/* the tid of its wait track */
 	int		 wtidclash;
+	int64_t		 cause[NCAUSE];
+	int		 attempt;	/* of its rank number: 0, 1, ... */
+	long long	 nslow;		/* steps where it waited longest */
+	int64_t		 slowus;	/* ... and how long, in all */
 };
 
 struct group {
@@ -214,6 +275,17 @@ struct group {
 	struct rank	**r;
 	size_t		 nr, capr;
 	struct group	*next;
+	/* What its workers did, for the causes of waits (cause.c). */
+	struct tl	 tr, td;	/* reading, downloading */
+	struct pwait	*pw;		/* waits to split, in order found */
+	size_t		 offpw, npw, cappw;
+	int64_t		 latest;	/* the latest end of its spans */
+	int64_t		 maxspan;	/* its workers' longest span */
+	int64_t		 resolved;	/* waits up to here are split */
+	int		 haschunk;	/* its workers wrote chunk events */
+	size_t		 pmark;		/* prune the time lines at this size */
+	struct proc	**wk;		/* its worker processes */
+	size_t		 nwk, capwk;
 };
 
 struct slow {
@@ -222,6 +294,7 @@ struct slow {
 	int64_t		 ts;
 	int64_t		 dur;		/* download, or read */
 	int64_t		 rd;		/* read, -1 unknown */
+	int		 unfin;		/* a download never finished */
 };
 
 struct cat {
@@ -265,7 +338,41 @@ struct run {
 	long long	 overlaps;	/* batches begun too soon */
 	long long	 flows, waits_out, counters;
 	int64_t		 flowid;
+	/* causes (cause.c) */
+	long long	 late;		/* worker spans after their waits */
+	long long	 gathered;	/* chunks of async gathers */
+	long long	 unfinished;	/* downloads never finished */
+	/* the first crash: where, when and what it says */
+	struct proc	*crashp;
+	int64_t		 crashts;
+	char		*crashmsg;	/* JSON string contents, or NULL */
+	/* the configuration lines of the log (#config), distinct */
+	struct cfg	*cfg;
+	size_t		 ncfg, capcfg;
+	long long	 cfglines;
+	/* the steps of all ranks, paired (steps.c) */
+	struct step	*steps;		/* open addressing */
+	size_t		 nsteps, capsteps;
+	long long	 stepseq;
+	int		*natt;		/* rank processes of each attempt */
+	size_t		 nnatt, capnatt;
+	struct job {
+		long long	 steps;
+		long long	 paired;	/* reported by every rank */
+		long long	 forced;	/* closed before all reported */
+		int64_t		 delay;		/* sum of the largest waits */
+		int64_t		 time;		/* sum of the longest steps */
+		int64_t		 ideal;		/* sum of the shortest computes */
+	} job;
 };
+
+/* A configuration line of the log, as ltparse passes it on. */
+struct cfg {
+	char		*text;		/* JSON string contents */
+	long long	 n;		/* lines with it */
+};
+
+#define CFG_MAX		32
 
 extern struct run ST;
 
@@ -275,12 +382,14 @@ struct ev {
 	struct ltfield	 cat, name;
 	struct thr	*t;
 	int64_t		 chunk, batch, epoch, index;
+	int64_t		 chunks;	/* a prefetch's, -1 without */
 	int		 open;		/* ltpair's unmatched_B */
 };
 
 struct proc *st_proc(const struct ltfield *, const struct ltfield *,
 	    struct thr **, const char **);
-const char *st_args(struct proc *, const struct ltfield *, struct ev *);
+const char *st_args(struct proc *, const struct ltfield *, struct ev *,
+	    int);
 const char *st_cat(const struct ltfield *, int64_t);
 void	st_batch(struct ev *);
 void	st_loader(struct ev *);
@@ -291,7 +400,32 @@ void	st_end(void);
 void	st_free(void);
 struct rank *st_rank(struct proc *, struct thr *);
 void	st_wait(struct rank *, int64_t, int64_t, int64_t, int64_t,
-	    const struct io *, size_t);
+	    const struct io *, size_t, struct epoch *);
+void	st_prefetch(struct ev *);
+struct chunk *st_chunkfind(struct proc *, int64_t);
+struct epoch *st_epochof(struct rank *, int64_t);
+
+/* -------- cause.c -------- */
+
+void	st_tl_add(struct tl *, int64_t, int64_t);
+int64_t	st_tl_meas(const struct tl *, int64_t, int64_t);
+void	st_tl_free(struct tl *);
+void	st_act(struct ev *, int);
+void	st_cause_window(struct group *, struct epoch *);
+void	st_cause_wait(struct rank *, struct epoch *, int64_t, int64_t,
+	    int64_t, int64_t, int);
+void	st_cause_tick(struct group *, int64_t);
+void	st_cause_prefetch(struct proc *);
+void	st_cause_flush(struct group *);
+void	st_cause_end(void);
+void	st_cause_free(struct group *);
+int	st_cause_top(const int64_t *);
+
+/* -------- steps.c -------- */
+
+void	st_step(struct rank *, int64_t, int64_t, int64_t, int64_t);
+void	st_steps_end(void);
+void	st_steps_free(void);
 
 /* -------- input.c -------- */
 
@@ -300,7 +434,8 @@ const char *st_directive(const char *, size_t);
 
 /* -------- emit.c -------- */
 
-void	st_emit_wait(struct rank *, int64_t, int64_t, int64_t, int64_t);
+void	st_emit_wait(struct rank *, int64_t, int64_t, int64_t, int64_t,
+	    const int64_t *);
 void	st_emit_flow(struct proc *, int64_t, const struct span *,
 	    const struct span *);
 void	st_emit_ctr(struct proc *, int64_t, int, long long);
@@ -311,8 +446,58 @@ void	st_share_first(struct rank *, struct epoch *);
 void	st_share_head(struct rank *, struct epoch *, int64_t, int64_t);
 void	st_share_close(struct rank *);
 
+/* -------- kineto.c -------- */
+
+extern const char *st_kin_pattern;
+
+void	st_kin_span(const struct ltrec *, int64_t, int64_t);
+void	st_kin_top(const char *, size_t);
+void	st_kin_segment(void);
+int	st_kin_end(void);
+int	st_kin_verdict(void);
+int	st_kin_head(struct ltout *, long long);
+void	st_kin_text(struct ltout *);
+void	st_kin_jsteps(struct ltout *);
+void	st_kin_jranks(struct ltout *);
+void	st_kin_free(void);
+
+/* -------- verdict.c -------- */
+
+enum { V_NONE = -1, V_NOT, V_MODERATE, V_HIGH };
+
+/* The verdict on the job, why, and what to try next (JSON contents). */
+struct verdict {
+	int		 kineto;	/* of a Kineto trace, not LitData */
+	int		 known;		/* steps were measured */
+	int		 level;		/* V_* */
+	double		 share;		/* the job's data delay / step time */
+	int64_t		 straggler;	/* a rank number, or -1 */
+	int64_t		 median;	/* the other ranks' waits, median */
+	int64_t		 wait;		/* the ranks' waits, summed */
+	int64_t		 delay, time;	/* the job's data delay, step time */
+	long long	 steps;		/* ... over its steps */
+	int64_t		 cause[NCAUSE];	/* ... by cause */
+	struct ltbuf	 why[16], next[16];
+	int		 nwhy, nnext;
+};
+
+extern struct verdict SV;
+extern const char *const st_levelname[3];
+
+void	st_bprintf(struct ltbuf *, const char *, ...) LT_PRINTF(2, 3);
+void	st_bms(struct ltbuf *, int64_t);
+double	st_share(int64_t, int64_t);
+int	st_level(double);
+void	st_causes(struct ltbuf *, const int64_t *, int);
+void	st_verdict(void);
+void	st_verdict_free(void);
+
 /* -------- report.c -------- */
 
 void	st_report(struct ltout *, int);
+
+/* -------- compare.c -------- */
+
+double	st_compare(struct ltout *, const char *, const char *);
 
 #endif

@@ -18,9 +18,11 @@ static struct proc	**wk;
 static size_t		 nwk;
 static const char	*notes[24];
 static char		 notebuf[24][160];
+static struct ltbuf	 lb;		/* a line being made */
 static int		 nnotes;
 
 #define pf(...)	lt_out_printf(o, __VA_ARGS__)
+#define WIDTH	72		/* of the verdict's lines */
 
 static void note(const char *, ...) LT_PRINTF(1, 2);
 
@@ -85,13 +87,6 @@ at(int64_t ts)
 	pf("%s", fixed(ssub(ts, ST.t0), 1000000, "+", "s"));
 }
 
-static double
-share(int64_t wait, int64_t busy)
-{
-	double t = (double)wait + (double)busy;
-
-	return t > 0 ? (double)wait / t : 0;
-}
 
 static void
 pid(const struct proc *p)
@@ -155,7 +150,8 @@ iocmp(const void *a, const void *b)
 	if (x->p != y->p)
 		return x->p->seq < y->p->seq ? -1 : 1;
 	if (x->kind != y->kind)
-		return x->kind == 'd' ? -1 : 1;
+		return x->kind == 'g' ? -1 : y->kind == 'g' ? 1 :
+		    x->kind == 'd' ? -1 : 1;
 	return (x->chunk > y->chunk) - (x->chunk < y->chunk);
 }
 
@@ -208,7 +204,7 @@ mknotes(void)
 	}
 	for (i = 0; i < ST.ncats; i++)
 		inexact |= !st_hist_isexact(&ST.cats[i]->h);
-	if (ST.nbatch == 0)
+	if (ST.nbatch == 0 && !SV.kineto)
 		note("no batch spans (LitData writes them from 0.2.68 on, at "
 		    "tracer level batch or above): compute and data-wait "
 		    "time are unknown");
@@ -254,6 +250,19 @@ mknotes(void)
 	if (clash > 0)
 		note("%lld wait tracks share their tid with a thread of the "
 		    "input", clash);
+	if (ST.gathered > 0)
+		note("%lld chunks were fetched by async gathers, with no "
+		    "download span of their own: counted as downloaded, in a "
+		    "gather", ST.gathered);
+	if (ST.unfinished > 0)
+		note("%lld downloads never finished (left open by a crash or "
+		    "a cut log): not counted as downloaded", ST.unfinished);
+	if (ST.late > 0)
+		note("%lld worker spans came after the waits they may overlap "
+		    "were split by cause: those splits may be off", ST.late);
+	if (ST.job.forced > 0)
+		note("%lld steps were counted before every rank had reported "
+		    "them (ranks far apart in the stream)", ST.job.forced);
 	if (inexact)
 		note("percentiles marked ~ come from log buckets: at most "
 		    "0.2%% above the exact value");
@@ -277,6 +286,11 @@ twait(const struct wait *w)
 		pf(" of epoch %lld", (long long)w->epoch);
 	pf(", at ");
 	at(w->ts);
+	if (w->split) {
+		lb.n = 0;
+		st_causes(&lb, w->cause, 0);
+		pf(": %.*s", (int)lb.n, lb.p);
+	}
 	pf("\n");
 	if (w->nit == 0)
 		pf("      no download or read in flight\n");
@@ -290,11 +304,20 @@ twait(const struct wait *w)
 		pf("      ");
 		who(p);
 		pf(":");
-		for (kind = 'd', k = 0; kind != 0;
-		    kind = kind == 'd' ? 'r' : 0) {
+		for (kind = 'g', k = 0; kind != 0; kind = kind == 'g' ? 'd' :
+		    kind == 'd' ? 'r' : 0) {
 			for (j = i, any = 0; j < w->nit; j++) {
 				if (w->it[j].p != p || w->it[j].kind != kind)
 					continue;
+				if (kind == 'g' && w->it[j].chunk == 0)
+					continue;
+				if (kind == 'g') {
+					pf("%s gathering %lld chunk%s",
+					    k++ > 0 ? ";" : "",
+					    (long long)w->it[j].chunk,
+					    w->it[j].chunk == 1 ? "" : "s");
+					continue;
+				}
 				if (any++ == 0)
 					pf("%s %s", k++ > 0 ? ";" : "",
 					    kind == 'd' ? "downloading" :
@@ -309,6 +332,15 @@ twait(const struct wait *w)
 	}
 	if (w->more > 0)
 		pf("      and %lld more\n", w->more);
+}
+
+/* The time of each cause of a wait, largest first, and its share. */
+static void
+bycause(const int64_t *c)
+{
+	lb.n = 0;
+	st_causes(&lb, c, 1);
+	pf(" %.*s\n", (int)lb.n, lb.p);
 }
 
 static void
@@ -330,7 +362,11 @@ trank(const struct rank *r)
 		ms(r->compute);
 		pf(", data wait ");
 		ms(r->wait);
-		pf(" (%.1f%%)\n", 100 * share(r->wait, r->compute));
+		pf(" (%.1f%%)\n", 100 * st_share(r->wait, r->compute));
+		if (r->wait > 0) {
+			pf("  wait by cause:");
+			bycause(r->cause);
+		}
 	}
 	for (i = 0; i < r->nep; i++) {
 		e = &r->ep[i];
@@ -356,12 +392,16 @@ trank(const struct rank *r)
 		ms(e->compute);
 		pf(", wait ");
 		ms(e->wait);
-		pf(" (%.1f%%)", 100 * share(e->wait, e->compute));
+		pf(" (%.1f%%)", 100 * st_share(e->wait, e->compute));
 		if (e->first > 0) {
 			pf(", first batch after ");
 			ms(e->first);
 		}
 		pf("\n");
+		if (e->wait > 0) {
+			pf("    by cause:");
+			bycause(e->cause);
+		}
 	}
 	if (r->ntop > 0)
 		pf("  longest waits:\n");
@@ -409,12 +449,17 @@ tworkers(void)
 		p = wk[i];
 		pf("  ");
 		who(p);
-		pf(": %lld downloaded", p->ndl);
+		pf(": %lld downloaded", p->ndl + p->ngather);
 		if (p->ndl > 0) {
 			pf(" (mean ");
 			ms(mean(p->dlsum, p->ndl));
+			if (p->ngather > 0)
+				pf("; %lld in a gather", p->ngather);
 			pf(")");
-		}
+		} else if (p->ngather > 0)
+			pf(" (%lld in a gather)", p->ngather);
+		if (p->nunfin > 0)
+			pf(", %lld unfinished", p->nunfin);
 		pf(", %lld read", p->nrd);
 		if (p->nrd > 0) {
 			pf(" (mean ");
@@ -453,8 +498,212 @@ tslow(void)
 			pf(", read ");
 			ms(s->rd);
 		}
+		if (s->unfin)
+			pf(", unfinished (left open)");
 		pf("\n");
 	}
+}
+
+/* UTF-8 characters in s[0..n). */
+static size_t
+cols(const char *s, size_t n)
+{
+	size_t i, c = 0;
+
+	for (i = 0; i < n; i++)
+		c += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return c;
+}
+
+/*
+ * May a line break at the blank at sp?  Not between a number and its
+ * unit, nor between a word and the number it names ("epoch 2").
+ */
+static int
+breaks(const char *sp, const char *start, const char *end)
+{
+	static const char *const named[] = { "epoch", "rank", "batch",
+	    "node", "worker", "pid", NULL };
+	size_t n;
+	int k;
+
+	if (end - sp >= 2 && (unsigned)sp[1] - '0' <= 9)
+		for (k = 0; named[k] != NULL; k++) {
+			n = strlen(named[k]);
+			if ((size_t)(sp - start) >= n &&
+			    memcmp(sp - n, named[k], n) == 0)
+				return 0;
+		}
+	if (sp == start || (unsigned)sp[-1] - '0' > 9)
+		return 1;
+	if (end - sp >= 3 && sp[1] == 'm' && sp[2] == 's' &&
+	    (end - sp == 3 || sp[3] == ' ' || sp[3] == ')' || sp[3] == ','))
+		return 0;
+	return !(end - sp >= 2 && sp[1] == 's' &&
+	    (end - sp == 2 || sp[2] == ' ' || sp[2] == ':' || sp[2] == ','));
+}
+
+/*
+ * A line of JSON string contents, unescaped and wrapped at WIDTH
+ * columns (a manual page shows them, indented): first, then cont before
+ * each line after the first; with commas, after a comma when one is in
+ * the last third of the line.
+ */
+static void
+wrap(const char *first, const char *cont, const struct ltbuf *json,
+    int commas)
+{
+	const char *p, *end, *sp, *brk, *comma;
+	size_t w, room;
+
+	lb.n = 0;
+	lt_unesc(&lb, json->p, json->n);
+	p = lb.p;
+	end = lb.p + lb.n;
+	pf("%s", first);
+	room = WIDTH - strlen(first);
+	while (cols(p, (size_t)(end - p)) > room) {
+		/* The last blank that leaves at most room columns before it. */
+		brk = comma = NULL;
+		for (sp = p, w = 0; sp < end && w <= room; sp++) {
+			if (*sp == ' ' && breaks(sp, p, end))
+				brk = sp;
+			if (commas && *sp == ' ' && sp > p && sp[-1] == ',' &&
+			    3 * w >= 2 * room)
+				comma = sp;
+			w += ((unsigned char)*sp & 0xc0) != 0x80;
+		}
+		if (comma != NULL)
+			brk = comma;
+		if (brk == NULL)
+			for (brk = sp; brk < end && *brk != ' '; brk++)
+				;
+		if (brk == end)
+			break;
+		lt_out_write(o, p, (size_t)(brk - p));
+		pf("\n%s", cont);
+		p = brk + 1;
+		room = WIDTH - strlen(cont);
+	}
+	lt_out_write(o, p, (size_t)(end - p));
+	pf("\n");
+}
+
+/* Does an attempt of the job have more than one rank? */
+static int
+multirank(void)
+{
+	size_t i;
+
+	for (i = 0; i < ST.nnatt; i++)
+		if (ST.natt[i] > 1)
+			return 1;
+	return 0;
+}
+
+static const char *
+levelstr(int level)
+{
+	return level == V_HIGH ? "input-bound, high" : level == V_MODERATE ?
+	    "input-bound, moderate" : level == V_NOT ? "not input-bound" :
+	    "unknown";
+}
+
+/* The verdict, first: the job, each rank, why, what to try next. */
+static void
+tverdict(void)
+{
+	const struct rank *r;
+	struct ltbuf t;
+	size_t i, n = 0;
+	int k;
+
+	memset(&t, 0, sizeof(t));
+	st_bprintf(&t, "%s", levelstr(SV.level));
+	if (SV.known && SV.kineto) {
+		st_bprintf(&t, ": %.1f%% of the step time is in the "
+		    "DataLoader (", 100 * SV.share);
+		st_bms(&t, SV.delay);
+		st_bprintf(&t, " of ");
+		st_bms(&t, SV.time);
+		st_bprintf(&t, " in %lld step%s)", SV.steps, SV.steps == 1 ?
+		    "" : "s");
+	} else if (SV.known) {
+		if (multirank())
+			st_bprintf(&t, ": the job lost %.1f%% of its step time "
+			    "to data waits (", 100 * SV.share);
+		else
+			st_bprintf(&t, ": data waits are %.1f%% of the step "
+			    "time (", 100 * SV.share);
+		st_bms(&t, ST.job.delay);
+		st_bprintf(&t, " of ");
+		st_bms(&t, ST.job.time);
+		if (multirank())
+			st_bprintf(&t, " in %lld steps", ST.job.steps);
+		st_bprintf(&t, ")");
+	}
+	pf("\n");
+	wrap("verdict: ", "  ", &t, 0);
+	for (i = 0; i < ST.nranks; i++) {
+		r = ST.ranks[i];
+		if (r->batches == 0)
+			continue;
+		if (n++ == 8) {
+			pf("  ... and more ranks, below\n");
+			break;
+		}
+		t.n = 0;
+		if (r->rank >= 0)
+			st_bprintf(&t, "rank %lld", (long long)r->rank);
+		else
+			st_bprintf(&t, "a rank");
+		/* A restarted job has ranks of one number in each run. */
+		if (ST.nnatt > 1)
+			st_bprintf(&t, " (pid %.*s)", (int)(r->p->h.keyn - 1),
+			    r->p->h.key + 1);
+		st_bprintf(&t, ": %s, %.1f%%",
+		    st_levelname[st_level(st_share(r->wait, r->compute))],
+		    100 * st_share(r->wait, r->compute));
+		if (r->wait > 0) {
+			st_bprintf(&t, ": ");
+			st_causes(&t, r->cause, 0);
+		}
+		wrap("  ", "    ", &t, 1);
+	}
+	for (k = 0; k < SV.nwhy; k++)
+		wrap("  why: ", "       ", &SV.why[k], 0);
+	for (k = 0; k < SV.nnext; k++)
+		wrap("  next: ", "        ", &SV.next[k], 0);
+	if (SV.known && !SV.kineto) {
+		t.n = 0;
+		st_bprintf(&t, "without data waits the steps would take ");
+		st_bms(&t, ST.job.ideal);
+		st_bprintf(&t, " instead of ");
+		st_bms(&t, ST.job.time);
+		wrap("  headroom: ", "    ", &t, 0);
+	}
+	lt_buf_free(&t);
+}
+
+/* The configuration lines of the log, as it wrote them. */
+static void
+tconfig(void)
+{
+	struct ltbuf t;
+	size_t i;
+
+	if (ST.ncfg == 0)
+		return;
+	memset(&t, 0, sizeof(t));
+	pf("\nsettings the log reports:\n");
+	for (i = 0; i < ST.ncfg; i++) {
+		t.n = 0;
+		lt_buf_adds(&t, ST.cfg[i].text);
+		wrap("  ", "    ", &t, 0);
+		if (ST.cfg[i].n > 1)
+			pf("    (%lld lines)\n", ST.cfg[i].n);
+	}
+	lt_buf_free(&t);
 }
 
 static void
@@ -464,6 +713,16 @@ text(void)
 	size_t i;
 	int n = 0;
 
+	if (ST.gen_v1 + ST.gen_old + ST.gen_new == 0 && st_kin_head(o, ST.x)) {
+		tverdict();
+		st_kin_text(o);
+		tcats();
+		if (nnotes > 0)
+			pf("\nnotes:\n");
+		for (n = 0; n < nnotes; n++)
+			pf("  %s\n", notes[n]);
+		return;
+	}
 	fmt = ST.gen_v1 + ST.gen_old + ST.gen_new == 0 ? "no LitData spans" :
 	    (ST.gen_v1 > 0) + (ST.gen_old > 0) + (ST.gen_new > 0) > 1 ?
 	    "mixed LitData generations" : ST.gen_v1 > 0 ?
@@ -474,11 +733,13 @@ text(void)
 	pf("ltstat: %s; %zu rank process%s, %d worker%s, %lld spans\n", fmt,
 	    ST.nranks, ST.nranks == 1 ? "" : "es", n, n == 1 ? "" : "s",
 	    ST.x);
+	tverdict();
 	for (i = 0; i < ST.nranks; i++)
 		trank(ST.ranks[i]);
 	tcats();
 	tworkers();
 	tslow();
+	tconfig();
 	if (nnotes > 0)
 		pf("\nnotes:\n");
 	for (n = 0; n < nnotes; n++)
@@ -486,6 +747,23 @@ text(void)
 }
 
 /* -------- JSON -------- */
+
+/* The causes of c as an object of µs, or null without a wait. */
+static void
+jcause(const int64_t *c, int known)
+{
+	int k;
+
+	if (!known) {
+		pf("null");
+		return;
+	}
+	for (k = 0; k < NCAUSE; k++) {
+		pf("%s\"%s\":", k > 0 ? "," : "{", st_causekey[k]);
+		us(c[k]);
+	}
+	pf("}");
+}
 
 static void
 jwait(const struct wait *w)
@@ -508,10 +786,18 @@ jwait(const struct wait *w)
 	us(ssub(w->ts, ST.t0));
 	pf(",\"dur_us\":");
 	us(w->dur);
+	pf(",\"wait_by_cause_us\":");
+	jcause(w->cause, w->split);
 	pf(",\"in_flight\":[");
 	for (i = 0; i < w->nit; i++) {
 		pf("%s{\"pid\":", i > 0 ? "," : "");
 		jpid(w->it[i].p);
+		if (w->it[i].kind == 'g') {
+			pf(",\"kind\":\"gather\",\"chunks\":%lld}",
+			    (long long)w->it[i].chunk);
+			continue;
+		}
+		/* (A gather left without chunks is listed with 0.) */
 		pf(",\"kind\":\"%s\",\"chunk\":",
 		    w->it[i].kind == 'd' ? "download" : "read");
 		if (w->it[i].chunk >= 0)
@@ -536,13 +822,39 @@ jrank(const struct rank *r)
 		pf("null");
 	pf(",\"pid\":");
 	jpid(r->p);
+	pf(",\"node\":");
+	if (r->p->node >= 0)
+		pf("%lld", r->p->node);
+	else
+		pf("null");
+	if (r->batches > 0)
+		pf(",\"verdict\":\"%s\",\"wait_share\":%.4f",
+		    st_levelname[st_level(st_share(r->wait, r->compute))],
+		    st_share(r->wait, r->compute));
+	else
+		pf(",\"verdict\":null,\"wait_share\":null");
+	pf(",\"wait_us\":");
+	if (r->batches > 0)
+		us(r->wait);
+	else
+		pf("null");
+	pf(",\"wait_by_cause_us\":");
+	jcause(r->cause, r->batches > 0);
+	pf(",\"cause\":");
+	if (r->wait > 0)
+		pf("\"%s\"", st_causekey[st_cause_top(r->cause)]);
+	else
+		pf("null");
 	pf(",\"batches\":%lld,\"open_batches\":%lld,\"compute_us\":",
 	    r->batches, r->open_batches);
-	us(r->compute);
-	pf(",\"wait_us\":");
-	us(r->wait);
-	pf(",\"waits\":%lld,\"wait_share\":%.4f,\"epochs\":[", r->nwaits,
-	    share(r->wait, r->compute));
+	if (r->batches > 0)
+		us(r->compute);
+	else
+		pf("null");
+	pf(",\"waits\":%lld,\"slowest_steps\":%lld,\"slowest_us\":",
+	    r->nwaits, r->nslow);
+	us(r->slowus);
+	pf(",\"epochs\":[");
 	for (i = 0; i < r->nep; i++) {
 		e = &r->ep[i];
 		pf("%s{\"epoch\":", i > 0 ? "," : "");
@@ -568,7 +880,18 @@ jrank(const struct rank *r)
 			us(e->first);
 		else
 			pf("null");
-		pf(",\"wait_share\":%.4f}", share(e->wait, e->compute));
+		pf(",\"wait_by_cause_us\":");
+		jcause(e->cause, e->batches > 0);
+		pf(",\"cause\":");
+		if (e->wait > 0)
+			pf("\"%s\"", st_causekey[st_cause_top(e->cause)]);
+		else
+			pf("null");
+		if (e->batches > 0)
+			pf(",\"wait_share\":%.4f}",
+			    st_share(e->wait, e->compute));
+		else
+			pf(",\"wait_share\":null}");
 	}
 	pf("],\"longest_waits\":[");
 	for (k = 0; k < r->ntop; k++) {
@@ -629,8 +952,10 @@ jworkers(void)
 		jnum(p->main == NULL ? p->worker : -1);
 		pf(",\"pid\":");
 		jpid(p);
-		pf(",\"downloaded\":%lld,\"read\":%lld,\"deleted\":%lld,"
-		    "\"download_mean_us\":", p->ndl, p->nrd, p->ndel);
+		pf(",\"downloaded\":%lld,\"gathered\":%lld,\"unfinished\":"
+		    "%lld,\"read\":%lld,\"deleted\":%lld,"
+		    "\"download_mean_us\":", p->ndl + p->ngather, p->ngather,
+		    p->nunfin, p->nrd, p->ndel);
 		if (p->ndl > 0)
 			us(mean(p->dlsum, p->ndl));
 		else
@@ -678,7 +1003,7 @@ jslow(void)
 			us(s->rd);
 		else
 			pf("null");
-		pf("}");
+		pf(",\"unfinished\":%s}", s->unfin ? "true" : "false");
 	}
 	pf("]");
 }
@@ -689,16 +1014,67 @@ json(void)
 	size_t i;
 	int n;
 
-	pf("{\"format\":{\"new\":%lld,\"old\":%lld,\"v1\":%lld},\"t0_us\":",
+	pf("{\"schema_version\":1,\"kind\":\"%s\",\"verdict\":",
+	    SV.kineto ? "kineto" : "litdata");
+	if (SV.known)
+		pf("\"%s\",\"wait_share\":%.4f", st_levelname[SV.level],
+		    SV.share);
+	else
+		pf("null,\"wait_share\":null");
+	pf(",\"straggler\":");
+	if (SV.straggler >= 0)
+		pf("%lld", (long long)SV.straggler);
+	else
+		pf("null");
+	pf(",\"thresholds\":{\"high\":0.2,\"moderate\":0.05},\"job\":");
+	if (SV.known && SV.kineto) {
+		pf("{\"steps\":%lld,\"delay_us\":", SV.steps);
+		us(SV.delay);
+		pf(",\"time_us\":");
+		us(SV.time);
+		pf("},");
+		st_kin_jsteps(o);
+	} else if (SV.known) {
+		pf("{\"steps\":%lld,\"paired\":%lld,\"delay_us\":",
+		    ST.job.steps, ST.job.paired);
+		us(ST.job.delay);
+		pf(",\"time_us\":");
+		us(ST.job.time);
+		pf(",\"ideal_us\":");
+		us(ST.job.ideal);
+		pf(",\"headroom_us\":");
+		us(ssub(ST.job.time, ST.job.ideal));
+		pf(",\"wait_us\":");
+		us(SV.wait);
+		pf(",\"wait_by_cause_us\":");
+		jcause(SV.cause, 1);
+		pf("}");
+	} else
+		pf("null");
+	pf(",\"why\":[");
+	for (n = 0; n < SV.nwhy; n++)
+		pf("%s\"%.*s\"", n > 0 ? "," : "", (int)SV.why[n].n,
+		    SV.why[n].p);
+	pf("],\"next\":[");
+	for (n = 0; n < SV.nnext; n++)
+		pf("%s\"%.*s\"", n > 0 ? "," : "", (int)SV.next[n].n,
+		    SV.next[n].p);
+	pf("],\"config\":[");
+	for (i = 0; i < ST.ncfg; i++)
+		pf("%s{\"text\":\"%s\",\"lines\":%lld}", i > 0 ? "," : "",
+		    ST.cfg[i].text, ST.cfg[i].n);
+	pf("],\"format\":{\"new\":%lld,\"old\":%lld,\"v1\":%lld},\"t0_us\":",
 	    ST.gen_new, ST.gen_old, ST.gen_v1);
 	us(ST.t0);
 	pf(",\"spans\":%lld,\"open\":%lld,\"instants\":%lld,\"crashes\":%lld,"
 	    "\"ranks\":[", ST.x, ST.open, ST.instants, ST.crashes);
-	for (i = 0; i < ST.nranks; i++) {
+	for (i = 0; i < ST.nranks && !SV.kineto; i++) {
 		if (i > 0)
 			pf(",");
 		jrank(ST.ranks[i]);
 	}
+	if (SV.kineto)
+		st_kin_jranks(o);
 	pf("],");
 	jcats();
 	pf(",");
@@ -734,8 +1110,6 @@ st_report(struct ltout *out, int asjson)
 			if ((w = &ST.ranks[i]->top[k])->nit > 1)
 				qsort(w->it, (size_t)w->nit, sizeof(*w->it),
 				    iocmp);
-	if (!ST.hast0)
-		ST.t0 = ST.hasmin ? ST.min : 0;
 	mknotes();
 	if (asjson)
 		json();
@@ -743,4 +1117,5 @@ st_report(struct ltout *out, int asjson)
 		text();
 	free(wk);
 	wk = NULL;
+	lt_buf_free(&lb);
 }

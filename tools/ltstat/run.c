@@ -63,6 +63,7 @@ st_proc(const struct ltfield *pid, const struct ltfield *tid,
 		p->seq = ST.nprocs++;
 		p->thr0 = t;
 		p->rank = p->worker = -1;
+		p->node = -1;
 	}
 	t->p = p;
 	*tp = t;
@@ -98,7 +99,7 @@ group(int64_t rank)
  * ltpair's mark, and once per process its rank and worker.
  */
 const char *
-st_args(struct proc *p, const struct ltfield *args, struct ev *ev)
+st_args(struct proc *p, const struct ltfield *args, struct ev *ev, int count)
 {
 	static char why[128];
 	struct ltfield k, v;
@@ -106,7 +107,7 @@ st_args(struct proc *p, const struct ltfield *args, struct ev *ev)
 	int64_t n;
 	int r, gen = 'n';
 
-	ev->chunk = ev->batch = ev->epoch = ev->index = -1;
+	ev->chunk = ev->batch = ev->epoch = ev->index = ev->chunks = -1;
 	ev->open = 0;
 	lt_obj_init(&it, args->p, args->n);
 	while ((r = lt_obj_next(&it, &k, &v)) > 0) {
@@ -124,6 +125,9 @@ st_args(struct proc *p, const struct ltfield *args, struct ev *ev)
 		} else if (LT_IS(k, "\"index\"")) {
 			if (intval(&v, &n))
 				ev->index = n;
+		} else if (LT_IS(k, "\"chunks\"")) {
+			if (intval(&v, &n))
+				ev->chunks = n;
 		} else if (LT_IS(k, "\"ltpair\"")) {
 			ev->open = LT_IS(v, "\"unmatched_B\"");
 		} else if (LT_IS(k, "\"logger_name\"")) {
@@ -143,11 +147,16 @@ st_args(struct proc *p, const struct ltfield *args, struct ev *ev)
 		snprintf(why, sizeof(why), "column args: %s", it.err);
 		return why;
 	}
-	if (gen == '1')
+	/* Before 0.2.57 every worker says worker_rank 0 (spec 13). */
+	if (gen == '1') {
+		p->v1 = 1;
+		p->worker = -1;
+	}
+	if (count && gen == '1')
 		ST.gen_v1++;
-	else if (gen == 'o')
+	else if (count && gen == 'o')
 		ST.gen_old++;
-	else
+	else if (count)
 		ST.gen_new++;
 	if (!p->known) {
 		p->known = 1;
@@ -227,6 +236,7 @@ struct rank *
 st_rank(struct proc *p, struct thr *t)
 {
 	struct rank *r;
+	size_t i;
 
 	if (p->main != NULL)
 		return p->main;
@@ -236,6 +246,15 @@ st_rank(struct proc *p, struct thr *t)
 	r->rank = p->rank;
 	r->top = lt_calloc((size_t)ST.ntop, sizeof(*r->top));
 	r->sh.headep = -1;
+	for (i = 0; i < ST.nranks; i++)
+		if (ST.ranks[i]->rank == r->rank)
+			r->attempt++;
+	if ((size_t)r->attempt >= ST.nnatt) {
+		ST.natt = lt_grow(ST.natt, &ST.capnatt, ST.nnatt + 1,
+		    sizeof(*ST.natt));
+		ST.natt[ST.nnatt++] = 0;
+	}
+	ST.natt[r->attempt]++;
 	waittid(r);
 	ST.ranks = lt_grow(ST.ranks, &ST.capranks, ST.nranks + 1,
 	    sizeof(*ST.ranks));
@@ -281,6 +300,18 @@ epoch(struct rank *r, int64_t num, int isloader, int isb0)
 	return e;
 }
 
+/* The last epoch num of r, or NULL. */
+struct epoch *
+st_epochof(struct rank *r, int64_t num)
+{
+	size_t i;
+
+	for (i = r->nep; i > 0; i--)
+		if (r->ep[i - 1].num == num)
+			return &r->ep[i - 1];
+	return NULL;
+}
+
 static int
 overlaps(const struct io *io, int64_t ts, int64_t end)
 {
@@ -296,35 +327,14 @@ additem(struct wait *w, const struct io *io)
 		w->more++;
 }
 
-/*
- * A wait of r: dur before batch of epoch, from ts.  io[0..nio) are the
- * I/O that may have been in flight during it.
- */
-void
-st_wait(struct rank *r, int64_t ep, int64_t batch, int64_t ts,
-    int64_t dur, const struct io *io, size_t nio)
+/* A wait of r, among its longest so far? */
+static void
+keeptop(struct rank *r, int64_t ep, int64_t batch, int64_t ts, int64_t dur,
+    const struct io *io, size_t nio)
 {
-	struct ltfield cat;
 	struct wait *w;
-	struct epoch *e;
 	size_t i;
 	int k;
-
-	r->wait = sadd(r->wait, dur);
-	r->nwaits++;
-	for (i = r->nep; i > 0; i--)
-		if (r->ep[i - 1].num == ep) {
-			e = &r->ep[i - 1];
-			e->wait = sadd(e->wait, dur);
-			if (batch == 0)
-				e->first = dur;
-			break;
-		}
-	/* A category of its own, as the wait slices are in the trace. */
-	cat.p = waitcat;
-	cat.n = sizeof(waitcat) - 1;
-	st_cat(&cat, dur);
-	st_emit_wait(r, ep, batch, ts, dur);
 
 	if (ST.ntop == 0 ||
 	    (r->ntop == ST.ntop && dur <= r->top[r->ntop - 1].dur))
@@ -343,6 +353,36 @@ st_wait(struct rank *r, int64_t ep, int64_t batch, int64_t ts,
 	for (i = 0; i < nio; i++)
 		if (overlaps(&io[i], ts, ts + dur))
 			additem(w, &io[i]);
+}
+
+/*
+ * A wait of r: dur before batch of epoch, from ts.  io[0..nio) are the
+ * I/O that may have been in flight during it; own, when not NULL, is
+ * the epoch that kept what its workers did meanwhile (its first wait,
+ * found when its span ended).
+ */
+void
+st_wait(struct rank *r, int64_t ep, int64_t batch, int64_t ts,
+    int64_t dur, const struct io *io, size_t nio, struct epoch *own)
+{
+	struct ltfield cat;
+	struct epoch *e;
+
+	r->wait = sadd(r->wait, dur);
+	r->nwaits++;
+	if ((e = st_epochof(r, ep)) != NULL) {
+		e->wait = sadd(e->wait, dur);
+		if (batch == 0)
+			e->first = dur;
+	}
+	/* A category of its own, as the wait slices are in the trace. */
+	cat.p = waitcat;
+	cat.n = sizeof(waitcat) - 1;
+	st_cat(&cat, dur);
+	/* Listed first: a split made at once finds it in the list. */
+	keeptop(r, ep, batch, ts, dur, io, nio);
+	st_cause_wait(r, own, ep, batch, ts, dur, batch == 0 &&
+	    e != NULL && e->hasloader && e->ts == ts);
 }
 
 /* Drop the I/O of g that ended before its last batch did. */
@@ -365,12 +405,14 @@ static void
 firstwait(struct rank *r, struct epoch *e, const struct io *io, size_t nio,
     int late)
 {
+	st_cause_flush(r->p->grp);
 	e->resolved = 1;
 	if (e->ts >= e->b0 || ssub(e->b0, e->ts) == INT64_MAX) {
 		st_share_head(r, e, 0, 0);
 		return;
 	}
-	st_wait(r, e->num, 0, e->ts, e->b0 - e->ts, io, nio);
+	st_wait(r, e->num, 0, e->ts, e->b0 - e->ts, io, nio,
+	    late ? e : NULL);
 	if (late)
 		st_share_head(r, e, e->ts, e->b0);
 	else
@@ -383,6 +425,8 @@ freepend(struct epoch *e)
 	free(e->pend);
 	e->pend = NULL;
 	e->npend = e->cappend = 0;
+	st_tl_free(&e->tr);
+	st_tl_free(&e->td);
 }
 
 void
@@ -392,7 +436,7 @@ st_batch(struct ev *ev)
 	struct group *g = p->grp;
 	struct rank *r = st_rank(p, ev->t);
 	struct epoch *e = epoch(r, ev->epoch, 0, ev->batch == 0);
-	int64_t end = ev->ts + ev->dur, gap;
+	int64_t end = ev->ts + ev->dur, gap, waited = 0;
 	size_t i;
 	int first;
 
@@ -410,6 +454,7 @@ st_batch(struct ev *ev)
 		st_share_close(r);
 		e->hasb0 = 1;
 		e->b0 = ev->ts;
+		e->c0 = ev->dur;
 		e->lower = g != NULL ? g->prune : INT64_MIN;
 		if (r->haslast && r->lastend > e->lower)
 			e->lower = r->lastend;
@@ -418,6 +463,7 @@ st_batch(struct ev *ev)
 			    g != NULL ? g->nio : 0, 0);
 		else {
 			st_share_first(r, e);
+			st_cause_window(g, e);
 			for (i = 0; g != NULL && i < g->nio; i++)
 				if (overlaps(&g->io[i], e->lower, e->b0)) {
 					e->pend = lt_grow(e->pend, &e->cappend,
@@ -430,11 +476,15 @@ st_batch(struct ev *ev)
 		gap = ssub(ev->ts, r->lastend);
 		if (gap > 0 && gap < INT64_MAX) {
 			st_wait(r, ev->epoch, ev->batch, r->lastend, gap,
-			    g != NULL ? g->io : NULL, g != NULL ? g->nio : 0);
+			    g != NULL ? g->io : NULL, g != NULL ? g->nio : 0,
+			    NULL);
 			st_share_add(r, r->lastend, ev->ts, 1);
+			waited = gap;
 		} else if (gap < 0)
 			ST.overlaps++;
 	}
+	if (!first && ev->batch > 0)
+		st_step(r, ev->epoch, ev->batch, ev->dur, waited);
 	/* An open batch ends where ltpair put it: no time of the loop. */
 	if (!ev->open)
 		st_share_add(r, ev->ts, end, 0);
@@ -473,6 +523,21 @@ chunkhome(const struct proc *p, int64_t id)
 {
 	return (size_t)((uint64_t)id * 0x9e3779b97f4a7c15ULL >> 17) &
 	    (p->capch - 1);
+}
+
+/* Chunk id of p, if p has it. */
+struct chunk *
+st_chunkfind(struct proc *p, int64_t id)
+{
+	size_t i;
+
+	if (p->capch == 0 || id < 0)
+		return NULL;
+	for (i = chunkhome(p, id); p->ch[i].used;
+	    i = (i + 1) & (p->capch - 1))
+		if (p->ch[i].id == id)
+			return &p->ch[i];
+	return NULL;
 }
 
 static struct chunk *
@@ -582,6 +647,41 @@ ioadd(struct group *g, const struct io *io)
 	g->io[g->nio++] = *io;
 }
 
+/* The gather of p at ts in v[0..n) loses a chunk. */
+static void
+lessgather(struct io *v, size_t n, const struct proc *p, int64_t ts)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i].p == p && v[i].kind == 'g' && v[i].ts == ts &&
+		    v[i].chunk > 0)
+			v[i].chunk--;
+}
+
+/* One chunk less in the last gather of p, where waits list it. */
+static void
+ungather(struct proc *p)
+{
+	struct group *g = p->grp;
+	struct rank *r;
+	size_t i;
+	int k;
+
+	if (g == NULL)
+		return;
+	lessgather(g->io, g->nio, p, p->pts);
+	for (i = 0; i < g->nr; i++) {
+		r = g->r[i];
+		for (k = 0; k < r->ntop; k++)
+			lessgather(r->top[k].it, (size_t)r->top[k].nit, p,
+			    p->pts);
+		if (r->nep > 0)
+			lessgather(r->ep[r->nep - 1].pend,
+			    r->ep[r->nep - 1].npend, p, p->pts);
+	}
+}
+
 void
 st_io(struct ev *ev, int kind)
 {
@@ -604,20 +704,45 @@ st_io(struct ev *ev, int kind)
 	s.ts = ev->ts;
 	s.dur = ev->dur;
 	s.rd = -1;
+	s.unfin = 0;
 	switch (kind) {
 	case 'd':
 		ST.ndl++;
-		p->ndl++;
-		p->dlsum = sadd(p->dlsum, ev->dur);
-		if (ev->dur > p->maxdl)
-			p->maxdl = ev->dur;
+		p->dlsince++;
+		if (end > p->dlhi)
+			p->dlhi = end;
 		st_ctr_push(p, ev->ts, 1, 0);
 		st_ctr_push(p, end, -1, 0);
+		/*
+		 * One left open (its thread crashed) never got its chunk;
+		 * ltpair writes it last, after the prefetch around it, which
+		 * took it for a chunk of a gather.
+		 */
+		if (ev->open) {
+			p->nunfin++;
+			ST.unfinished++;
+			s.unfin = 1;
+			if (p->pgather && ev->ts >= p->pts &&
+			    ev->ts < p->pend && p->ngather > 0) {
+				ungather(p);
+				p->ngather--;
+				ST.gathered--;
+				if (p->gheld > 0)
+					p->gheld--;
+				st_ctr_push(p, p->pts, -1, 0);
+				st_ctr_push(p, p->pend, 1, -1);
+			}
+		} else {
+			p->ndl++;
+			p->dlsum = sadd(p->dlsum, ev->dur);
+			if (ev->dur > p->maxdl)
+				p->maxdl = ev->dur;
+		}
 		if (c != NULL) {
 			c->dl = sp;
 			c->hasdl = 1;
 			c->dllinked = 0;
-			if (!c->held) {
+			if (!c->held && !ev->open) {
 				c->held = 1;
 				st_ctr_push(p, end, 0, 1);
 			}
@@ -657,6 +782,11 @@ st_io(struct ev *ev, int kind)
 			}
 			if (c->held)
 				st_ctr_push(p, end, 0, -1);
+			else if (p->gheld > 0) {
+				/* Taken to be one an async gather fetched. */
+				p->gheld--;
+				st_ctr_push(p, end, 0, -1);
+			}
 			c->held = 0;
 			/* A read ltpair wrote late still finds its download. */
 			if (!c->hasdl || c->dllinked)
@@ -674,9 +804,87 @@ st_io(struct ev *ev, int kind)
 	}
 }
 
+/*
+ * A prefetch span: with a chunks arg (LitData 0.2.68 and later), the
+ * chunks it fetched; those without a download span of their own (the
+ * download spans of its process since its last prefetch are inside it,
+ * on its thread or on asyncio's) were fetched by an async gather.
+ */
+void
+st_prefetch(struct ev *ev)
+{
+	struct proc *p = ev->t->p;
+	struct chunk *c;
+	struct io io;
+	int64_t end = ev->ts + ev->dur;
+	long long n;
+	int k;
+
+	/* Before 0.2.68 a prefetch names its chunk: was it downloaded in it? */
+	if (ev->chunk >= 0 && (c = st_chunkfind(p, ev->chunk)) != NULL &&
+	    c->hasdl && c->dl.ts >= ev->ts && c->dl.ts <= end)
+		n = 0;
+	else if (ev->chunk >= 0)
+		n = 1;
+	else
+		n = ev->chunks > p->dlsince ? ev->chunks - p->dlsince : 0;
+	p->dlsince = 0;
+	p->pts = ev->ts;
+	p->pend = end;
+	p->pgather = n > 0 && !ev->open;
+	if (n > 0 && !ev->open) {
+		p->hasgather = 1;
+		p->gts = ev->ts;
+		p->gend = end;
+	}
+	if (!p->prefetched)
+		st_cause_prefetch(p);
+	if (n == 0 || ev->open)
+		return;
+	p->io = 1;
+	p->ngather += n;
+	p->gheld += n;
+	ST.gathered += n;
+	if (end > p->dlhi)
+		p->dlhi = end;
+	k = (int)(n < 65536 ? n : 65536);
+	st_ctr_push(p, ev->ts, k, 0);
+	st_ctr_push(p, end, -k, k);
+	st_ctr_advance(p, end);
+	if (p->grp != NULL) {
+		io.ts = ev->ts;
+		io.end = end;
+		io.p = p;
+		io.chunk = n;
+		io.kind = 'g';
+		ioadd(p->grp, &io);
+	}
+}
+
 /* -------- names of threads, and the end -------- */
 
-/* thread_name and thread_sort_index: the wait track follows them. */
+/* The N of "(node N, pid P)" in a process name (ltparse -n), or -1. */
+static long long
+nodeof(const char *v, size_t n)
+{
+	size_t i;
+	int64_t x;
+	const char *e;
+
+	for (i = 0; i + 6 < n; i++)
+		if (memcmp(v + i, "(node ", 6) == 0) {
+			e = memchr(v + i + 6, ',', n - i - 6);
+			if (e != NULL && lt_int_parse(v + i + 6,
+			    (size_t)(e - v - i - 6), &x) == LT_NUM_OK && x >= 0)
+				return x;
+		}
+	return -1;
+}
+
+/*
+ * thread_name and thread_sort_index: the wait track follows them;
+ * process_name: the node of ltparse -n.
+ */
 const char *
 st_meta(const struct ltrec *rec)
 {
@@ -684,13 +892,14 @@ st_meta(const struct ltrec *rec)
 	const struct ltfield *nm = &rec->f[LT_NAME];
 	struct ltfield k, val;
 	struct ltobj it;
+	struct proc *p;
 	struct thr *t;
 	const char *v, *why, *key;
 	size_t vn;
 	char **to;
 	int r;
 
-	if (LT_IS(*nm, "thread_name"))
+	if (LT_IS(*nm, "thread_name") || LT_IS(*nm, "process_name"))
 		key = "\"name\"";
 	else if (LT_IS(*nm, "thread_sort_index"))
 		key = "\"sort_index\"";
@@ -709,6 +918,12 @@ st_meta(const struct ltrec *rec)
 	if (r < 0) {
 		snprintf(msg, sizeof(msg), "column args: %s", it.err);
 		return msg;
+	}
+	if (LT_IS(*nm, "process_name")) {
+		if (v != NULL && (p = lt_id_get(&ST.procs, &rec->f[LT_PID], NULL,
+		    0, NULL)) != NULL)
+			p->node = nodeof(v, vn);
+		return NULL;
 	}
 	if (st_proc(&rec->f[LT_PID], &rec->f[LT_TID], &t, &why) == NULL)
 		return why;
@@ -756,7 +971,12 @@ st_end(void)
 	struct rank *r;
 	size_t i, j;
 
+	if (!ST.hast0)
+		ST.t0 = ST.hasmin ? ST.min : 0;
 	lt_id_each(&ST.procs, flushctr);
+	st_cause_end();
+	st_steps_end();
+	st_kin_end();
 	for (i = 0; i < ST.nranks; i++) {
 		r = ST.ranks[i];
 		st_share_close(r);
@@ -782,6 +1002,7 @@ freeproc(void *e)
 {
 	struct proc *p = e;
 
+	free(p->held);
 	free(p->ch);
 	st_ctr_free(&p->ctr);
 }
@@ -800,10 +1021,12 @@ st_free(void)
 {
 	struct group *g, *next;
 	struct rank *r;
-	size_t i;
+	size_t i, j;
 
 	for (i = 0; i < ST.nranks; i++) {
 		r = ST.ranks[i];
+		for (j = 0; j < r->nep; j++)
+			freepend(&r->ep[j]);
 		free(r->ep);
 		free(r->top);
 		free(r);
@@ -813,8 +1036,16 @@ st_free(void)
 		next = g->next;
 		free(g->io);
 		free(g->r);
+		st_cause_free(g);
 		free(g);
 	}
+	st_steps_free();
+	st_kin_free();
+	free(ST.crashmsg);
+	for (i = 0; i < ST.ncfg; i++)
+		free(ST.cfg[i].text);
+	free(ST.cfg);
+	free(ST.natt);
 	for (i = 0; i < ST.ncats; i++)
 		st_hist_free(&ST.cats[i]->h);
 	free(ST.cats);

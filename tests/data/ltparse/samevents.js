@@ -1,6 +1,7 @@
 // samevents.js A B: trace B holds the events of trace A, in order, with
 // the same values after JSON normalisation (node's JSON.parse, so for a
-// repeated key the last one counts).  ts and dur are compared in integer
+// repeated key the last one counts; a ts or dur string that is a JSON
+// number is that number).  ts and dur are compared in integer
 // nanoseconds after adding each trace's metadata.litracer.ts_offset_us;
 // events without a one-character ph (no lt1 form), and X events of
 // negative dur (Perfetto drops them), are not expected in B.
@@ -36,10 +37,15 @@ function norm(e, off) {
 	const o = Object.assign({}, e);
 	delete o.pid;
 	delete o.tid;
-	for (const k of ['ts', 'dur'])
+	for (const k of ['ts', 'dur']) {
+		// A string that is a JSON number is that number (ltparse(1)).
+		if (typeof o[k] === 'string' &&
+		    /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/.test(o[k]))
+			o[k] = Number(o[k]);
 		if (typeof o[k] === 'number')
 			o[k] = (BigInt(Math.round(o[k] * 1000)) +
 			    (k === 'ts' ? off : 0n)).toString() + 'ns';
+	}
 	return canon(o);
 }
 
