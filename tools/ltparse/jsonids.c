@@ -23,7 +23,9 @@
  * A process or thread whose id changed keeps its id as written in its
  * name: a name the trace gives it gets " (pid P)", " (tid T)" or " (node
  * N, pid P)" after it, and one it does not name gets an M record at the
- * end ("tid -19360192", or the string).  Memory grows with the threads.
+ * end ("tid -19360192", or the string; an empty one is 'pid ""' and
+ * 'tid ""', as Perfetto fails an empty name).  Memory grows with the
+ * threads.
  */
 #include <stdlib.h>
 
@@ -281,13 +283,22 @@ getthread(uint32_t p, const struct psjid *id)
 	return t;
 }
 
+/* Is it the empty string, which Perfetto would show as no name? */
+static int
+empty(const struct jid *e)
+{
+	return e->kind == PS_JID_TEXT && e->n == 0;
+}
+
 /* The id of e as written, as JSON string contents. */
 static void
 addid(struct ltbuf *b, const struct jid *e)
 {
 	char num[LT_NUMBUF];
 
-	if (e->kind == PS_JID_TEXT)
+	if (empty(e))
+		lt_buf_adds(b, "\"\"");	/* visibly */
+	else if (e->kind == PS_JID_TEXT)
 		lt_buf_add(b, e->text, e->n);
 	else
 		lt_buf_add(b, num, lt_i64_fmt(num, e->v));
@@ -373,7 +384,7 @@ ps_jsonnames(struct pssink *s, const struct pspin *in)
 			continue;
 		if (!pr->named && (pr->changed || in->block != 0)) {
 			b.n = 0;
-			if (pr->str) {
+			if (pr->str && !empty(pr)) {
 				addid(&b, pr);
 				if (in->block != 0) {
 					lt_buf_adds(&b, " (");
@@ -396,7 +407,7 @@ ps_jsonnames(struct pssink *s, const struct pspin *in)
 			if (th->named)
 				continue;
 			b.n = 0;
-			if (!th->str)
+			if (!th->str || empty(th))
 				lt_buf_adds(&b, "tid ");
 			addid(&b, th);
 			lt_buf_addc(&b, '\0');

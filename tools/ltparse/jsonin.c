@@ -312,12 +312,12 @@ element(struct pssink *s, struct ltin *in, const struct ltjev *ev,
 	s->n[PS_C_JSON]++;
 	s->rec.n = 0;
 	if (ps_jrec(ev, &s->rec, jc) < 0) {
-		s->n[jc->negdur ? PS_C_SKIPDUR : PS_C_SKIPJSON]++;
+		s->n[jc->skip]++;
 		if (s->verbose)
 			lt_warnpos(in->name, ev->line, "skipped %s", jc->why);
 		return;
 	}
-	if (ev->flags & LT_JS_REPAIRED)
+	if ((ev->flags & LT_JS_REPAIRED) || jc->numbers > 0)
 		s->n[PS_C_REPAIRED]++;
 	if (!s->t0done) {
 		tab = memchr(s->rec.p, '\t', s->rec.n);

@@ -120,6 +120,7 @@ enum {
 	PS_C_SKIP,		/* + kind - 1: skipped log lines by kind */
 	PS_C_SKIPJSON = PS_C_SKIP + PS_NKIND - 1,
 	PS_C_SKIPDUR,		/* JSON X events of negative dur */
+	PS_C_SKIPMETA,		/* JSON M events Perfetto fails */
 	PS_C_GEN,		/* + PS_GEN_*: records by generation */
 	PS_C_JSON = PS_C_GEN + PS_NGEN,
 	PS_C_RENAMED,
@@ -265,11 +266,16 @@ struct psjrec {
 	int64_t		 offset;	/* ns added to every ts */
 	const struct pspin *in;		/* the input, for jsonids.c */
 	const char	*why;		/* why an event has no lt1 form */
-	int		 negdur;	/* it is an X of negative dur */
+	int		 skip;		/* and the counter it goes to */
+	int		 numbers;	/* numbers rewritten or left out */
 	long long	 dupkeys;	/* repeated members dropped */
 };
 
 int	ps_jrec(const struct ltjev *, struct ltbuf *, struct psjrec *);
+
+/* jsonnum.c: numbers Perfetto's JSON importer cannot read as written. */
+int	ps_jnum_ok(const char *, size_t);
+int	ps_jnum(const char *, size_t, struct ltbuf *);
 
 /* jsontail.c: the ts offset of a trace that ltjson wrote. */
 #define PS_JTAIL	(1024 * 1024)	/* bytes of a trace's end read */

@@ -88,7 +88,7 @@ ps_sink_stats(struct pssink *s, long long procs, long long threads)
 	int i;
 
 #define STAT(k, v)	(st[n].key = (k), st[n++].val = (v))
-	for (i = PS_C_SKIP; i <= PS_C_SKIPDUR; i++)
+	for (i = PS_C_SKIP; i <= PS_C_SKIPMETA; i++)
 		sum += s->n[i];
 	STAT("lines", s->n[PS_C_LINES]);
 	STAT("events", s->n[PS_C_EVENTS]);
@@ -97,6 +97,7 @@ ps_sink_stats(struct pssink *s, long long procs, long long threads)
 		STAT(skipped[i], s->n[PS_C_SKIP + i]);
 	STAT("skipped_json", s->n[PS_C_SKIPJSON]);
 	STAT("skipped_dur", s->n[PS_C_SKIPDUR]);
+	STAT("skipped_meta", s->n[PS_C_SKIPMETA]);
 	for (i = 0; i < PS_NGEN; i++)
 		STAT(gen[i], s->n[PS_C_GEN + i]);
 	STAT("lines_json", s->n[PS_C_JSON]);
