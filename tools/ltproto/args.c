@@ -78,9 +78,10 @@ pt_str(struct ltbuf *b, const char *p, size_t n, size_t *len)
 }
 
 /*
- * A flow or async id as Perfetto reads one from JSON: an integer, as a
- * 64-bit pattern; a string, as hexadecimal (strtoull(3) with base 16,
- * all of it).  Returns 0 for anything else.
+ * A flow or async id as Perfetto reads one from JSON: an int64, as a
+ * 64-bit pattern (an integer beyond is a double to it, no id); a
+ * string, as hexadecimal (strtoull(3) with base 16, all of it, 2^64-1
+ * beyond 64 bits).  Returns 0 for anything else.
  */
 int
 pt_id(const char *p, size_t n, uint64_t *id)
@@ -94,8 +95,10 @@ pt_id(const char *p, size_t n, uint64_t *id)
 		*id = (uint64_t)v;
 		return 1;
 	}
-	if (lt_uint_parse(p, n, id) == LT_NUM_OK)
+	if (n == 20 && memcmp(p, "-9223372036854775808", 20) == 0) {
+		*id = (uint64_t)1 << 63;
 		return 1;
+	}
 	if (n < 2 || p[0] != '"')
 		return 0;
 	s = pt_str(&text, p + 1, n - 2, &sn);
