@@ -59,6 +59,7 @@ enum {
 	DA_INT = 4,
 	DA_DOUBLE = 5,
 	DA_STRING = 6,
+	DA_LEGACY_JSON = 9,
 	DA_DICT = 11,
 	DA_ARRAY = 12,
 	DA_STRING_IID = 17,
