@@ -35,7 +35,8 @@ mystats(struct ltstat *st)
 		{ "unsupported", pt_count.unsupported },
 		{ "badid", pt_count.badid },
 		{ "badcounter", pt_count.badcounter },
-		{ "spilled", pt_count.spilled }
+		{ "spilled", pt_count.spilled },
+		{ "unbound", pt_count.unbound }
 	};
 	size_t i, k = lt_tally_counts(st);
 
@@ -149,6 +150,9 @@ main(int argc, char *argv[])
 	    "left out");
 	report(pt_count.spilled, "slices that cross others (or came too "
 	    "late to be ordered) on tracks of their own (see ltlanefix)");
+	report(pt_count.unbound, "flow ends before the start of their flow "
+	    "at the same time left out, as Perfetto's JSON importer binds "
+	    "none");
 	status = pt_count.negative > 0 ? LT_EXIT_DATA : LT_EXIT_OK;
 	report(pt_roots_lost(), "slices may start with a slice already "
 	    "written, which Perfetto then nests outside them (raise -w)");

@@ -158,7 +158,8 @@ release(uint32_t track, struct stack *st, int64_t start)
 	n = sitems.n / sizeof(*it);
 	pt_order(it, n);
 	for (i = 0; i < n; i++)
-		pt_put_at(start, sbytes.p + it[i].off, it[i].len);
+		pt_put_at(start, track, it[i].kind, sbytes.p + it[i].off,
+		    it[i].len);
 	sitems.n = sbytes.n = 0;
 	st->gone[GONESLOT(start)] = start;
 }
