@@ -559,8 +559,8 @@ shareparts() {
 	grep -q $'\tM\t2568503\t2266449056\t-\t\tthread_name\t{"name":"pt_autograd (tid -19360192)"}' "$T/ids.lt1"
 	grep -q $'\tM\t2568503\t3437834298\t-\t\tthread_name\t{"name":"tid 0"}' "$T/ids.lt1"
 	grep -q $'\tM\t2568503\t4187112951\t-\t\tthread_name\t{"name":"tid 7.5"}' "$T/ids.lt1"
-	grep -q $'\tM\t3702399812\t0\t-\t\tprocess_name\t{"name":"pid -1"}' "$T/ids.lt1"
-	grep -q $'\tM\t2397490492\t0\t-\t\tprocess_name\t{"name":"renderer"}' "$T/ids.lt1"
+	grep -q $'\tM\t1659317207\t0\t-\t\tprocess_name\t{"name":"pid -1"}' "$T/ids.lt1"
+	grep -q $'\tM\t1981894333\t0\t-\t\tprocess_name\t{"name":"renderer"}' "$T/ids.lt1"
 	# the X slice of string tid "1890023232" and its flow's numeric one
 	[ "$(awk -F '\t' '$4 == 1890023232' "$T/ids.lt1" | cut -f 2 | tr -d '\n')" = Xs ]
 	need node

@@ -10,13 +10,14 @@
  * number it spells (Kineto 2021 writes X slices with string tids and
  * their flows with the numbers).  So every id is written as an integer:
  *
- * - an integer in 0..2^32-1 (a tid: 1..2^32-1) stays what it is, and
- *   so does a string that spells one: they are one thread;
- * - any other id (negative, above 2^32-1, a fraction, an exponent, a
- *   string) gets a fresh one in 2^31..2^32-2, from a hash of how it is
- *   written, never 0, never its process's pid, never one a thread of
- *   its process has; an integer that comes after a fresh id took it
- *   gets a fresh one too;
+ * - a tid in 1..2^32-1 or a pid in 0..2^31-1 (a .pftrace holds pids
+ *   as int32: ThreadDescriptor) stays what it is, and so does a string
+ *   that spells one: they are one thread;
+ * - any other id (negative, too large, a fraction, an exponent, a
+ *   string) gets a fresh one, a tid in 2^31..2^32-2 and a pid in
+ *   2^30..2^31-2, from a hash of how it is written, never 0, never its
+ *   process's pid, never one a thread of its process has; an integer
+ *   that comes after a fresh id took it gets a fresh one too;
  * - with a block (-n, several inputs) pids move to the block, as the
  *   logs' do.
  *
@@ -34,7 +35,10 @@
 
 #define PIDBITS		22	/* as in procs.c */
 #define FRESH0		0x80000000U
-#define FRESHN		0x7fffffffU	/* fresh ids: FRESH0 .. FRESH0+FRESHN-1 */
+#define FRESHN		0x7fffffffU	/* fresh tids: FRESH0 .. FRESH0+FRESHN-1 */
+#define PFRESH0		0x40000000U
+#define PFRESHN		0x3fffffffU	/* fresh pids, below 2^31 */
+#define PIDMAX		0x7fffffff	/* a .pftrace holds no pid above */
 
 /* A process or a thread: its id as written, and as written out. */
 struct jid {
@@ -171,7 +175,7 @@ outpid(const struct pspin *in, const struct psjid *id, int *changed)
 {
 	uint64_t low, pid, h = idhash(id);
 	int valid = id->kind == PS_JID_INT && id->v >= 0 &&
-	    id->v <= (int64_t)UINT32_MAX;
+	    id->v <= PIDMAX;
 
 	*changed = !valid;
 	if (in->block != 0) {
@@ -185,8 +189,8 @@ outpid(const struct pspin *in, const struct psjid *id, int *changed)
 	if (valid && !pidtaken(in, (uint64_t)id->v))
 		return (uint64_t)id->v;
 	*changed = 1;
-	for (pid = FRESH0 + h % FRESHN; pidtaken(in, pid);
-	    pid = pid + 1 < FRESH0 + FRESHN ? pid + 1 : FRESH0)
+	for (pid = PFRESH0 + h % PFRESHN; pidtaken(in, pid);
+	    pid = pid + 1 < PFRESH0 + PFRESHN ? pid + 1 : PFRESH0)
 		;
 	return pid;
 }
