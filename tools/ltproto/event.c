@@ -533,6 +533,7 @@ meta(const struct ltrec *rec)
 	const char *v, *s;
 	size_t vn, n;
 	int64_t rank;
+	int32_t r32;
 	int proc;
 
 	if (LT_IS(*name, "process_name") || LT_IS(*name, "thread_name")) {
@@ -553,17 +554,18 @@ meta(const struct ltrec *rec)
 		v = lt_json_member(args->p, args->n, "sort_index", &vn);
 		if (v == NULL || lt_int_parse(v, vn, &rank) != LT_NUM_OK)
 			return;
-		/* sibling_order_rank is an int32. */
-		if (rank > INT32_MAX)
-			rank = INT32_MAX;
-		if (rank < INT32_MIN)
-			rank = INT32_MIN;
+		/*
+		 * sibling_order_rank is an int32; Perfetto's JSON importer
+		 * keeps the low 32 bits of a larger one (4298067783 is
+		 * 3100487), and so does the .pftrace.
+		 */
+		r32 = (int32_t)(uint32_t)((uint64_t)rank & 0xffffffffU);
 		if (proc)
 			pt_process_rank(pt_process(&rec->f[LT_PID],
-			    &rec->f[LT_EXTRA]), (int32_t)rank);
+			    &rec->f[LT_EXTRA]), r32);
 		else
 			pt_thread_rank(pt_thread(&rec->f[LT_PID],
-			    &rec->f[LT_TID], &rec->f[LT_EXTRA]), (int32_t)rank);
+			    &rec->f[LT_TID], &rec->f[LT_EXTRA]), r32);
 	}
 }
 

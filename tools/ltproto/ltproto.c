@@ -154,8 +154,9 @@ main(int argc, char *argv[])
 	    "at the same time left out, as Perfetto's JSON importer binds "
 	    "none");
 	status = pt_count.negative > 0 ? LT_EXIT_DATA : LT_EXIT_OK;
-	report(pt_roots_lost(), "slices may start with a slice already "
-	    "written, which Perfetto then nests outside them (raise -w)");
+	report(pt_roots_lost(), "slices start with a slice already "
+	    "written, so cannot enclose it: among those on tracks of their "
+	    "own (raise -w)");
 	lt_tally_free();
 	pt_event_free();
 	pt_roots_free();

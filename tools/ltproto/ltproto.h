@@ -222,6 +222,7 @@ void	pt_roots_hold(uint32_t, int64_t, int64_t, const struct ptitem *,
 int	pt_roots_keep(uint32_t, int64_t, const struct ptitem *, size_t,
 	    const char *);
 int	pt_roots_cross(uint32_t, int64_t, int64_t);
+void	pt_roots_gone(uint32_t, int64_t);
 void	pt_roots_budget(size_t);
 void	pt_roots_flush(void);
 void	pt_roots_free(void);

@@ -463,9 +463,12 @@ release(int64_t ts, uint32_t track)
 	unslot(g);
 	if (!pt_roots_keep(track, ts, items, n, buf)) {
 		pt_order(items, n);
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
+			if (items[i].kind == PT_KXBEGIN)
+				pt_roots_gone(track, ts);
 			pt_put_at(ts, track, items[i].kind,
 			    buf + items[i].off, items[i].len);
+		}
 	}
 }
 
