@@ -323,7 +323,7 @@ element(struct pssink *s, struct ltin *in, const struct ltjev *ev,
 		tab = memchr(s->rec.p, '\t', s->rec.n);
 		ps_sink_t0(s, s->rec.p, (size_t)(tab - s->rec.p), tab[1]);
 	}
-	lt_out_write(&s->out, s->rec.p, s->rec.n);
+	ps_hold_put(s, s->rec.p, s->rec.n);
 	s->n[PS_C_EVENTS]++;
 }
 
@@ -351,6 +351,7 @@ ps_jsonin(const struct pspin *ip, struct ltin *in, int form,
 		else
 			element(s, in, &ev, &jc);
 	}
+	ps_hold_flush(s);
 	s->n[PS_C_DUPKEYS] += jc.dupkeys;
 	lt_jr_free(&jr);
 }

@@ -216,6 +216,7 @@ main(int argc, char *argv[])
 	free(ins);
 	ps_procs_free();
 	ps_jsonids_free();
+	ps_hold_free();
 	lt_buf_free(&sink.rec);
 	return LT_EXIT_OK;
 }

@@ -131,6 +131,7 @@ enum {
 	PS_C_REPAIRED,
 	PS_C_DUPKEYS,
 	PS_C_TOP,
+	PS_C_FLOWSMOVED,	/* flow starts kept from a 0-ns slice */
 	PS_NCOUNT
 };
 
@@ -272,6 +273,11 @@ struct psjrec {
 };
 
 int	ps_jrec(const struct ltjev *, struct ltbuf *, struct psjrec *);
+
+/* jsonhold.c: flow starts kept from 0-ns slices of their time. */
+void	ps_hold_put(struct pssink *, const char *, size_t);
+void	ps_hold_flush(struct pssink *);
+void	ps_hold_free(void);
 
 /* jsonnum.c: numbers Perfetto's JSON importer cannot read as written. */
 int	ps_jnum_ok(const char *, size_t);

@@ -111,8 +111,14 @@ ps_sink_stats(struct pssink *s, long long procs, long long threads)
 	STAT("repaired", s->n[PS_C_REPAIRED]);
 	STAT("dupkeys", s->n[PS_C_DUPKEYS]);
 	STAT("top", s->n[PS_C_TOP]);
+	STAT("flows_moved", s->n[PS_C_FLOWSMOVED]);
 #undef STAT
 	lt_put_stat(&s->out, "ltparse", st, n);
+	if (s->n[PS_C_FLOWSMOVED] > 0)
+		lt_warn("%lld flow starts written before a 0-ns slice of their "
+		    "time and thread, which Perfetto would bind them to: they "
+		    "bind to the slice of their correlation",
+		    s->n[PS_C_FLOWSMOVED]);
 }
 
 /*
