@@ -62,6 +62,17 @@ balanced() {
 	grep -q $'\tlock\tsome_lock_thing\t' "$D/v1.out"
 }
 
+@test "ltparse: 0.2.45's PrepareChunksThread, which looks chunks up (index -1) beside its downloads, is the prefetch thread" {
+	T=$BATS_TEST_TMPDIR
+	{ printf 'ts:1795940304.2694746; logger_name:litdata.streaming.config; level:DEBUG; PID:14062; TID:140677120150400; name: get_item_for_chunk_index_3_and_index_12;ph: %s;\n' B E
+	  printf 'ts:1795940304.3694746; logger_name:litdata.streaming.config; level:DEBUG; PID:14062; TID:140677000000000; name: get_item_for_chunk_index_4_and_index_-1;ph: %s;\n' B E
+	  printf 'ts:1795940304.3894746; logger_name:litdata.streaming.downloader; level:DEBUG; PID:14062; TID:140677000000000; name: download_chunk_from_index_4;ph: %s;\n' B E
+	} >"$T/v1.log"
+	run -0 ltparse "$T/v1.log"
+	[[ "$output" == *$'\t14062\t1\t-\t\tthread_name\t{"name":"main 140677120150400"}\t'* ]]
+	[[ "$output" == *$'\t14062\t2\t-\t\tthread_name\t{"name":"prefetch 140677000000000"}\t'* ]]
+}
+
 @test "ltparse: a file of three generations appended, each line on its own" {
 	# the file appended to a log keeps its byte order mark
 	{ cat "$D/v1.log"; printf '\357\273\277'; cat "$D/old.log" "$D/new.log"; } > "$BATS_TEST_TMPDIR/mixed.log"
