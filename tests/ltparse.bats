@@ -73,6 +73,31 @@ balanced() {
 	[[ "$output" == *$'\t14062\t2\t-\t\tthread_name\t{"name":"prefetch 140677000000000"}\t'* ]]
 }
 
+@test "ltparse: inputs whose clocks are more than a day apart are said, each with its first time; aligned, not" {
+	T=$BATS_TEST_TMPDIR
+	printf '%s\n' '{"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":5,"dur":2}]}' >"$T/zero.json"
+	run -0 --separate-stderr ltparse "$DATA/sample.log" "$T/zero.json"
+	[ "$stderr" = "ltparse: inputs merged into one trace have clocks 20534 days apart: $DATA/sample.log starts at 1774156435562254.25 us (2026-03-22 05:13:55 UTC); $T/zero.json starts at 5 us (litracer(7): aligning inputs)" ]
+	# the parts of -P say it once, as a whole run does: a log 10 days on
+	awk '/^ts:[0-9]/ { i = index($0, "."); printf "ts:%.0f%s\n",
+	    substr($0, 4, i - 4) + 864000000000, substr($0, i); next } 1' \
+	    "$DATA/sample.log" >"$T/later.log"
+	run -0 --separate-stderr ltparse "$DATA/sample.log" "$T/later.log"
+	[[ "$stderr" == *"clocks 10 days apart: "*" $T/later.log starts at 1775020435562254.25 us (2026-04-01 05:13:55 UTC) "* ]]
+	mkdir "$T/s"
+	for k in 1 2 3; do
+		ltparse -P "$k/3" -S "$T/s" "$DATA/sample.log" "$T/later.log" \
+		    >"$T/p$k" 2>"$T/e$k" &
+	done
+	wait
+	[ "$(cat "$T/e1" "$T/e2" "$T/e3")" = "$stderr" ]
+	# aligned as litracer(7) says: the trace's offset moves it there
+	printf '%s\n' '{"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":5,"dur":2}],"metadata":{"litracer":{"ts_offset_us":1774156435000000}}}' >"$T/aligned.json"
+	run -0 --separate-stderr ltparse "$DATA/sample.log" "$T/aligned.json"
+	[ -z "$stderr" ]
+	[[ "$output" == *$'\n1774156435000005\tX\t'* ]]
+}
+
 @test "ltparse: a file of three generations appended, each line on its own" {
 	# the file appended to a log keeps its byte order mark
 	{ cat "$D/v1.log"; printf '\357\273\277'; cat "$D/old.log" "$D/new.log"; } > "$BATS_TEST_TMPDIR/mixed.log"

@@ -303,6 +303,7 @@ element(struct pssink *s, struct ltin *in, const struct ltjev *ev,
     struct psjrec *jc)
 {
 	const char *tab;
+	int64_t ns;
 
 	/* As jsonev.c says of a bare number: not a trace. */
 	if (ev->type != '{')
@@ -319,10 +320,11 @@ element(struct pssink *s, struct ltin *in, const struct ltjev *ev,
 	}
 	if ((ev->flags & LT_JS_REPAIRED) || jc->numbers > 0)
 		s->n[PS_C_REPAIRED]++;
-	if (!s->t0done) {
-		tab = memchr(s->rec.p, '\t', s->rec.n);
+	tab = memchr(s->rec.p, '\t', s->rec.n);
+	if (!s->t0done)
 		ps_sink_t0(s, s->rec.p, (size_t)(tab - s->rec.p), tab[1]);
-	}
+	if (lt_us_parse(s->rec.p, (size_t)(tab - s->rec.p), &ns) == LT_NUM_OK)
+		ps_sink_first(s, jc->in, ns, tab[1]);
 	ps_hold_put(s, s->rec.p, s->rec.n);
 	s->n[PS_C_EVENTS]++;
 }

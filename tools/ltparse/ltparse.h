@@ -135,6 +135,8 @@ enum {
 	PS_NCOUNT
 };
 
+struct pspin;
+
 struct pssink {
 	struct ltout	 out;
 	struct ltbuf	 rec;		/* the record being made */
@@ -142,6 +144,8 @@ struct pssink {
 	int		 verbose;	/* -v: every skipped line on stderr */
 	int		 quiet;		/* rebuilding state: nothing written */
 	int		 t0done;	/* #t0 is behind us */
+	int64_t		*first;		/* ns: each input's first event, */
+	int		*firstpart;	/*   of part firstpart; 0: none yet */
 };
 
 void	ps_sink_head(struct pssink *);
@@ -149,6 +153,8 @@ void	ps_sink_t0(struct pssink *, const char *, size_t, int);
 void	ps_sink_meta(struct pssink *, uint64_t, uint32_t, const char *,
 	    const char *, long long);
 void	ps_sink_stats(struct pssink *, long long, long long);
+void	ps_sink_first(struct pssink *, const struct pspin *, int64_t, int);
+void	ps_clocks(const struct pssink *, const struct pspin *, int);
 const char *ps_quote(char *, size_t, const char *, size_t);
 
 /* logrec.c: a log event as an lt1 record, made in a buffer. */
