@@ -487,6 +487,18 @@ bands() {
 	tp_clean "$BATS_TEST_TMPDIR/t.json"
 }
 
+@test "real importer: every reproducer, as it is and through the chain (JSON): ltcheck's counters are Perfetto's" {
+	local f fs=() i=0
+	tp_need
+	for f in "$DATA"/repro/*.json; do
+		i=$((i + 1))
+		litracer -q -o "$BATS_TEST_TMPDIR/$i.json" "$f" 2>/dev/null
+		fs+=("$f" "$BATS_TEST_TMPDIR/$i.json")
+	done
+	[ "${#fs[@]}" -ge 20 ]
+	agree "${fs[@]}"
+}
+
 @test "real importer: the chain's trace of every genlog format and mode, with every option" {
 	local fmt m opt i=0 fs=() g="$BATS_TEST_TMPDIR/g"
 	tp_need
