@@ -17,21 +17,20 @@
  * and thread, and a flow start of that time and thread whose id is the
  * correlation of a slice there that lasts (and not of a held one) is
  * written before it: the flow then binds to the launch, the call still
- * nests in it, and nothing else changes.  Records of other threads
- * pass; anything else of the thread, or many records, ends the hold.
+ * nests in it, and nothing else changes.  Any other record ends the
+ * hold, and what is held goes in its order: nothing moves but flows.
  */
 #include "lt.h"
 #include "ltparse.h"
 
 #define HELD	8	/* 0-ns slices held, at most */
 #define CORR	8	/* correlations of the slices that last, kept */
-#define PASS	256	/* records of other threads let pass, at most */
 
 static struct ltbuf	 held;		/* their lines, one after another */
 static size_t		 nheld;
 static struct ltbuf	 key;		/* ts, pid and tid of the held */
 static struct ltbuf	 corr;		/* "\t"-ended correlations there */
-static size_t		 ncorr, passed;
+static size_t		 ncorr;
 
 /* Column i of the lt1 line p[0..n) in *c (its end at the first tab). */
 static void
@@ -62,22 +61,6 @@ samekey(const char *p, size_t n)
 	    memcmp(k + ts.n + pid.n + 2, tid.p, tid.n) == 0;
 }
 
-/* Does the thread of line p match the held one's? */
-static int
-samethread(const char *p, size_t n)
-{
-	struct ltfield ts, pid, tid;
-	const char *k = key.p;
-
-	column(p, n, 0, &ts);
-	column(p, n, 2, &pid);
-	column(p, n, 3, &tid);
-	k = (const char *)memchr(k, '\t', key.n) + 1;
-	return (size_t)(key.p + key.n - k) == pid.n + tid.n + 1 &&
-	    memcmp(k, pid.p, pid.n) == 0 && memcmp(k + pid.n + 1, tid.p,
-	    tid.n) == 0;
-}
-
 static void
 setkey(const char *p, size_t n)
 {
@@ -93,7 +76,7 @@ setkey(const char *p, size_t n)
 	lt_buf_addc(&key, '\t');
 	lt_buf_add(&key, tid.p, tid.n);
 	corr.n = 0;
-	ncorr = passed = 0;
+	ncorr = 0;
 }
 
 /* The member name of the JSON object in column i of line p, or NULL. */
@@ -183,14 +166,8 @@ ps_hold_put(struct pssink *s, const char *p, size_t n)
 
 	column(p, n - 1, 1, &ph);
 	column(p, n - 1, 4, &dur);
-	if (nheld > 0 && !samekey(p, n - 1)) {
-		if (samethread(p, n - 1) || ++passed > PASS)
-			ps_hold_flush(s);
-		else {
-			lt_out_write(&s->out, p, n);	/* another thread's */
-			return;
-		}
-	}
+	if (nheld > 0 && !samekey(p, n - 1))
+		ps_hold_flush(s);
 	if (ph.p[0] == 'X') {
 		if (nheld == 0 && (key.n == 0 || !samekey(p, n - 1)))
 			setkey(p, n - 1);
@@ -235,5 +212,5 @@ ps_hold_free(void)
 	lt_buf_free(&held);
 	lt_buf_free(&key);
 	lt_buf_free(&corr);
-	nheld = ncorr = passed = 0;
+	nheld = ncorr = 0;
 }
