@@ -129,7 +129,7 @@ heldcorr(const char *v, size_t vn)
 
 /* Write what is held: all, or only the 0-ns slices or the others. */
 static void
-write(struct pssink *s, int which)
+putheld(struct pssink *s, int which)
 {
 	const char *p = held.p, *e = held.p + held.n, *t;
 	struct ltfield dur;
@@ -148,7 +148,7 @@ void
 ps_hold_flush(struct pssink *s)
 {
 	if (nheld > 0)
-		write(s, -1);
+		putheld(s, -1);
 	held.n = 0;
 	nheld = 0;
 }
@@ -193,9 +193,9 @@ ps_hold_put(struct pssink *s, const char *p, size_t n)
 	if (ph.p[0] == 's' && nheld > 0 && (v = member(p, n - 1, 8, "id",
 	    &vn)) != NULL && known(v, vn) && !heldcorr(v, vn)) {
 		/* before the 0-ns slices, in order otherwise */
-		write(s, 0);
+		putheld(s, 0);
 		lt_out_write(&s->out, p, n);
-		write(s, 1);
+		putheld(s, 1);
 		held.n = 0;
 		nheld = 0;
 		s->n[PS_C_FLOWSMOVED]++;
