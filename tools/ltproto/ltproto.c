@@ -25,10 +25,11 @@
 #define DEFSTRINGS	262144
 
 /* ltproto's counters for -S: those of every writer, and what it left out. */
+#define NMINE	8
 static size_t
 mystats(struct ltstat *st)
 {
-	const struct ltstat mine[] = {
+	const struct ltstat mine[NMINE] = {
 		{ "negative", pt_count.negative },
 		{ "negdur", pt_count.negdur },
 		{ "nots", pt_count.nots },
@@ -65,7 +66,7 @@ main(int argc, char *argv[])
 	};
 	struct ltrec rec;
 	struct ltrd rd;
-	struct ltstat st[LT_TALLY_MAX + 7];	/* mystats */
+	struct ltstat st[LT_TALLY_MAX + NMINE];	/* mystats */
 	const char *errstr, *ofile = NULL, *sfile = NULL;
 	long long window = DEFWINDOW, strings = DEFSTRINGS;
 	int c, k, fd = 1, status;
