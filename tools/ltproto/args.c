@@ -202,7 +202,7 @@ skip(const char *p, const char *end)
 static int
 noarg(const char **p, const char *end, int *holey, int depth)
 {
-	const char *q = *p, *k;
+	const char *q = *p, *k, *was;
 	int none = 1, hole = 0, obj, isnull, sub = 0;
 
 	if (q >= end)
@@ -217,6 +217,7 @@ noarg(const char **p, const char *end, int *holey, int depth)
 	}
 	obj = *q++ == '{';
 	while (q < end && *q != (obj ? '}' : ']')) {
+		was = q;
 		if (obj && (k = strend(q, end)) == NULL) {
 			q = end;
 			break;
@@ -232,6 +233,8 @@ noarg(const char **p, const char *end, int *holey, int depth)
 			hole = 1;
 		if (q < end && *q == ',')
 			q++;
+		else if (q == was)
+			break;	/* not JSON (#valid trusted too far) */
 	}
 	*p = q < end ? q + 1 : end;
 	return none;
