@@ -25,7 +25,6 @@
 
 /* Perfetto's double conversion of 3-decimal microseconds is exact below. */
 #define WINDOW_NS	((int64_t)4398046511104 * 1000)	/* 2^42 us */
-#define EXACT_NS	((int64_t)9007199254740992)	/* 2^53 ns */
 #define OFFSET_STEP	((int64_t)1000000000000000)	/* 1e12 us in ns */
 
 /* The keys a record's columns are written as, in lt1 column order. */
@@ -44,20 +43,24 @@ floordiv(int64_t a, int64_t b)
 }
 
 /*
- * The offset for a trace whose first ts is ns: none for times already
- * small, else a multiple of 10^12 us one to two steps below, so that
- * events up to 11.6 days earlier stay non-negative.  With early set, ns
- * is the earliest ts of the trace, and the offset the step just below,
- * so that the exact window reaches as far beyond it as it can.
+ * The offset for a trace whose first ts is ns: a multiple of 10^12 us
+ * one to two steps below, so that events up to 11.6 days earlier stay
+ * non-negative and those up to 27.9 days later within the exact window
+ * (2^42 us, 50.9 days, after the offset); none when that is not above 0
+ * and ns is not below, a first ts under two steps (23.1 days), whose
+ * window then reaches at least as far.  With early set, ns is the
+ * earliest ts of the trace, and the offset the step just below, so that
+ * the exact window reaches as far beyond it as it can.
  */
 int64_t
 lt_jw_offset(int64_t ns, int early)
 {
-	if (ns >= 0 && ns < EXACT_NS)
-		return 0;
+	int64_t off;
+
 	if (ns < INT64_MIN + 2 * OFFSET_STEP)
 		return INT64_MIN / OFFSET_STEP * OFFSET_STEP;
-	return (floordiv(ns, OFFSET_STEP) - !early) * OFFSET_STEP;
+	off = (floordiv(ns, OFFSET_STEP) - !early) * OFFSET_STEP;
+	return ns >= 0 && off < 0 ? 0 : off;
 }
 
 void

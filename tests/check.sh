@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/check.sh: make check's runner.  Runs the bats files under prove,
 # keeps each file's TAP, then prints what bats said about each failed
-# test (prove shows only its number) and, last, how many tests were
+# test (prove shows only its number), what the tests that compare two
+# traces compared ("# compared" lines), and, last, how many tests were
 # skipped and why (prove prints "Result: PASS" even when tests skipped).
 #
 # Usage: sh tests/check.sh [file.bats ...]   (default: every tests/*.bats)
@@ -36,6 +37,7 @@ prove -e 'sh tests/check.sh --bats' --ext .bats "$@" || st=$?
 cat "$LT_TAPDIR"/*.tap | awk -v ci="${CI:-}" '
 /^# file / { file = substr($0, 8); next }
 /^1\.\.[0-9]+$/ { total += substr($0, 4) }
+/^# compared / { compared[++ncompared] = substr($0, 12) }
 /^(not )?ok / { failed = 0 }
 /^not ok / { failed = ++nfailed; said = 0; printf "\n%s: %s\n", file, $0; next }
 failed && /^#/ {
@@ -60,6 +62,11 @@ failed && /^#/ {
 END {
 	if (nfailed)
 		print ""
+	if (ncompared) {
+		print "JSON and .pftrace compared in Perfetto (tests/perfetto.bats):"
+		for (i = 1; i <= ncompared; i++)
+			print "  " compared[i]
+	}
 	if (skipped == 0) {
 		printf "Skipped: none of %d tests\n", total
 	} else {

@@ -16,6 +16,7 @@
 #   trace.json kineto.json a Kineto trace whose slices cross (gentrace -x)
 #   kineto_trace.json.gz   the same, compressed
 #   rank0.json             a Kineto trace whose slices do not cross
+#   profile.json           a trace whose clock starts at 0
 #   in.lt1                 a stream of the chain, ltparse | ltpair | ltlanefix
 #   ~/bin/trace_processor, trace_processor_shell on PATH
 #                          Perfetto's trace processor (the second test)
@@ -294,6 +295,17 @@ CHECKS=$(cat <<'EOF'
 	clean t.json
 	[ "$(phase t.json C)" -eq 0 ]
 	[ "$(phase t.json flows)" -gt 0 ]
+@ litracer.7 0 litracer -o log.json litdata_debug.log
+	clean log.json
+@ litracer.7 0 litracer -o prof.json profile.json
+	clean prof.json
+@ litracer.7 0 jq -c '.metadata.litracer.ts_offset_us = 1774156435000000' profile.json > aligned.json
+	has aligned.json '"ts_offset_us":1774156435000000'
+@ litracer.7 0 litracer -o both.json litdata_debug.log aligned.json
+	clean both.json
+	# on one clock now: no word of days apart, nor of a trace litracer wrote
+	nomatch 'days apart' "$err"
+	nomatch 'litracer wrote' "$err"
 @ ltstat.1 0 litracer -q --report -o run.json tests/data/sample.log
 	clean run.json
 	has "$out" '^verdict: input-bound, high: '
@@ -442,6 +454,8 @@ inputs() {
 	cp "$d/trace.json" "$d/kineto.json"
 	gzip -c "$d/trace.json" >"$d/kineto_trace.json.gz"
 	gentrace -n 3000 >"$d/rank0.json"
+	# a profile whose clock starts at 0
+	printf '%s\n' '{"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":5,"dur":2}]}' >"$d/profile.json"
 	ltparse "$DATA/sample.log" | ltpair | ltlanefix -q >"$d/in.lt1"
 	# as in a clone
 	mkdir -p "$d/tests/data"
@@ -529,6 +543,7 @@ examples() {
 	    litracer gentrace
 	need mandoc
 	need gzip
+	need jq
 	table
 	inputs "$T/inputs"
 	: >"$T/failed"

@@ -298,3 +298,94 @@ tp_clean() {
 	e=$(tp_errors "$1") || return 1
 	[ -z "$e" ] || { printf '%s: Perfetto counts\n%s\n' "$1" "$e"; return 1; }
 }
+
+# tp_view TRACE OFFSET_NS [nodepth|full]: what Perfetto made of TRACE,
+# one line per slice, arg, flow, counter, named thread and named
+# process, sorted; times plus OFFSET_NS.  Args are keyed without their
+# "args." or "debug.".  With nodepth, a slice is known by its thread,
+# not its track and depth (Perfetto moves crossing slices to other
+# tracks).  With full, an arg and each end of a flow is known by its
+# whole slice (times, names, depth, track, thread, process), and
+# doubles by 12 significant digits (Perfetto's JSON reader may miss
+# the last bit, where the .pftrace holds it exactly).
+tp_view() {
+	local depth="s.depth || '|' || case when t.type = 'thread_overlapping_slice'
+	    or t.name = 'overlapping slices' then 'moved' else t.type end"
+	local val="a.display_value" num="c.value" sl="(s.ts + $2) || '|' ||
+	    coalesce(s.name, '')" fo="(o.ts + $2) || '|' || o.name"
+	local fi="(i.ts + $2) || '|' || i.name" from="flow f join slice o on
+	    f.slice_out = o.id join slice i on f.slice_in = i.id"
+	[ "${3:-}" != nodepth ] || depth="''"
+	if [ "${3:-}" = full ]; then
+		val="case when a.value_type = 'real' then
+		    printf('%.12g', a.real_value) else a.display_value end"
+		num="printf('%.12g', c.value)"
+		sl="k.k"
+		fo="o.k"
+		fi="i.k"
+		from="flow f join k o on f.slice_out = o.id join k i on
+		    f.slice_in = i.id"
+	fi
+	tp_query "$1" "
+	with k as (select s.id, (s.ts + $2) || '|' || s.dur || '|' ||
+	    coalesce(s.name, '') || '|' || coalesce(s.category, '') || '|' ||
+	    $depth || '|' || coalesce(th.tid, '') || '|' ||
+	    coalesce(th.name, '') || '|' || coalesce(p.pid, p2.pid, '') as k
+	from slice s join track t on s.track_id = t.id
+	left join thread th on th.utid = extract_arg(t.dimension_arg_set_id, 'utid')
+	left join process p on p.upid = th.upid
+	left join process p2 on p2.upid = extract_arg(t.dimension_arg_set_id, 'upid'))
+	select 'slice|' || k.k from k
+	union all
+	select 'arg|' || $sl || '|' ||
+	    coalesce(th.tid, '') || '|' || substr(a.key, instr(a.key, '.') + 1) ||
+	    '|' || a.value_type || '|' || $val
+	from slice s join k on k.id = s.id join track t on s.track_id = t.id
+	left join thread th on th.utid = extract_arg(t.dimension_arg_set_id, 'utid')
+	join args a on a.arg_set_id = s.arg_set_id
+	where a.key like 'args.%' or a.key like 'debug.%'
+	union all
+	select 'flow|' || $fo || '|' || $fi from $from
+	union all
+	select 'counter|' || (c.ts + $2) || '|' || $num || '|' || t.name ||
+	    '|' || coalesce(p.pid, '')
+	from counter c join track t on c.track_id = t.id
+	left join process p on p.upid = extract_arg(t.dimension_arg_set_id, 'upid')
+	union all
+	select 'thread|' || th.tid || '|' || th.name || '|' || coalesce(p.pid, '') ||
+	    '|' || coalesce((select group_concat(key || '=' || display_value)
+	    from args a where a.arg_set_id = th.arg_set_id), '')
+	from thread th left join process p using (upid)
+	where th.name is not null and not (th.utid = 0 and th.name = 'swapper')
+	union all
+	select 'process|' || p.pid || '|' || p.name || '|' ||
+	    coalesce((select group_concat(key || '=' || display_value)
+	    from args a where a.arg_set_id = p.arg_set_id), '')
+	from process p where p.name is not null" | sort
+}
+
+# tp_same JSON PFTRACE: Perfetto imports the two traces of one stream
+# (ltjson's, its times plus its metadata's ts_offset_us, and ltproto's)
+# as the same trace, slice by slice (times, names, depth, thread),
+# flow by flow (the slices at each end) and arg by arg (keys with
+# their array indexes, types, values), with the same counters, threads
+# and processes; and both with no error and no data loss.  Prints what
+# it compared: "N slices, N flows, N args, N counters".
+tp_same() {
+	local off v="$BATS_TEST_TMPDIR/tp_same" k n out=
+	off=$(sed -n 's/.*"ts_offset_us":\(-\{0,1\}[0-9]*\).*/\1/p' "$1")
+	tp_view "$1" "${off:-0}000" full >"$v.json" || return 1
+	tp_view "$2" 0 full >"$v.pftrace" || return 1
+	if ! cmp -s "$v.json" "$v.pftrace"; then
+		echo "$1 (-) and $2 (+) differ in Perfetto:"
+		diff -u "$v.json" "$v.pftrace" | sed -n '3,42p'
+		return 1
+	fi
+	tp_clean "$1" || return 1
+	tp_clean "$2" || return 1
+	for k in slice flow arg counter; do
+		n=$(grep -c "^\"$k|" "$v.json") || true
+		out="$out${out:+, }$n ${k}s"
+	done
+	echo "$out"
+}

@@ -144,6 +144,13 @@ bands() {
 @test "B: PF-NEGATIVE-TS" { bands PF-NEGATIVE-TS; }
 @test "B: PF-TS-OVERFLOW (ns written as us) is silent" { bands PF-TS-OVERFLOW; }
 @test "B: PF-NUM-DIGITS goes negative: dropped" { bands PF-NUM-DIGITS; }
+@test "B: PF-NUM-OVERFLOW in a member (tdur 1e400) fails the load" { bands PF-NUM-OVERFLOW; }
+@test "B: PF-NUM-OVERFLOW in args loses the args after it, silently" { bands PF-NUM-OVERFLOW-args; }
+@test "B: PF-NUM-OVERFLOW in a counter's args: the importer never ends, fatal" {
+	printf '[{"ph":"C","ts":1,"pid":1,"name":"c","args":{"v":2e999}}]' >"$BATS_TEST_TMPDIR/c.json"
+	run -1 ltcheck -t "$BATS_TEST_TMPDIR/c.json"
+	[ "$output" = $'fatal\t1\tFATAL' ]
+}
 @test "B: PF-X-NO-DUR" { bands PF-X-NO-DUR; }
 @test "B: PF-X-NEG-DUR" { bands PF-X-NEG-DUR; }
 @test "B: PF-INSTANT-NO-TID" { bands PF-INSTANT-NO-TID; }
@@ -153,6 +160,7 @@ bands() {
 @test "B: PF-PHASE-T" { bands PF-PHASE-T; }
 @test "B: PF-MAX-DEPTH (513 nested B)" { bands PF-MAX-DEPTH; }
 @test "B: PF-FLOW-INVALID-ID" { bands PF-FLOW-INVALID-ID; }
+@test "B: PF-FLOW-INVALID-ID of ids beyond 64 bits: strtoull's, not the model's" { bands PF-FLOW-INVALID-ID-64bit; }
 @test "B: PF-FLOW-NO-ENCLOSING" { bands PF-FLOW-NO-ENCLOSING; }
 @test "B: PF-FLOW-BEFORE-SLICE" { bands PF-FLOW-BEFORE-SLICE; }
 @test "B: PF-FLOW-DUP-ID" { bands PF-FLOW-DUP-ID; }
@@ -492,6 +500,28 @@ bands() {
 		fs+=("$f")
 	done
 	[ "${#fs[@]}" -ge 60 ]
+	agree "${fs[@]}"
+}
+
+@test "real importer: a number Perfetto cannot load, flow ids beyond 64 bits: predicted; the chain's trace loads" {
+	local r="$DATA/repro"
+	tp_need
+	agree "$r/perfetto-1e400.json" "$r/ltcheck-flow-ids.json"
+	[ "$(counted "$r/perfetto-1e400.json")" = $'fatal\t1' ]
+	litracer -q -o "$BATS_TEST_TMPDIR/t.json" "$r/perfetto-1e400.json" 2>/dev/null
+	agree "$BATS_TEST_TMPDIR/t.json"
+	tp_clean "$BATS_TEST_TMPDIR/t.json"
+}
+
+@test "real importer: every reproducer, as it is and through the chain (JSON): ltcheck's counters are Perfetto's" {
+	local f fs=() i=0
+	tp_need
+	for f in "$DATA"/repro/*.json; do
+		i=$((i + 1))
+		litracer -q -o "$BATS_TEST_TMPDIR/$i.json" "$f" 2>/dev/null
+		fs+=("$f" "$BATS_TEST_TMPDIR/$i.json")
+	done
+	[ "${#fs[@]}" -ge 20 ]
 	agree "${fs[@]}"
 }
 

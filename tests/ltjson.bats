@@ -187,6 +187,24 @@ lt1() {
 	[[ "$output" == *'"ts_offset_us":0,'* ]]
 }
 
+@test "a first ts 23 to 104 days after the clock's base gets an offset too: exact" {
+	# Kineto floors its base to three months: 51.6 days here, past
+	# 2^42 us, where a double no longer holds three decimals.
+	lt1 "$T/s" "4458676417703.567	X	1	1	3.853	c	a	{}	{}" \
+	    "4458676417711.898	X	1	1	2.634	c	b	{}	{}"
+	run -0 ltjson -S "$T/st" "$T/s"
+	[ "${lines[1]}" = '{"ts":1458676417703.567,"ph":"X","pid":1,"tid":1,"dur":3.853,"cat":"c","name":"a"},' ]
+	[[ "$output" == *'"ts_offset_us":3000000000000,'* ]]
+	grep -q '	rounded_ts=0	' "$T/st"
+	# under 23.1 days: none, as for times from 0
+	lt1 "$T/s" "1999999999999.5	X	1	1	1	c	a	{}	{}"
+	run -0 ltjson "$T/s"
+	[[ "$output" == *'"ts_offset_us":0,'* ]]
+	lt1 "$T/s" "2000000000000.5	X	1	1	1	c	a	{}	{}"
+	run -0 ltjson "$T/s"
+	[[ "$output" == *'"ts_offset_us":1000000000000,'* ]]
+}
+
 @test "-O sets the offset; -O 0 keeps absolute times, whole us where Perfetto cannot hold more" {
 	lt1 "$T/s" "1795940303867556.25	X	1	1	1	c	a	{}	{}"
 	run -0 ltjson -O 1795940000000000 "$T/s"

@@ -89,6 +89,42 @@ balanced() {
 	[ "$(ltparse "$BATS_TEST_TMPDIR/x.log" | grep -c '^#config')" -eq 0 ]
 }
 
+@test "ltparse: 0.2.45's PrepareChunksThread, which looks chunks up (index -1) beside its downloads, is the prefetch thread" {
+	T=$BATS_TEST_TMPDIR
+	{ printf 'ts:1795940304.2694746; logger_name:litdata.streaming.config; level:DEBUG; PID:14062; TID:140677120150400; name: get_item_for_chunk_index_3_and_index_12;ph: %s;\n' B E
+	  printf 'ts:1795940304.3694746; logger_name:litdata.streaming.config; level:DEBUG; PID:14062; TID:140677000000000; name: get_item_for_chunk_index_4_and_index_-1;ph: %s;\n' B E
+	  printf 'ts:1795940304.3894746; logger_name:litdata.streaming.downloader; level:DEBUG; PID:14062; TID:140677000000000; name: download_chunk_from_index_4;ph: %s;\n' B E
+	} >"$T/v1.log"
+	run -0 ltparse "$T/v1.log"
+	[[ "$output" == *$'\t14062\t1\t-\t\tthread_name\t{"name":"main 140677120150400"}\t'* ]]
+	[[ "$output" == *$'\t14062\t2\t-\t\tthread_name\t{"name":"prefetch 140677000000000"}\t'* ]]
+}
+
+@test "ltparse: inputs whose clocks are more than a day apart are said, each with its first time; aligned, not" {
+	T=$BATS_TEST_TMPDIR
+	printf '%s\n' '{"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":5,"dur":2}]}' >"$T/zero.json"
+	run -0 --separate-stderr ltparse "$DATA/sample.log" "$T/zero.json"
+	[ "$stderr" = "ltparse: inputs merged into one trace have clocks 20534 days apart: $DATA/sample.log starts at 1774156435562254.25 us (2026-03-22 05:13:55 UTC); $T/zero.json starts at 5 us (litracer(7): aligning inputs)" ]
+	# the parts of -P say it once, as a whole run does: a log 10 days on
+	awk '/^ts:[0-9]/ { i = index($0, "."); printf "ts:%.0f%s\n",
+	    substr($0, 4, i - 4) + 864000000000, substr($0, i); next } 1' \
+	    "$DATA/sample.log" >"$T/later.log"
+	run -0 --separate-stderr ltparse "$DATA/sample.log" "$T/later.log"
+	[[ "$stderr" == *"clocks 10 days apart: "*" $T/later.log starts at 1775020435562254.25 us (2026-04-01 05:13:55 UTC) "* ]]
+	mkdir "$T/s"
+	for k in 1 2 3; do
+		ltparse -P "$k/3" -S "$T/s" "$DATA/sample.log" "$T/later.log" \
+		    >"$T/p$k" 2>"$T/e$k" &
+	done
+	wait
+	[ "$(cat "$T/e1" "$T/e2" "$T/e3")" = "$stderr" ]
+	# aligned as litracer(7) says: the trace's offset moves it there
+	printf '%s\n' '{"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":5,"dur":2}],"metadata":{"litracer":{"ts_offset_us":1774156435000000}}}' >"$T/aligned.json"
+	run -0 --separate-stderr ltparse "$DATA/sample.log" "$T/aligned.json"
+	[ -z "$stderr" ]
+	[[ "$output" == *$'\n1774156435000005\tX\t'* ]]
+}
+
 @test "ltparse: a file of three generations appended, each line on its own" {
 	# the file appended to a log keeps its byte order mark
 	{ cat "$D/v1.log"; printf '\357\273\277'; cat "$D/old.log" "$D/new.log"; } > "$BATS_TEST_TMPDIR/mixed.log"
@@ -250,7 +286,7 @@ balanced() {
 	printf '%s\n' "$output" > "$BATS_TEST_TMPDIR/out"
 	balanced "$BATS_TEST_TMPDIR/out"
 	run -0 --separate-stderr ltparse /dev/null
-	[ "$output" = "$(printf '#lt1\n#valid\n#stat\tltparse\tlines=0\tevents=0\tskipped=0\tskipped_blank=0\tskipped_text=0\tskipped_noise=0\tskipped_traceback=0\tskipped_torn=0\tskipped_phase=0\tskipped_json=0\tskipped_dur=0\tlines_v1=0\tlines_old=0\tlines_new=0\tlines_json=0\trenamed=0\tcat_inferred=0\tsalvaged=0\tprocesses=0\tthreads=0\tmetadata=0\treplaced=0\trepaired=0\tdupkeys=0\ttop=0')" ]
+	[ "$output" = "$(printf '#lt1\n#valid\n#stat\tltparse\tlines=0\tevents=0\tskipped=0\tskipped_blank=0\tskipped_text=0\tskipped_noise=0\tskipped_traceback=0\tskipped_torn=0\tskipped_phase=0\tskipped_json=0\tskipped_dur=0\tskipped_meta=0\tlines_v1=0\tlines_old=0\tlines_new=0\tlines_json=0\trenamed=0\tcat_inferred=0\tsalvaged=0\tprocesses=0\tthreads=0\tmetadata=0\treplaced=0\trepaired=0\tdupkeys=0\ttop=0\tflows_moved=0')" ]
 	[ -z "$stderr" ]
 }
 
@@ -586,8 +622,8 @@ shareparts() {
 	grep -q $'\tM\t2568503\t2266449056\t-\t\tthread_name\t{"name":"pt_autograd (tid -19360192)"}' "$T/ids.lt1"
 	grep -q $'\tM\t2568503\t3437834298\t-\t\tthread_name\t{"name":"tid 0"}' "$T/ids.lt1"
 	grep -q $'\tM\t2568503\t4187112951\t-\t\tthread_name\t{"name":"tid 7.5"}' "$T/ids.lt1"
-	grep -q $'\tM\t3702399812\t0\t-\t\tprocess_name\t{"name":"pid -1"}' "$T/ids.lt1"
-	grep -q $'\tM\t2397490492\t0\t-\t\tprocess_name\t{"name":"renderer"}' "$T/ids.lt1"
+	grep -q $'\tM\t1659317207\t0\t-\t\tprocess_name\t{"name":"pid -1"}' "$T/ids.lt1"
+	grep -q $'\tM\t1981894333\t0\t-\t\tprocess_name\t{"name":"renderer"}' "$T/ids.lt1"
 	# the X slice of string tid "1890023232" and its flow's numeric one
 	[ "$(awk -F '\t' '$4 == 1890023232' "$T/ids.lt1" | cut -f 2 | tr -d '\n')" = Xs ]
 	need node
@@ -622,6 +658,81 @@ shareparts() {
 	ltparse "$T/nd.json" | ltpair | ltlanefix -q | ltjson >"$T/t.json"
 	run ! tp_clean "$T/nd.json"
 	tp_clean "$T/t.json"
+}
+
+@test "ltparse: numbers Perfetto misreads: the shortest text of the same double; beyond a double, left out" {
+	T=$BATS_TEST_TMPDIR
+	printf '%s\n' '[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":2,"tts":1e400,"args":{"f":0.00030637254901960784,"u":12345678901234567890,"i":9223372036854775807,"o":1e400,"l":[1,1e-400,2e999],"p":1.00000000000000000000,"s":0.5}},' \
+	    '{"ph":"X","name":"b","pid":1,"tid":1,"ts":3,"dur":1e400},' \
+	    '{"ph":"i","name":"c","pid":1,"tid":1,"ts":2e400}]' >"$T/n.json"
+	run -0 --separate-stderr ltparse -v "$T/n.json"
+	printf '%s\n' "$output" >"$T/n.lt1"
+	balanced "$T/n.lt1"
+	[ "$(records "$T/n.lt1")" = $'1\tX\t1\t1\t2\t\ta\t{"f":3.0637254901960784e-4,"u":1.2345678901234567e19,"i":9223372036854775807,"l":[1,0.0,null],"p":1.0,"s":0.5}\t{}' ]
+	[ "$stderr" = "ltparse: $T/n.json:2: skipped an X event whose dur is beyond the range of a double
+ltparse: $T/n.json:3: skipped an event whose ts is beyond the range of a double" ]
+	[ "$(stat_of ltparse repaired "$T/n.lt1")" -eq 1 ]
+	[ "$(stat_of ltparse skipped_dur "$T/n.lt1")" -eq 1 ]
+	[ "$(stat_of ltparse skipped_json "$T/n.lt1")" -eq 1 ]
+	tp_need
+	# as written, the trace does not load; through the chain it does,
+	# and Perfetto reads the numbers the input meant
+	run ! tp_query "$T/n.json" 'select count(*) from slice'
+	[[ "$output" == *"Double overflow/underflow parsing '1e400'"* ]]
+	ltparse "$T/n.json" | ltpair | ltlanefix -q | ltjson >"$T/t.json"
+	tp_clean "$T/t.json"
+	[ "$(tp_query "$T/t.json" "select group_concat(key || '=' || display_value, ' ') from (select key, display_value from args where key like 'args.%' order by key)")" = '"args.f=0.00030637254901960784 args.i=9223372036854775807 args.l[0]=1 args.l[1]=0.0 args.p=1.0 args.s=0.5 args.u=1.2345678901234567e+19"' ]
+}
+
+@test "ltparse: a process and thread whose id is the empty string get names that say so; M events with no name go" {
+	T=$BATS_TEST_TMPDIR
+	# Kineto's Record Window End: "pid":"","tid":"" (31 of 42 real traces)
+	run -0 ltparse "$DATA/repro/empty-string-pid.json"
+	[[ "$output" == *$'\tprocess_name\t{"name":"pid \\"\\""}\t{}\n'* ]]
+	[[ "$output" == *$'\tthread_name\t{"name":"tid \\"\\""}\t{}\n'* ]]
+	printf '%s\n' '[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":2},' \
+	    '{"ph":"M","name":"process_name","pid":1,"args":{"name":""}},' \
+	    '{"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{}},' \
+	    '{"ph":"M","name":"thread_sort_index","pid":1,"tid":1,"args":{"sort_index":"x"}},' \
+	    '{"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{"name":"t"}}]' >"$T/m.json"
+	run -0 --separate-stderr ltparse -v "$T/m.json"
+	printf '%s\n' "$output" >"$T/m.lt1"
+	balanced "$T/m.lt1"
+	[ "$(stat_of ltparse skipped_meta "$T/m.lt1")" -eq 3 ]
+	[ "$(records "$T/m.lt1" | cut -f 2,7,8 | tr '\t\n' '  ')" = 'X a {} M thread_name {"name":"t"} ' ]
+	[[ "$stderr" == *"m.json:2: skipped an M event naming a process or thread with no name"* ]]
+	[[ "$stderr" == *"m.json:4: skipped an M event ordering a process or thread with no sort_index number"* ]]
+	tp_need
+	ltparse "$DATA/repro/empty-string-pid.json" | ltpair | ltlanefix -q |
+	    ltjson >"$T/t.json"
+	tp_clean "$T/t.json"
+	[ "$(tp_query "$T/t.json" "select count(*) from thread where name = 'tid \"\"'")" -eq 1 ]
+	run ! tp_clean "$T/m.json"
+	ltparse "$T/m.json" | ltpair | ltlanefix -q | ltjson >"$T/t.json"
+	tp_clean "$T/t.json"
+	[ "$(tp_query "$T/t.json" "select name from thread where tid = 1")" = '"t"' ]
+}
+
+@test "ltparse: a launch's flow start goes before the 0-ns call of its time, so Perfetto binds it to the launch" {
+	T=$BATS_TEST_TMPDIR
+	run -0 --separate-stderr ltparse "$DATA/repro/flow-zero-dur-steals.json"
+	printf '%s\n' "$output" >"$T/z.lt1"
+	[ "$(records "$T/z.lt1" | cut -f 2,5,7 | tr '\t\n' '  ')" = 'X 7 cudaLaunchKernel s - ac2g X 0 cudaFuncSetAttribute X 10 kernel f - ac2g ' ]
+	[ "$(stat_of ltparse flows_moved "$T/z.lt1")" -eq 1 ]
+	[ "$stderr" = "ltparse: 1 flow starts written before a 0-ns slice of their time and thread, which Perfetto would bind them to: they bind to the slice of their correlation" ]
+	# no flow there: the order stays
+	printf '%s\n' '[{"ph":"X","name":"z","pid":1,"tid":1,"ts":1,"dur":0},' \
+	    '{"ph":"X","name":"l","pid":1,"tid":1,"ts":1,"dur":5,"args":{"correlation":3}},' \
+	    '{"ph":"s","name":"f","pid":1,"tid":1,"ts":1,"id":4}]' >"$T/n.json"
+	[ "$(ltparse "$T/n.json" | records /dev/stdin | cut -f 7 | tr '\n' ' ')" = 'z l f ' ]
+	tp_need
+	# as written, the arrow starts at the call; through the chain, at the launch
+	q='select o.name from flow f join slice o on f.slice_out = o.id'
+	[ "$(tp_query "$DATA/repro/flow-zero-dur-steals.json" "$q")" = '"cudaFuncSetAttribute"' ]
+	for x in json pftrace; do
+		litracer -q -o "$T/t.$x" "$DATA/repro/flow-zero-dur-steals.json" 2>/dev/null
+		[ "$(tp_query "$T/t.$x" "$q")" = '"cudaLaunchKernel"' ]
+	done
 }
 
 @test "ltparse: a log's event of a foreign phase never reaches Perfetto" {

@@ -53,3 +53,58 @@ slices() {
 	run -1 tp_query "$T/cut.json" 'select count(*) from slice'
 	[[ "$output" == *"JSON trace file is incomplete"* ]]
 }
+
+# -------- the .pftrace is the same trace as the JSON --------
+
+# same_chain INPUT [NAME]: litracer -o t.json and -o t.pftrace of INPUT
+# are the same trace in Perfetto (tp_same); what was compared, under
+# NAME, goes to the TAP output as a "# compared" line.
+same_chain() {
+	local n
+	litracer -q -o "$T/t.json" "$1" 2>/dev/null
+	litracer -q -o "$T/t.pftrace" "$1" 2>/dev/null
+	n=$(tp_same "$T/t.json" "$T/t.pftrace") || { echo "$n"; return 1; }
+	echo "# compared ${2:-${1##*/}}: $n" >&3
+}
+
+@test "JSON and .pftrace the same in Perfetto: every reproducer of tests/data/repro" {
+	local f n
+	for f in "$DATA"/repro/*.json; do
+		[ "${f##*/}" != ltcheck-flow-ids.json ] || continue
+		same_chain "$f" || return 1
+	done
+	# a stream of the chain: the writers alone
+	ltjson "$DATA/repro/pftrace-same-start.lt.gz" >"$T/t.json"
+	ltproto -o "$T/t.pftrace" "$DATA/repro/pftrace-same-start.lt.gz"
+	n=$(tp_same "$T/t.json" "$T/t.pftrace") || { echo "$n"; return 1; }
+	echo "# compared pftrace-same-start.lt.gz: $n" >&3
+}
+
+@test "JSON and .pftrace the same in Perfetto: the bundled sample, genlog of every format" {
+	local f
+	same_chain "$DATA/sample.log"
+	for f in new old v1 mixed; do
+		genlog -f "$f" -n 4000 -s 3 -c -b >"$T/$f.log"
+		same_chain "$T/$f.log" "genlog -f $f" || return 1
+	done
+}
+
+@test "JSON and .pftrace the same in Perfetto: genlog of every tracer level and prefetch mode" {
+	local m
+	for m in "-l batch" "-l chunk" "-l sample" "-l debug" "-a sync" \
+	    "-a async -p" "-a nospan -N 2 -r 3" "-a random -w 0"; do
+		# shellcheck disable=SC2086
+		genlog -n 3000 -s 4 $m >"$T/g.log"
+		same_chain "$T/g.log" "genlog $m" || return 1
+	done
+}
+
+@test "JSON and .pftrace the same in Perfetto: gentrace of every form" {
+	local m
+	for m in "-f kineto" "-f kineto -i -d 20" "-f dense" "-f stair" \
+	    "-f kineto -x 40"; do
+		# shellcheck disable=SC2086
+		gentrace -n 3000 -s 5 $m >"$T/k.json"
+		same_chain "$T/k.json" "gentrace $m" || return 1
+	done
+}

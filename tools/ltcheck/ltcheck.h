@@ -49,13 +49,14 @@ pf_endof(int64_t ts, int64_t dur)
 struct pfnum {
 	int		 isint;		/* no '.', no exponent */
 	int		 wrap;		/* integer digits overflowed */
-	int		 fracwrap;	/* >= 19 fractional digits */
+	int		 fracwrap;	/* fractional digits overflowed */
 	int		 exact;		/* a whole number of nanoseconds */
 	int64_t		 i;
 	double		 d;
 };
 
 int		 pf_num(const char *, size_t, struct pfnum *);
+int		 pf_finite(const struct pfnum *);
 int		 pf_tons(const struct pfnum *, int64_t *);
 int		 pf_integral(double);
 
@@ -165,6 +166,8 @@ struct pfev {
 	int		 m_name_ok;	/* args.name is a non-empty string */
 	int		 m_sort_ok;	/* args.sort_index is a number */
 	int		 p_profile;	/* args.data.cpuProfile present */
+	int		 inf_member;	/* a member is a number Perfetto */
+	int		 inf_args;	/*   makes infinite; one in args */
 };
 
 struct pfsim;

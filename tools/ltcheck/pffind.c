@@ -139,8 +139,12 @@ static const struct {
 	{ "PF-MISSING-TS", "an event without a numeric ts is dropped" },
 	{ "PF-NEGATIVE-TS", "a negative ts: the event is dropped" },
 	{ "PF-TS-OVERFLOW", "ts*1000 overflows int64: a garbage timestamp" },
-	{ "PF-NUM-DIGITS", "19 or more fractional digits overflow "
-	    "Perfetto's number parser: a garbage value" },
+	{ "PF-NUM-DIGITS", "20 or more fractional digits (19 above 2^63) "
+	    "overflow Perfetto's number parser: a garbage value" },
+	{ "PF-NUM-OVERFLOW", "a number Perfetto's parser makes infinite "
+	    "(beyond a double, or 64 fractional digits): in a member of an "
+	    "event the load fails, in a counter's args it never ends, in "
+	    "other args those after it are lost" },
 	{ "PF-X-NO-DUR", "an X without dur is dropped" },
 	{ "PF-X-NEG-DUR", "an X with a negative dur is dropped" },
 	{ "PF-INSTANT-NO-TID", "a thread instant without tid (or a process "

@@ -133,6 +133,22 @@ member(const char *js, const struct ltjtok *t)
 #undef IS
 }
 
+/* Is token t a number that Perfetto's parser makes infinite? */
+static int
+infinite(const char *js, const struct ltjtok *t)
+{
+	const char *p = js + t->start;
+	size_t n = (size_t)(t->end - t->start);
+	struct pfnum num;
+
+	if (t->type != LT_JT_PRIMITIVE || (*p != '-' && !PF_ISDIGIT(*p)))
+		return 0;
+	/* the quick way: short, and no exponent */
+	if (n < 20 && memchr(p, 'e', n) == NULL && memchr(p, 'E', n) == NULL)
+		return 0;
+	return pf_num(p, n, &num) == 0 && !pf_finite(&num);
+}
+
 /* args of C, M and P events: what the parser checks in them. */
 static void
 args(const char *js, const struct ltjtok *t, int a, struct pfev *pe, int ph)
@@ -142,6 +158,9 @@ args(const char *js, const struct ltjtok *t, int a, struct pfev *pe, int ph)
 	int i, k, d;
 
 	pe->args_count = t[a].type == LT_JT_OBJECT ? t[a].size : -1;
+	for (i = a + 1, k = lt_jtok_skip(t, a); i < k; i++)
+		if (infinite(js, &t[i]))
+			pe->inf_args = 1;
 	if (t[a].type != LT_JT_OBJECT)
 		return;
 	for (i = a + 1, k = 0; k < t[a].size; k++) {
@@ -244,6 +263,8 @@ members(const char *js, const struct ltjtok *t, struct pfev *pe)
 	int i, k, m, a = -1;
 
 	for (i = 1, k = 0; k < t[0].size; k++, i = lt_jtok_skip(t, i + 1)) {
+		if (infinite(js, &t[i + 1]))
+			pe->inf_member = 1;
 		if ((m = member(js, &t[i])) < 0) {
 			if (!pe->dupkey)
 				pe->dupkey = dupunknown(js, t, i);

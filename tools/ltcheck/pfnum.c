@@ -4,6 +4,8 @@
  * decimal parser, then CoerceToTs), for ltcheck's model.  No libm: the
  * Makefile links none, and the few operations needed are simple.
  */
+#include <float.h>
+
 #include "ltcheck.h"
 
 /* 10^e as a double, exact up to 10^22 like pow(10, e). */
@@ -42,9 +44,10 @@ roundll(double x)
 /*
  * Perfetto's ParseNumber: integers as int64; anything with '.' or 'e'
  * as double(int part) + double(fraction digits) / 10^k, then scaled by
- * pow(10, exp).  Both accumulators wrap like int64 when they overflow,
- * which is what makes 19+ fractional digits garbage.  Returns 0, or -1
- * when the text is not a number.
+ * pow(10, exp).  The accumulators wrap when they overflow, the digits
+ * as an int64, 10^k as a uint64: 20 fractional digits or more, or 19
+ * above 2^63, are garbage, and 64 or more divide by 0.  Returns 0, or
+ * -1 when the text is not a number.
  */
 int
 pf_num(const char *p, size_t n, struct pfnum *v)
@@ -61,7 +64,8 @@ pf_num(const char *p, size_t n, struct pfnum *v)
 	}
 	for (q = p; p < e && PF_ISDIGIT(*p); p++) {
 		if (ip > (uint64_t)INT64_MAX / 10 ||
-		    ip * 10 + (uint64_t)(*p - '0') > (uint64_t)INT64_MAX)
+		    ip * 10 + (uint64_t)(*p - '0') > (uint64_t)INT64_MAX +
+		    (uint64_t)neg)
 			v->wrap = 1;
 		ip = ip * 10 + (uint64_t)(*p - '0');
 		if (*p != '0')
@@ -81,7 +85,8 @@ pf_num(const char *p, size_t n, struct pfnum *v)
 		}
 		if (p == q)
 			return -1;
-		if (k >= 19)
+		/* fr is taken as an int64, its divisor as a uint64 */
+		if (k >= 20 || fr > (uint64_t)INT64_MAX)
 			v->fracwrap = 1;
 	}
 	if (p < e && (*p == 'e' || *p == 'E')) {
@@ -101,7 +106,7 @@ pf_num(const char *p, size_t n, struct pfnum *v)
 		v->exact = 1;
 		return 0;
 	}
-	v->d = (double)(int64_t)ip + (double)(int64_t)fr / (double)(int64_t)div;
+	v->d = (double)(int64_t)ip + (double)(int64_t)fr / (double)div;
 	if (ex != 0)
 		v->d = eneg ? v->d / p10(ex) : v->d * p10(ex);
 	if (neg)
@@ -109,6 +114,19 @@ pf_num(const char *p, size_t n, struct pfnum *v)
 	/* Whole ns: no non-zero digit at or after 10^-4 us. */
 	v->exact = last < il + (eneg ? -ex : ex) + 3;
 	return 0;
+}
+
+/*
+ * Is it a number Perfetto can hold?  Not when its parser made it
+ * infinite (beyond a double, an exponent past 308) or not a number (64
+ * fractional digits or more): "Double overflow/underflow" in a member
+ * of an event fails the whole load.
+ */
+int
+pf_finite(const struct pfnum *v)
+{
+	return v->isint || (v->d == v->d && v->d <= DBL_MAX &&
+	    v->d >= -DBL_MAX);
 }
 
 /*

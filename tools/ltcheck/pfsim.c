@@ -197,8 +197,10 @@ thread(struct pfsim *s, const struct pfev *ev, int ph, uint64_t *pid)
 }
 
 /*
- * A flow id: an integer, or a string parsable as hex (CStringToUInt64
- * base 16).  Returns 0 with *id set, or -1.
+ * A flow id: an integer (an int64: one beyond is a double to Perfetto,
+ * no id), or a string all of which strtoull(3) takes in base 16, as
+ * CStringToUInt64 does: blanks first, a sign, 0x, and digits, the value
+ * saturated at 2^64-1 beyond 64 bits.  Returns 0 with *id set, or -1.
  */
 static int
 flowid(const struct pfval *v, uint64_t *id)
@@ -206,15 +208,17 @@ flowid(const struct pfval *v, uint64_t *id)
 	struct pfnum n;
 	const char *p = v->p, *e = v->p + v->n;
 	uint64_t x = 0;
-	int d;
+	int d, neg = 0, over = 0;
 
 	if (v->type == 'n')
-		return pf_num(v->p, v->n, &n) == 0 && n.isint ?
+		return pf_num(v->p, v->n, &n) == 0 && n.isint && !n.wrap ?
 		    (*id = (uint64_t)n.i, 0) : -1;
 	if (v->type != '"')
 		return -1;
-	while (p < e && (*p == ' ' || *p == '\t'))
+	while (p < e && (*p == ' ' || (*p >= '\t' && *p <= '\r')))
 		p++;
+	if (p < e && (*p == '+' || *p == '-'))
+		neg = *p++ == '-';
 	if (e - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
 		p += 2;
 	if (p == e)
@@ -228,9 +232,11 @@ flowid(const struct pfval *v, uint64_t *id)
 			d = *p - 'A' + 10;
 		else
 			return -1;
+		if (x > (UINT64_MAX - (uint64_t)d) / 16)
+			over = 1;
 		x = x * 16 + (uint64_t)d;
 	}
-	*id = x;
+	*id = over ? UINT64_MAX : neg ? 0 - x : x;
 	return 0;
 }
 
@@ -427,6 +433,14 @@ counter(struct pfsim *s, const struct pfev *ev)
 
 /* -------- one event -------- */
 
+/* The phase, for the counts; what the tokenizer reads of ph is later. */
+static int
+phase(const struct pfev *ev)
+{
+	return ev->ph.type == '"' && ev->ph.n > 0 ?
+	    (unsigned char)ev->ph.p[0] : 0;
+}
+
 /*
  * What the tokenizer says before it looks at ts: returns 0 to go on, or
  * -1 when the event is dropped, or stalls the tokenizer.
@@ -461,6 +475,15 @@ precheck(struct pfsim *s, const struct pfev *ev)
 	if (ev->id2_bad)
 		find(s, "SC-ID2-AMBIGUOUS", "json_tokenizer_failure", PF_TE,
 		    ev->line);
+	/* infinite: a member fails the load, as does a counter's value */
+	if (ev->inf_member || (ev->inf_args && phase(ev) == 'C')) {
+		pf_find(&s->fd, "PF-NUM-OVERFLOW", "fatal", PF_FATAL, ev->line,
+		    ev->inf_member ? "a member of an event" :
+		    "a value of a counter");
+		return -1;
+	}
+	if (ev->inf_args)
+		find(s, "PF-NUM-OVERFLOW", NULL, PF_SILENT, ev->line);
 	return 0;
 }
 
@@ -538,14 +561,6 @@ tokenize(struct pfsim *s, const struct pfev *ev, int ph, int64_t *ts,
 		*flags |= RF_ROUND;
 	precision(s, ev, &n, *ts, flags);
 	return 0;
-}
-
-/* The phase, for the counts; what the tokenizer reads of ph is later. */
-static int
-phase(const struct pfev *ev)
-{
-	return ev->ph.type == '"' && ev->ph.n > 0 ?
-	    (unsigned char)ev->ph.p[0] : 0;
 }
 
 /* The event, by phase, once it has a ts. */

@@ -10,20 +10,23 @@
  * number it spells (Kineto 2021 writes X slices with string tids and
  * their flows with the numbers).  So every id is written as an integer:
  *
- * - an integer in 0..2^32-1 (a tid: 1..2^32-1) stays what it is, and
- *   so does a string that spells one: they are one thread;
- * - any other id (negative, above 2^32-1, a fraction, an exponent, a
- *   string) gets a fresh one in 2^31..2^32-2, from a hash of how it is
- *   written, never 0, never its process's pid, never one a thread of
- *   its process has; an integer that comes after a fresh id took it
- *   gets a fresh one too;
+ * - a tid in 1..2^32-1 or a pid in 0..2^31-1 (a .pftrace holds pids
+ *   as int32: ThreadDescriptor) stays what it is, and so does a string
+ *   that spells one: they are one thread;
+ * - any other id (negative, too large, a fraction, an exponent, a
+ *   string) gets a fresh one, a tid in 2^31..2^32-2 and a pid in
+ *   2^30..2^31-2, from a hash of how it is written, never 0, never its
+ *   process's pid, never one a thread of its process has; an integer
+ *   that comes after a fresh id took it gets a fresh one too;
  * - with a block (-n, several inputs) pids move to the block, as the
  *   logs' do.
  *
  * A process or thread whose id changed keeps its id as written in its
  * name: a name the trace gives it gets " (pid P)", " (tid T)" or " (node
  * N, pid P)" after it, and one it does not name gets an M record at the
- * end ("tid -19360192", or the string).  Memory grows with the threads.
+ * end ("tid -19360192", or the string; an empty one is 'pid ""' and
+ * 'tid ""', as Perfetto fails an empty name).  Memory grows with the
+ * threads.
  */
 #include <stdlib.h>
 
@@ -32,7 +35,10 @@
 
 #define PIDBITS		22	/* as in procs.c */
 #define FRESH0		0x80000000U
-#define FRESHN		0x7fffffffU	/* fresh ids: FRESH0 .. FRESH0+FRESHN-1 */
+#define FRESHN		0x7fffffffU	/* fresh tids: FRESH0 .. FRESH0+FRESHN-1 */
+#define PFRESH0		0x40000000U
+#define PFRESHN		0x3fffffffU	/* fresh pids, below 2^31 */
+#define PIDMAX		0x7fffffff	/* a .pftrace holds no pid above */
 
 /* A process or a thread: its id as written, and as written out. */
 struct jid {
@@ -169,7 +175,7 @@ outpid(const struct pspin *in, const struct psjid *id, int *changed)
 {
 	uint64_t low, pid, h = idhash(id);
 	int valid = id->kind == PS_JID_INT && id->v >= 0 &&
-	    id->v <= (int64_t)UINT32_MAX;
+	    id->v <= PIDMAX;
 
 	*changed = !valid;
 	if (in->block != 0) {
@@ -183,8 +189,8 @@ outpid(const struct pspin *in, const struct psjid *id, int *changed)
 	if (valid && !pidtaken(in, (uint64_t)id->v))
 		return (uint64_t)id->v;
 	*changed = 1;
-	for (pid = FRESH0 + h % FRESHN; pidtaken(in, pid);
-	    pid = pid + 1 < FRESH0 + FRESHN ? pid + 1 : FRESH0)
+	for (pid = PFRESH0 + h % PFRESHN; pidtaken(in, pid);
+	    pid = pid + 1 < PFRESH0 + PFRESHN ? pid + 1 : PFRESH0)
 		;
 	return pid;
 }
@@ -281,13 +287,22 @@ getthread(uint32_t p, const struct psjid *id)
 	return t;
 }
 
+/* Is it the empty string, which Perfetto would show as no name? */
+static int
+empty(const struct jid *e)
+{
+	return e->kind == PS_JID_TEXT && e->n == 0;
+}
+
 /* The id of e as written, as JSON string contents. */
 static void
 addid(struct ltbuf *b, const struct jid *e)
 {
 	char num[LT_NUMBUF];
 
-	if (e->kind == PS_JID_TEXT)
+	if (empty(e))
+		lt_buf_adds(b, "\"\"");	/* visibly */
+	else if (e->kind == PS_JID_TEXT)
 		lt_buf_add(b, e->text, e->n);
 	else
 		lt_buf_add(b, num, lt_i64_fmt(num, e->v));
@@ -373,7 +388,7 @@ ps_jsonnames(struct pssink *s, const struct pspin *in)
 			continue;
 		if (!pr->named && (pr->changed || in->block != 0)) {
 			b.n = 0;
-			if (pr->str) {
+			if (pr->str && !empty(pr)) {
 				addid(&b, pr);
 				if (in->block != 0) {
 					lt_buf_adds(&b, " (");
@@ -396,7 +411,7 @@ ps_jsonnames(struct pssink *s, const struct pspin *in)
 			if (th->named)
 				continue;
 			b.n = 0;
-			if (!th->str)
+			if (!th->str || empty(th))
 				lt_buf_adds(&b, "tid ");
 			addid(&b, th);
 			lt_buf_addc(&b, '\0');

@@ -289,6 +289,7 @@ offset(const struct pspin *ip, struct ltin *in)
 static void
 top(struct pssink *s, const struct ltjev *ev)
 {
+	const char *lt;
 	size_t vn;
 
 	lt_out_puts(&s->out, "#top\t");
@@ -297,9 +298,10 @@ top(struct pssink *s, const struct ltjev *ev)
 	lt_out_write(&s->out, ev->p, ev->n);
 	lt_out_putc(&s->out, '\n');
 	s->n[PS_C_TOP]++;
-	/* ltjson's trace: its metadata says how it was made */
+	/* ltjson's trace: its metadata says which version made it */
 	if (ev->keyn == 8 && memcmp(ev->key, "metadata", 8) == 0 &&
-	    lt_json_member(ev->p, ev->n, "litracer", &vn) != NULL)
+	    (lt = lt_json_member(ev->p, ev->n, "litracer", &vn)) != NULL &&
+	    *lt == '{' && lt_json_member(lt, vn, "version", &vn) != NULL)
 		s->ours = 1;
 }
 
@@ -309,6 +311,7 @@ element(struct pssink *s, struct ltin *in, const struct ltjev *ev,
     struct psjrec *jc)
 {
 	const char *tab;
+	int64_t ns;
 
 	/* As jsonev.c says of a bare number: not a trace. */
 	if (ev->type != '{')
@@ -318,18 +321,19 @@ element(struct pssink *s, struct ltin *in, const struct ltjev *ev,
 	s->n[PS_C_JSON]++;
 	s->rec.n = 0;
 	if (ps_jrec(ev, &s->rec, jc) < 0) {
-		s->n[jc->negdur ? PS_C_SKIPDUR : PS_C_SKIPJSON]++;
+		s->n[jc->skip]++;
 		if (s->verbose)
 			lt_warnpos(in->name, ev->line, "skipped %s", jc->why);
 		return;
 	}
-	if ((ev->flags & LT_JS_REPAIRED) || jc->fixed)
+	if ((ev->flags & LT_JS_REPAIRED) || jc->fixed || jc->numbers > 0)
 		s->n[PS_C_REPAIRED]++;
-	if (!s->t0done) {
-		tab = memchr(s->rec.p, '\t', s->rec.n);
+	tab = memchr(s->rec.p, '\t', s->rec.n);
+	if (!s->t0done)
 		ps_sink_t0(s, s->rec.p, (size_t)(tab - s->rec.p), tab[1]);
-	}
-	lt_out_write(&s->out, s->rec.p, s->rec.n);
+	if (lt_us_parse(s->rec.p, (size_t)(tab - s->rec.p), &ns) == LT_NUM_OK)
+		ps_sink_first(s, jc->in, ns, tab[1]);
+	ps_hold_put(s, s->rec.p, s->rec.n);
 	s->n[PS_C_EVENTS]++;
 }
 
@@ -357,6 +361,7 @@ ps_jsonin(const struct pspin *ip, struct ltin *in, int form,
 		else
 			element(s, in, &ev, &jc);
 	}
+	ps_hold_flush(s);
 	s->n[PS_C_DUPKEYS] += jc.dupkeys;
 	lt_jr_free(&jr);
 }

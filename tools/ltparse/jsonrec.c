@@ -64,6 +64,108 @@ text(const char *js, const struct ltjtok *t, const char **p, size_t *n)
 
 #define ISDIGIT(c)	((unsigned)(c) - '0' < 10)
 
+/* -------- numbers Perfetto cannot read as written (jsonnum.c) -------- */
+
+static int
+isnum(const char *js, const struct ltjtok *t)
+{
+	return t->type == LT_JT_PRIMITIVE && (js[t->start] == '-' ||
+	    ISDIGIT(js[t->start]));
+}
+
+/* Is token t a number Perfetto does not read as written? */
+static int
+badnum(const char *js, const struct ltjtok *t)
+{
+	return isnum(js, t) && !ps_jnum_ok(js + t->start,
+	    (size_t)(t->end - t->start));
+}
+
+/* Is token t a number beyond the range of a double? */
+static int
+outside(const char *js, const struct ltjtok *t)
+{
+	return badnum(js, t) && ps_jnum(js + t->start,
+	    (size_t)(t->end - t->start), NULL) < 0;
+}
+
+/* Does the value of token i hold such a number? */
+static int
+hasbad(const struct ltjev *ev, int i)
+{
+	const struct ltjtok *t = ev->tok;
+	int end = lt_jtok_skip(t, i);
+
+	for (; i < end; i++)
+		if (badnum(ev->p, &t[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * The value of token i, with each number Perfetto does not read as
+ * written rewritten, and one beyond a double left out (a member) or
+ * null (an element of an array), counted in jr; returns the token
+ * after it.  Nesting is bounded by the JSON reader's limit.
+ */
+static int
+putfixed(struct ltbuf *b, const struct ltjev *ev, int i, struct psjrec *jr)
+{
+	const struct ltjtok *t = ev->tok;
+	const char *p;
+	size_t n;
+	int k, j, v, obj, first = 1;
+
+	if (t[i].type == LT_JT_OBJECT || t[i].type == LT_JT_ARRAY) {
+		obj = t[i].type == LT_JT_OBJECT;
+		lt_buf_addc(b, obj ? '{' : '[');
+		for (k = 0, j = i + 1; k < t[i].size; k++) {
+			v = obj ? j + 1 : j;
+			if (obj && outside(ev->p, &t[v])) {
+				jr->numbers++;
+				j = v + 1;
+				continue;
+			}
+			if (!first)
+				lt_buf_addc(b, ',');
+			first = 0;
+			if (obj) {
+				text(ev->p, &t[j], &p, &n);
+				lt_buf_add(b, p, n);
+				lt_buf_addc(b, ':');
+			}
+			j = putfixed(b, ev, v, jr);
+		}
+		lt_buf_addc(b, obj ? '}' : ']');
+		return j;
+	}
+	if (badnum(ev->p, &t[i])) {
+		jr->numbers++;
+		if (ps_jnum(ev->p + t[i].start, (size_t)(t[i].end - t[i].start),
+		    b) < 0)
+			lt_buf_add(b, "null", 4);
+		return i + 1;
+	}
+	text(ev->p, &t[i], &p, &n);
+	lt_buf_add(b, p, n);
+	return i + 1;
+}
+
+/* The value of token i, as written, or fixed when it has to be. */
+static void
+putval(struct ltbuf *b, const struct ltjev *ev, int i, struct psjrec *jr)
+{
+	const char *p;
+	size_t n;
+
+	if (hasbad(ev, i)) {
+		putfixed(b, ev, i, jr);
+		return;
+	}
+	text(ev->p, &ev->tok[i], &p, &n);
+	lt_buf_add(b, p, n);
+}
+
 /*
  * A plain -?D+(.D+)? of at most 16 integer digits in ns, rounded as
  * lt_dec_parse rounds; 0 for anything else, left to lt_dec_parse.  In
@@ -296,7 +398,7 @@ jid(const struct ltjev *ev, int t, struct psjid *id)
  */
 static void
 putargs(struct ltbuf *b, const struct ltjev *ev, const int *col,
-    const char *suffix)
+    const char *suffix, struct psjrec *jr)
 {
 	const struct ltjtok *t = ev->tok, *a = &t[col[M_ARGS]];
 	const char *p = ev->p;
@@ -304,7 +406,7 @@ putargs(struct ltbuf *b, const struct ltjev *ev, const int *col,
 
 	if (suffix == NULL || (v = lt_jtok_get(p, t, col[M_ARGS], "name")) <
 	    0 || t[v].type != LT_JT_STRING) {
-		lt_buf_add(b, p + a->start, (size_t)(a->end - a->start));
+		putval(b, ev, col[M_ARGS], jr);
 		return;
 	}
 	lt_buf_add(b, p + a->start, (size_t)(t[v].end - a->start));
@@ -391,7 +493,8 @@ walk(const struct ltjev *ev, struct members *mb, struct psjrec *jr)
 
 /* The eight columns before extra, each followed by its tab. */
 static void
-columns(struct ltbuf *b, const struct ltjev *ev, const struct members *mb)
+columns(struct ltbuf *b, const struct ltjev *ev, const struct members *mb,
+    struct psjrec *jr)
 {
 	const struct ltjtok *t = ev->tok;
 	int used[M_N], i, m;
@@ -409,7 +512,7 @@ columns(struct ltbuf *b, const struct ltjev *ev, const struct members *mb)
 		else if (m == M_PID || m == M_TID)
 			putnum(b, (int64_t)mb->id[m == M_TID], 0);
 		else if (m == M_ARGS)
-			putargs(b, ev, used, mb->suffix);
+			putargs(b, ev, used, mb->suffix, jr);
 		else		/* ph, cat, name: contents */
 			lt_buf_add(b, ev->p + t[i].start,
 			    (size_t)(t[i].end - t[i].start));
@@ -466,6 +569,10 @@ extra(struct ltbuf *b, const struct ltjev *ev, const struct members *mb,
 		}
 		if (m >= 0 && (!mb->extra[m] || mb->col[m] != i + 1))
 			continue;	/* in its column, or repeated */
+		if (outside(ev->p, &t[i + 1])) {
+			jr->numbers++;	/* it would fail the whole trace */
+			continue;
+		}
 		if (!first)
 			lt_buf_addc(b, ',');
 		first = 0;
@@ -477,8 +584,7 @@ extra(struct ltbuf *b, const struct ltjev *ev, const struct members *mb,
 			jr->fixed = 1;
 			continue;
 		}
-		text(ev->p, &t[i + 1], &p, &n);
-		lt_buf_add(b, p, n);
+		putval(b, ev, i + 1, jr);
 	}
 	lt_buf_add(b, "}\n", 2);
 }
@@ -498,6 +604,42 @@ ids(const struct ltjev *ev, struct members *mb, const struct psjrec *jr)
 }
 
 /*
+ * Why Perfetto fails M event ev (json_parser_failure), or NULL: one
+ * that names a process or thread with no name, or orders one with no
+ * number.  Such an event names nothing, so it is left out.
+ */
+static const char *
+badmeta(const struct ltjev *ev, const struct members *mb)
+{
+	const struct ltjtok *t = ev->tok;
+	const char *p = ev->p, *name;
+	size_t n;
+	int a = mb->extra[M_ARGS] ? -1 : mb->col[M_ARGS], v, sort;
+
+	if (p[t[mb->col[M_PH]].start] != 'M' || mb->col[M_NAME] < 0 ||
+	    mb->extra[M_NAME])
+		return NULL;
+	name = p + t[mb->col[M_NAME]].start;
+	n = (size_t)(t[mb->col[M_NAME]].end - t[mb->col[M_NAME]].start);
+	if ((n == 12 && memcmp(name, "process_name", 12) == 0) ||
+	    (n == 11 && memcmp(name, "thread_name", 11) == 0))
+		sort = 0;
+	else if ((n == 18 && memcmp(name, "process_sort_index", 18) == 0) ||
+	    (n == 17 && memcmp(name, "thread_sort_index", 17) == 0))
+		sort = 1;
+	else
+		return NULL;
+	v = a < 0 ? -1 : lt_jtok_get(p, t, a, sort ? "sort_index" : "name");
+	if (sort && (v < 0 || !isnum(p, &t[v])))
+		return "an M event ordering a process or thread with no "
+		    "sort_index number";
+	if (!sort && (v < 0 || t[v].type != LT_JT_STRING ||
+	    t[v].end == t[v].start))
+		return "an M event naming a process or thread with no name";
+	return NULL;
+}
+
+/*
  * Append the record of ev, with its '\n', to b.  Returns 0, or -1 when
  * the event has no lt1 form (jr->why says why; nothing is appended).
  */
@@ -508,7 +650,9 @@ ps_jrec(const struct ltjev *ev, struct ltbuf *b, struct psjrec *jr)
 	struct members mb;
 	int m, ph;
 
-	jr->negdur = jr->fixed = 0;
+	jr->skip = PS_C_SKIPJSON;
+	jr->numbers = 0;
+	jr->fixed = 0;
 	if (ev->ntok < 1 || t[0].type != LT_JT_OBJECT) {
 		jr->why = "an event that is not an object";
 		return -1;
@@ -525,15 +669,27 @@ ps_jrec(const struct ltjev *ev, struct ltbuf *b, struct psjrec *jr)
 		if (mb.col[m] >= 0 && !fits(ev, jr, m, &t[mb.col[m]],
 		    &mb.ns[m], &mb.keep[m]))
 			mb.extra[m] = 1;
+	/* A ts beyond a double fails the whole trace in Perfetto. */
+	if (mb.col[M_TS] >= 0 && mb.extra[M_TS] &&
+	    outside(ev->p, &t[mb.col[M_TS]])) {
+		jr->why = "an event whose ts is beyond the range of a double";
+		return -1;
+	}
 	/* Perfetto drops an X of negative dur: so do we, and say so. */
 	if (ev->p[t[ph].start] == 'X' && mb.col[M_DUR] >= 0 &&
-	    !mb.extra[M_DUR] && mb.ns[M_DUR] < 0) {
-		jr->why = "an X event with a negative dur";
-		jr->negdur = 1;
+	    ((!mb.extra[M_DUR] && mb.ns[M_DUR] < 0) ||
+	    (mb.extra[M_DUR] && outside(ev->p, &t[mb.col[M_DUR]])))) {
+		jr->why = mb.extra[M_DUR] ? "an X event whose dur is beyond "
+		    "the range of a double" : "an X event with a negative dur";
+		jr->skip = PS_C_SKIPDUR;
+		return -1;
+	}
+	if ((jr->why = badmeta(ev, &mb)) != NULL) {
+		jr->skip = PS_C_SKIPMETA;
 		return -1;
 	}
 	ids(ev, &mb, jr);
-	columns(b, ev, &mb);
+	columns(b, ev, &mb, jr);
 	extra(b, ev, &mb, jr, ev->p[t[ph].start]);
 	return 0;
 }

@@ -277,6 +277,14 @@ ps_lognorm(const struct pslog *lg, struct psnorm *nm)
 		nm->role = st->role;
 	} else
 		nm->role = 0;
+	/*
+	 * 0.2.45's PrepareChunksThread looks chunks up, index -1, beside
+	 * its downloads and deletes: the prefetch thread's, not the main.
+	 */
+	if (nm->renamed && nm->namen == 8 && memcmp(nm->name, "get_item",
+	    8) == 0 && nm->narg == 2 && nm->arg[1].vn == 2 &&
+	    memcmp(nm->arg[1].v, "-1", 2) == 0)
+		nm->role = PS_ROLE_PREFETCH;
 	if (nm->cat == NULL && cat != NULL) {
 		nm->cat = cat;
 		nm->catn = strlen(cat);

@@ -29,6 +29,7 @@ event(const struct pspin *ip, const struct pslog *lg, size_t n,
 	s->n[PS_C_RENAMED] += nm.renamed;
 	s->n[PS_C_INFERRED] += nm.inferred;
 	s->n[PS_C_SALVAGED] += lg->salvaged;
+	ps_sink_first(s, ip, lg->ts, lg->ph.p[0]);
 	/* Before a part's range only the count of replacements is wanted. */
 	if (s->quiet && lg->plain) {
 		s->t0done = 1;

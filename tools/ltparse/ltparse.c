@@ -174,6 +174,7 @@ run(struct pspin *ins, int nin)
 	}
 	if (part != nparts)
 		return;
+	ps_clocks(&sink, ins, nin);
 	for (i = 0; i < nin; i++) {
 		ps_names(&sink, &ins[i]);
 		ps_jsonnames(&sink, &ins[i]);
@@ -294,6 +295,8 @@ main(int argc, char *argv[])
 		argv = stdin_only;
 	}
 	ins = inputs(argc, argv, node);
+	sink.first = lt_calloc((size_t)argc, sizeof(*sink.first));
+	sink.firstpart = lt_calloc((size_t)argc, sizeof(*sink.firstpart));
 	lt_out_init(&sink.out, 1, "<stdout>");
 	if (progfd >= 0)
 		progstart(progfd, ins, argc);
@@ -301,8 +304,11 @@ main(int argc, char *argv[])
 	lt_prog_end(&prog);
 	lt_out_close(&sink.out);
 	free(ins);
+	free(sink.first);
+	free(sink.firstpart);
 	ps_procs_free();
 	ps_jsonids_free();
+	ps_hold_free();
 	lt_buf_free(&sink.rec);
 	return LT_EXIT_OK;
 }

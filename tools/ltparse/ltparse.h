@@ -120,6 +120,7 @@ enum {
 	PS_C_SKIP,		/* + kind - 1: skipped log lines by kind */
 	PS_C_SKIPJSON = PS_C_SKIP + PS_NKIND - 1,
 	PS_C_SKIPDUR,		/* JSON X events of negative dur */
+	PS_C_SKIPMETA,		/* JSON M events Perfetto fails */
 	PS_C_GEN,		/* + PS_GEN_*: records by generation */
 	PS_C_JSON = PS_C_GEN + PS_NGEN,
 	PS_C_RENAMED,
@@ -130,8 +131,11 @@ enum {
 	PS_C_REPAIRED,
 	PS_C_DUPKEYS,
 	PS_C_TOP,
+	PS_C_FLOWSMOVED,	/* flow starts kept from a 0-ns slice */
 	PS_NCOUNT
 };
+
+struct pspin;
 
 struct pssink {
 	struct ltout	 out;
@@ -141,6 +145,8 @@ struct pssink {
 	int		 quiet;		/* rebuilding state: nothing written */
 	int		 t0done;	/* #t0 is behind us */
 	int		 ours;		/* an input was a trace litracer wrote */
+	int64_t		*first;		/* ns: each input's first event, */
+	int		*firstpart;	/*   of part firstpart; 0: none yet */
 };
 
 void	ps_sink_head(struct pssink *);
@@ -149,6 +155,8 @@ void	ps_sink_meta(struct pssink *, uint64_t, uint32_t, const char *,
 	    const char *, long long);
 void	ps_sink_config(struct pssink *, uint64_t, const char *, size_t);
 void	ps_sink_stats(struct pssink *, long long, long long);
+void	ps_sink_first(struct pssink *, const struct pspin *, int64_t, int);
+void	ps_clocks(const struct pssink *, const struct pspin *, int);
 const char *ps_quote(char *, size_t, const char *, size_t);
 
 /* logrec.c: a log event as an lt1 record, made in a buffer. */
@@ -269,12 +277,22 @@ struct psjrec {
 	int64_t		 offset;	/* ns added to every ts */
 	const struct pspin *in;		/* the input, for jsonids.c */
 	const char	*why;		/* why an event has no lt1 form */
-	int		 negdur;	/* it is an X of negative dur */
+	int		 skip;		/* and the counter it goes to */
+	int		 numbers;	/* numbers rewritten or left out */
 	int		 fixed;		/* a string ts or dur, a flow id >= 2^53 */
 	long long	 dupkeys;	/* repeated members dropped */
 };
 
 int	ps_jrec(const struct ltjev *, struct ltbuf *, struct psjrec *);
+
+/* jsonhold.c: flow starts kept from 0-ns slices of their time. */
+void	ps_hold_put(struct pssink *, const char *, size_t);
+void	ps_hold_flush(struct pssink *);
+void	ps_hold_free(void);
+
+/* jsonnum.c: numbers Perfetto's JSON importer cannot read as written. */
+int	ps_jnum_ok(const char *, size_t);
+int	ps_jnum(const char *, size_t, struct ltbuf *);
 
 /* jsontail.c: the ts offset of a trace that ltjson wrote. */
 #define PS_JTAIL	(1024 * 1024)	/* bytes of a trace's end read */

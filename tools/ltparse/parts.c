@@ -443,6 +443,10 @@ putend(const struct parts *pt, const struct pssink *s)
 	fputs("count", f);
 	for (i = 0; i < PS_NCOUNT; i++)
 		fprintf(f, " %lld", s->n[i]);
+	fputs("\nfirst", f);
+	for (i = 0; i < pt->nin; i++)
+		fprintf(f, " %d %lld", s->firstpart[i] != 0,
+		    (long long)s->first[i]);
 	fputc('\n', f);
 	ps_procs_save(f);
 	commit(pt, f, "end", tmp);
@@ -454,7 +458,7 @@ getend(struct parts *pt, int j, struct pssink *s)
 	char word[8];
 	long long v;
 	FILE *f;
-	int i;
+	int i, has;
 
 	f = openstate(pt, j, "end");
 	if (fscanf(f, "%7s", word) != 1 || strcmp(word, "count") != 0)
@@ -463,6 +467,17 @@ getend(struct parts *pt, int j, struct pssink *s)
 		if (fscanf(f, "%lld", &v) != 1 || v < 0)
 			badstate(pt, j, "end");
 		s->n[i] += v;
+	}
+	/* each input's first event: that of the first part that has one */
+	if (fscanf(f, "%7s", word) != 1 || strcmp(word, "first") != 0)
+		badstate(pt, j, "end");
+	for (i = 0; i < pt->nin; i++) {
+		if (fscanf(f, "%d %lld", &has, &v) != 2)
+			badstate(pt, j, "end");
+		if (has && (s->firstpart[i] == 0 || j < s->firstpart[i])) {
+			s->first[i] = v;
+			s->firstpart[i] = j;
+		}
 	}
 	if (ps_procs_load(f, pt->ins, (uint32_t)pt->nin) < 0)
 		badstate(pt, j, "end");

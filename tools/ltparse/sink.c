@@ -5,7 +5,9 @@
  * the M records that name processes and threads, the #stat line of its
  * counters, and input bytes quoted in its messages.
  */
+#include <limits.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "lt.h"
 #include "ltparse.h"
@@ -91,6 +93,74 @@ ps_sink_config(struct pssink *s, uint64_t pid, const char *text, size_t n)
 	lt_out_write(&s->out, b->p, b->n);
 }
 
+/* The first time of input ip: ns, of an event ph that is not M. */
+void
+ps_sink_first(struct pssink *s, const struct pspin *ip, int64_t ns, int ph)
+{
+	if (s->firstpart != NULL && s->firstpart[ip->index] == 0 &&
+	    ph != 'M') {
+		s->first[ip->index] = ns;
+		s->firstpart[ip->index] = INT_MAX;	/* this run's part */
+	}
+}
+
+#define DAY	((int64_t)86400 * 1000000000)
+
+/* A time of an input, for a message: its us, and its date if it is one. */
+static void
+when(struct ltbuf *b, int64_t ns)
+{
+	char t[LT_NUMBUF + 40];
+	struct tm tm;
+	time_t sec = (time_t)(ns / 1000000000);
+
+	lt_buf_add(b, t, lt_us_fmt(t, ns));
+	lt_buf_adds(b, " us");
+	/* after a year from 1970, an epoch time */
+	if (ns >= 365 * DAY && gmtime_r(&sec, &tm) != NULL &&
+	    strftime(t, sizeof(t), " (%Y-%m-%d %H:%M:%S UTC)", &tm) > 0)
+		lt_buf_adds(b, t);
+}
+
+/*
+ * Inputs merged into one trace whose clocks are more than a day apart
+ * (a LitData log in epoch time and a trace whose clock starts at 0):
+ * a timeline of years with each input at one end.  Said, naming each
+ * input and its first time.
+ */
+void
+ps_clocks(const struct pssink *s, const struct pspin *ins, int nin)
+{
+	struct ltbuf b = { NULL, 0, 0 };
+	int64_t lo = 0, hi = 0;
+	int i, n = 0;
+
+	for (i = 0; i < nin; i++) {
+		if (s->firstpart[i] == 0)
+			continue;
+		if (n++ == 0 || s->first[i] < lo)
+			lo = s->first[i];
+		if (n == 1 || s->first[i] > hi)
+			hi = s->first[i];
+	}
+	if (n < 2 || hi - lo <= DAY)
+		return;
+	for (i = 0; i < nin; i++) {
+		if (s->firstpart[i] == 0)
+			continue;
+		lt_buf_adds(&b, b.n > 0 ? "; " : "");
+		lt_buf_adds(&b, strcmp(ins[i].path, "-") == 0 ?
+		    "standard input" : ins[i].path);
+		lt_buf_adds(&b, " starts at ");
+		when(&b, s->first[i]);
+	}
+	lt_buf_addc(&b, '\0');
+	lt_warn("inputs merged into one trace have clocks %lld days apart: "
+	    "%s (litracer(7): aligning inputs)", (long long)((hi - lo) / DAY),
+	    b.p);
+	lt_buf_free(&b);
+}
+
 /* The #stat line; the processes and threads are the logs'. */
 void
 ps_sink_stats(struct pssink *s, long long procs, long long threads)
@@ -108,7 +178,7 @@ ps_sink_stats(struct pssink *s, long long procs, long long threads)
 	int i;
 
 #define STAT(k, v)	(st[n].key = (k), st[n++].val = (v))
-	for (i = PS_C_SKIP; i <= PS_C_SKIPDUR; i++)
+	for (i = PS_C_SKIP; i <= PS_C_SKIPMETA; i++)
 		sum += s->n[i];
 	STAT("lines", s->n[PS_C_LINES]);
 	STAT("events", s->n[PS_C_EVENTS]);
@@ -117,6 +187,7 @@ ps_sink_stats(struct pssink *s, long long procs, long long threads)
 		STAT(skipped[i], s->n[PS_C_SKIP + i]);
 	STAT("skipped_json", s->n[PS_C_SKIPJSON]);
 	STAT("skipped_dur", s->n[PS_C_SKIPDUR]);
+	STAT("skipped_meta", s->n[PS_C_SKIPMETA]);
 	for (i = 0; i < PS_NGEN; i++)
 		STAT(gen[i], s->n[PS_C_GEN + i]);
 	STAT("lines_json", s->n[PS_C_JSON]);
@@ -130,8 +201,14 @@ ps_sink_stats(struct pssink *s, long long procs, long long threads)
 	STAT("repaired", s->n[PS_C_REPAIRED]);
 	STAT("dupkeys", s->n[PS_C_DUPKEYS]);
 	STAT("top", s->n[PS_C_TOP]);
+	STAT("flows_moved", s->n[PS_C_FLOWSMOVED]);
 #undef STAT
 	lt_put_stat(&s->out, "ltparse", st, n);
+	if (s->n[PS_C_FLOWSMOVED] > 0)
+		lt_warn("%lld flow starts written before a 0-ns slice of their "
+		    "time and thread, which Perfetto would bind them to: they "
+		    "bind to the slice of their correlation",
+		    s->n[PS_C_FLOWSMOVED]);
 }
 
 /*

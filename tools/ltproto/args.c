@@ -78,9 +78,10 @@ pt_str(struct ltbuf *b, const char *p, size_t n, size_t *len)
 }
 
 /*
- * A flow or async id as Perfetto reads one from JSON: an integer, as a
- * 64-bit pattern; a string, as hexadecimal (strtoull(3) with base 16,
- * all of it).  Returns 0 for anything else.
+ * A flow or async id as Perfetto reads one from JSON: an int64, as a
+ * 64-bit pattern (an integer beyond is a double to it, no id); a
+ * string, as hexadecimal (strtoull(3) with base 16, all of it, 2^64-1
+ * beyond 64 bits).  Returns 0 for anything else.
  */
 int
 pt_id(const char *p, size_t n, uint64_t *id)
@@ -94,8 +95,10 @@ pt_id(const char *p, size_t n, uint64_t *id)
 		*id = (uint64_t)v;
 		return 1;
 	}
-	if (lt_uint_parse(p, n, id) == LT_NUM_OK)
+	if (n == 20 && memcmp(p, "-9223372036854775808", 20) == 0) {
+		*id = (uint64_t)1 << 63;
 		return 1;
+	}
 	if (n < 2 || p[0] != '"')
 		return 0;
 	s = pt_str(&text, p + 1, n - 2, &sn);
@@ -157,6 +160,87 @@ strend(const char *p, const char *end)
 static int value(struct ltbuf *, const char **, const char *, int);
 
 /*
+ * Array indexes.  Perfetto's JSON importer numbers the elements of an
+ * array as they stand, but for nulls: an empty object or array takes an
+ * index and makes no arg, so [[],[],[1,6]] gives x[2][0] and x[2][1].
+ * Its protobuf importer numbers only the values that make args, which
+ * would give x[0][0].  So an array where an element that makes no arg
+ * comes before one that does (a hole), or that holds such an array, is
+ * written as its JSON text (legacy_json_value), which Perfetto reads as
+ * its JSON importer reads args: the same keys, the same values.
+ */
+#define MAXSCAN		64	/* depth an array is looked into for holes */
+
+/* Past the JSON value at p (checked JSON), whatever it holds. */
+static const char *
+skip(const char *p, const char *end)
+{
+	int depth = 0;
+
+	while (p < end) {
+		if (*p == '"') {
+			if ((p = strend(p, end)) == NULL)
+				return end;
+			continue;
+		}
+		if (*p == '{' || *p == '[')
+			depth++;
+		else if ((*p == '}' || *p == ']') && depth-- == 0)
+			return p;
+		else if (*p == ',' && depth == 0)
+			return p;
+		p++;
+	}
+	return end;
+}
+
+/*
+ * Pass over the value at *p: returns 1 when it makes no arg (null, or
+ * an object or array of such values only); sets *holey when an array in
+ * it, not under an object, has a hole before a value that makes one.
+ */
+static int
+noarg(const char **p, const char *end, int *holey, int depth)
+{
+	const char *q = *p, *k, *was;
+	int none = 1, hole = 0, obj, isnull, sub = 0;
+
+	if (q >= end)
+		return 1;
+	if (*q == 'n') {
+		*p = q + 4;
+		return 1;
+	}
+	if ((*q != '{' && *q != '[') || depth > MAXSCAN) {
+		*p = skip(q, end);
+		return 0;
+	}
+	obj = *q++ == '{';
+	while (q < end && *q != (obj ? '}' : ']')) {
+		was = q;
+		if (obj && (k = strend(q, end)) == NULL) {
+			q = end;
+			break;
+		}
+		if (obj)
+			q = k + 1;		/* past the ':' */
+		isnull = *q == 'n';
+		if (!noarg(&q, end, obj ? &sub : holey, depth + 1)) {
+			none = 0;
+			if (!obj && hole)
+				*holey = 1;
+		} else if (!obj && !isnull)
+			hole = 1;
+		if (q < end && *q == ',')
+			q++;
+		else if (q == was)
+			break;	/* not JSON (#valid trusted too far) */
+	}
+	*p = q < end ? q + 1 : end;
+	return none;
+}
+
+/*
  * One annotation as field f of b: named when key is not NULL, its value
  * read at *p.  Nothing is left of it when its value is null or empty.
  * Perfetto writes the '.' of a name as '_', where JSON's "a.b" is the
@@ -167,12 +251,22 @@ annotation(struct ltbuf *b, uint32_t f, const char *key, size_t keyn,
     const char **p, const char *end, int depth)
 {
 	size_t start = b->n, o;
-	const char *dot;
-	int ok;
+	const char *dot = NULL, *q = *p;
+	int ok, holey = 0;
 
+	if (key != NULL)
+		dot = depth < MAXDOTS ? memchr(key, '.', keyn) : NULL;
+	if (key != NULL && dot == NULL && q < end && *q == '[' &&
+	    (noarg(&q, end, &holey, 0), holey)) {
+		o = pb_open(b, f);
+		pb_uint(b, DA_NAME_IID, pt_iid(PT_ANNOS, key, keyn));
+		pb_bytes(b, DA_LEGACY_JSON, *p, (size_t)(q - *p));
+		pb_close(b, o);
+		*p = q;
+		return 1;
+	}
 	o = pb_open(b, f);
 	if (key != NULL) {
-		dot = depth < MAXDOTS ? memchr(key, '.', keyn) : NULL;
 		pb_uint(b, DA_NAME_IID, pt_iid(PT_ANNOS, key,
 		    dot != NULL ? (size_t)(dot - key) : keyn));
 		if (dot != NULL)

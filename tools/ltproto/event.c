@@ -239,12 +239,14 @@ boundflow(const struct ltrec *rec)
 	pb_close(&pk, o);
 }
 
+static struct pthandle	 held;		/* the packet hold() held last */
+
 static void
 hold(int64_t ts, uint64_t track, int kind, int64_t dur)
 {
 	end();
 	pt_intern_put();
-	pt_hold(ts, (uint32_t)track, kind, dur, pk.p, pk.n);
+	pt_hold(ts, (uint32_t)track, kind, dur, pk.p, pk.n, &held);
 }
 
 /* A TrackEvent of a type, named, with args: B, instants, X. */
@@ -368,25 +370,66 @@ instant(const struct ltrec *rec, const struct ptthread *th, int64_t ts)
 	hold(ts, th->uuid, PT_KOTHER, 0);
 }
 
+/*
+ * The flow steps and ends met lately, by the key of their flow (its id,
+ * category and name, which Perfetto's JSON importer pairs them by):
+ * one that comes before the start of its flow at the same time is not
+ * bound to it in JSON, which keeps the order of the file there, but the
+ * .pftrace could write the two in either order (they are on different
+ * tracks, held apart).  So such an end, still held, is not written:
+ * neither trace has the flow (flow-same-ts-pftrace-binds.json).
+ */
+#define ENDS	4096
+static struct flowend {
+	uint64_t	 key;		/* 0: none */
+	int64_t		 ts;
+	struct pthandle	 h;
+}			 ends[ENDS];
+
+static uint64_t
+flowkey(const struct ltrec *rec, uint64_t id)
+{
+	uint64_t k = lt_mix(id ^ pt_hash(rec->f[LT_CAT].p, rec->f[LT_CAT].n) ^
+	    lt_mix(pt_hash(rec->f[LT_NAME].p, rec->f[LT_NAME].n)));
+
+	return k != 0 ? k : 1;
+}
+
 /* s, t, f: flow events, bound to the slice around them (or the next). */
 static void
 flow(const struct ltrec *rec, const struct ptthread *th, int64_t ts)
 {
+	struct flowend *fe;
+	uint64_t key;
 	struct extra e;
 	uint64_t id;
 	size_t o;
+	int enclosing;
 
 	readextra(&rec->f[LT_EXTRA], &e);
 	if (e.id.p == NULL || !pt_id(e.id.p, e.id.n, &id)) {
 		pt_count.badid++;
 		return;
 	}
+	key = flowkey(rec, id);
+	fe = &ends[key & (ENDS - 1)];
+	if (rec->f[LT_PH].p[0] == 's' && fe->key == key && fe->ts == ts) {
+		if (pt_unhold(&fe->h))
+			pt_count.unbound++;
+		fe->key = 0;
+	}
 	o = legacy(rec, th, 0);
 	pb_uint(&pk, LEG_UNSCOPED_ID, id);
-	if (ISSTR(e.bp, "e"))
+	enclosing = rec->f[LT_PH].p[0] != 'f' || ISSTR(e.bp, "e");
+	if (rec->f[LT_PH].p[0] == 'f' && enclosing)
 		pb_uint(&pk, LEG_BIND_ENCLOSING, 1);
 	pb_close(&pk, o);
-	hold(ts, th->uuid, PT_KOTHER, 0);
+	hold(ts, th->uuid, enclosing ? PT_KFLOW : PT_KOTHER, 0);
+	if (rec->f[LT_PH].p[0] != 's') {
+		fe->key = key;
+		fe->ts = ts;
+		fe->h = held;
+	}
 }
 
 /* b, e, n: async events, on tracks of their id, cat and name. */
@@ -477,7 +520,7 @@ counter(const struct ltrec *rec, int64_t ts)
 		else
 			pb_double(&pk, EV_DOUBLE_VALUE, d);
 		end();
-		pt_put_at(ts, pk.p, pk.n);
+		pt_put_at(ts, (uint32_t)uuid, PT_KOTHER, pk.p, pk.n);
 	}
 }
 
@@ -490,6 +533,7 @@ meta(const struct ltrec *rec)
 	const char *v, *s;
 	size_t vn, n;
 	int64_t rank;
+	int32_t r32;
 	int proc;
 
 	if (LT_IS(*name, "process_name") || LT_IS(*name, "thread_name")) {
@@ -510,17 +554,18 @@ meta(const struct ltrec *rec)
 		v = lt_json_member(args->p, args->n, "sort_index", &vn);
 		if (v == NULL || lt_int_parse(v, vn, &rank) != LT_NUM_OK)
 			return;
-		/* sibling_order_rank is an int32. */
-		if (rank > INT32_MAX)
-			rank = INT32_MAX;
-		if (rank < INT32_MIN)
-			rank = INT32_MIN;
+		/*
+		 * sibling_order_rank is an int32; Perfetto's JSON importer
+		 * keeps the low 32 bits of a larger one (4298067783 is
+		 * 3100487), and so does the .pftrace.
+		 */
+		r32 = (int32_t)(uint32_t)((uint64_t)rank & 0xffffffffU);
 		if (proc)
 			pt_process_rank(pt_process(&rec->f[LT_PID],
-			    &rec->f[LT_EXTRA]), (int32_t)rank);
+			    &rec->f[LT_EXTRA]), r32);
 		else
 			pt_thread_rank(pt_thread(&rec->f[LT_PID],
-			    &rec->f[LT_TID], &rec->f[LT_EXTRA]), (int32_t)rank);
+			    &rec->f[LT_TID], &rec->f[LT_EXTRA]), r32);
 	}
 }
 
@@ -689,6 +734,7 @@ pt_event_free(void)
 	lt_buf_free(&sval);
 	pt_args_free();
 	memset(&pt_count, 0, sizeof(pt_count));
+	memset(ends, 0, sizeof(ends));
 	t0set = based = 0;
 	lastxn = SIZE_MAX;
 }

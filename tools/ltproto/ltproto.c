@@ -25,17 +25,19 @@
 #define DEFSTRINGS	262144
 
 /* ltproto's counters for -S: those of every writer, and what it left out. */
+#define NMINE	8
 static size_t
 mystats(struct ltstat *st)
 {
-	const struct ltstat mine[] = {
+	const struct ltstat mine[NMINE] = {
 		{ "negative", pt_count.negative },
 		{ "negdur", pt_count.negdur },
 		{ "nots", pt_count.nots },
 		{ "unsupported", pt_count.unsupported },
 		{ "badid", pt_count.badid },
 		{ "badcounter", pt_count.badcounter },
-		{ "spilled", pt_count.spilled }
+		{ "spilled", pt_count.spilled },
+		{ "unbound", pt_count.unbound }
 	};
 	size_t i, k = lt_tally_counts(st);
 
@@ -66,7 +68,7 @@ main(int argc, char *argv[])
 	};
 	struct ltrec rec;
 	struct ltrd rd;
-	struct ltstat st[LT_TALLY_MAX + 7];	/* mystats */
+	struct ltstat st[LT_TALLY_MAX + NMINE];	/* mystats */
 	const char *errstr, *ofile = NULL, *sfile = NULL, *sumfile = NULL;
 	long long window = DEFWINDOW, strings = DEFSTRINGS;
 	int c, k, fd = 1, status;
@@ -161,9 +163,13 @@ main(int argc, char *argv[])
 	    "left out");
 	report(pt_count.spilled, "slices that cross others (or came too "
 	    "late to be ordered) on tracks of their own (see ltlanefix)");
+	report(pt_count.unbound, "flow ends before the start of their flow "
+	    "at the same time left out, as Perfetto's JSON importer binds "
+	    "none");
 	status = pt_count.negative > 0 ? LT_EXIT_DATA : LT_EXIT_OK;
-	report(pt_roots_lost(), "slices may start with a slice already "
-	    "written, which Perfetto then nests outside them (raise -w)");
+	report(pt_roots_lost(), "slices start with a slice already "
+	    "written, so cannot enclose it: among those on tracks of their "
+	    "own (raise -w)");
 	lt_tally_free();
 	pt_event_free();
 	pt_roots_free();

@@ -59,6 +59,7 @@ enum {
 	DA_INT = 4,
 	DA_DOUBLE = 5,
 	DA_STRING = 6,
+	DA_LEGACY_JSON = 9,
 	DA_DICT = 11,
 	DA_ARRAY = 12,
 	DA_STRING_IID = 17,
@@ -170,7 +171,10 @@ enum {
 	PT_KXBEGIN,		/* the start of an X slice; key: -dur */
 	PT_KPUSH,		/* B, instants, X of no duration: slices on */
 				/*   the thread's track */
-	PT_KOTHER		/* flows, async events, scoped instants */
+	PT_KOTHER,		/* async events, scoped instants, flow */
+				/*   ends bound to the next slice */
+	PT_KFLOW,		/* flow events bound to the slice around */
+	PT_KDEAD		/* held, then not to be written */
 };
 
 /* A packet held, and its place among those of its time. */
@@ -188,12 +192,20 @@ struct ptitem {
 
 void	pt_out_open(int, const char *, size_t);
 void	pt_put(const char *, size_t);
-void	pt_put_at(int64_t, const char *, size_t);
+void	pt_put_at(int64_t, uint32_t, int, const char *, size_t);
 void	pt_out_restart(uint32_t);
 void	pt_out_base(int64_t);
 int64_t	pt_out_t0(void);
 void	pt_out_drain(uint32_t);
-void	pt_hold(int64_t, uint32_t, int, int64_t, const char *, size_t);
+/* A packet held in the window: its place there. */
+struct pthandle {
+	uint64_t	 pos;
+	uint64_t	 order;
+};
+
+void	pt_hold(int64_t, uint32_t, int, int64_t, const char *, size_t,
+	    struct pthandle *);
+int	pt_unhold(const struct pthandle *);
 void	pt_order(struct ptitem *, size_t);
 void	pt_rehold(int64_t, const struct ptitem *, const char *);
 void	pt_take(int64_t, uint32_t, struct ltbuf *, struct ltbuf *);
@@ -210,6 +222,7 @@ void	pt_roots_hold(uint32_t, int64_t, int64_t, const struct ptitem *,
 int	pt_roots_keep(uint32_t, int64_t, const struct ptitem *, size_t,
 	    const char *);
 int	pt_roots_cross(uint32_t, int64_t, int64_t);
+void	pt_roots_gone(uint32_t, int64_t);
 void	pt_roots_budget(size_t);
 void	pt_roots_flush(void);
 void	pt_roots_free(void);
@@ -230,6 +243,8 @@ struct ptcount {
 					/*   Perfetto cannot read */
 	long long	 badcounter;	/* counter values not numbers */
 	long long	 spilled;	/* X slices on tracks of their own */
+	long long	 unbound;	/* flow ends before their start, */
+					/*   at its time: not written */
 };
 extern struct ptcount pt_count;
 extern int	pt_tallying;	/* the summary's counters are kept (-S) */

@@ -11,17 +11,20 @@
  * (a root) may still get such a parent, so the packets of its start
  * (the begins, and what the window gives of their time and track) stay
  * here; when a slice that starts earlier encloses it, no parent can
- * start with it any more, and they are written, with what the window
- * (window.c) holds of their time and track; a slice that starts with it
+ * start with it any more in a stream in order of end, and they go back
+ * to the window (window.c), which writes them with what comes of their
+ * time and track while it holds them; a slice that starts with a root
  * joins it, and they go together, the longest first.
  *
  * Roots of a track are disjoint and come in order of start, a stack.
  * Memory is bounded: a track keeps its oldest roots and its newest (an
  * epoch starts with the oldest, a batch with the newest ones); beyond,
- * the oldest of the newest go, and a parent that would start with one
- * of those is counted (pt_roots_lost), as Perfetto nests it inside.
- * Streams written in order of start have no such parents: their roots
- * go as the newest do.
+ * the oldest of the newest go back to the window, where a parent that
+ * starts with one may still find it (a crash's span, closed at the end
+ * of its thread: pftrace-same-start.lt).  One that comes after they
+ * were written is put on a track of its own, keeping its times, and
+ * counted (pt_roots_lost).  Streams written in order of start have no
+ * such parents: their roots go as the newest do.
  */
 #include <stdlib.h>
 
@@ -55,9 +58,7 @@ struct stack {
 	size_t		 head, nring;
 	size_t		 half;		/* capacity of bot and ring, each: */
 					/*   a power of 2, for a mask */
-	int		 dropped;	/* roots between them written */
-	int64_t		 dmin, dmax;	/* their starts */
-	int64_t		 gone[GONE];	/* starts of roots written, by hash */
+	int64_t		 gone[GONE];	/* starts of slices written, by hash */
 	struct span	 left[LEFT];	/* the last roots that left */
 	unsigned	 nleft, nextleft;
 	int64_t		 leftmax;	/* no end of theirs is later */
@@ -158,7 +159,8 @@ release(uint32_t track, struct stack *st, int64_t start)
 	n = sitems.n / sizeof(*it);
 	pt_order(it, n);
 	for (i = 0; i < n; i++)
-		pt_put_at(start, sbytes.p + it[i].off, it[i].len);
+		pt_put_at(start, track, it[i].kind, sbytes.p + it[i].off,
+		    it[i].len);
 	sitems.n = sbytes.n = 0;
 	st->gone[GONESLOT(start)] = start;
 }
@@ -192,24 +194,18 @@ static struct root *
 push(uint32_t track, struct stack *st, int64_t start, int64_t end)
 {
 	struct root *r;
-	int64_t old;
 
 	if (st->nring == 0 && st->nbot < st->half)
 		r = &st->bot[st->nbot++];
 	else {
 		if (st->nring == st->half) {
+			/* the oldest of the newest, to the window */
 			r = &st->ring[st->head];
-			old = r->start;
 			leave(st, r->start, r->end);
 			detach(r);
 			st->head = (st->head + 1) & (st->half - 1);
 			st->nring--;
-			if (!st->dropped || old < st->dmin)
-				st->dmin = old;
-			if (!st->dropped || old > st->dmax)
-				st->dmax = old;
-			st->dropped = 1;
-			release(track, st, old);
+			release(track, NULL, r->start);
 		}
 		r = &st->ring[(st->head + st->nring++) & (st->half - 1)];
 	}
@@ -253,26 +249,18 @@ pt_roots_hold(uint32_t track, int64_t start, int64_t end,
 			return;
 		}
 		/*
-		 * Enclosed: nothing of its start can come any more in a
-		 * stream in order of end.  A root after its end, or that
-		 * it crosses, comes of a stream in another order, where
-		 * its own end may fall on that start: the window orders
-		 * them.
+		 * Enclosed, or after its end, or crossed: no parent can
+		 * start with it any more in a stream in order of end, but
+		 * in another order (gentrace -f dense) the end or start of
+		 * another slice may still fall on its start.  So its
+		 * packets go back to the window, which orders them with
+		 * what comes of their time and track while they are held
+		 * there, as the JSON's are.
 		 */
 		detach(r);
 		pop(st);
-		if (st->nring == 0)
-			st->dropped = 0;	/* enclosed, as r was */
 		leave(st, r->start, r->end);
-		release(track, r->end <= end && r->start < end ? st : NULL,
-		    r->start);
-	}
-	/* It may start with a root written to keep within bounds. */
-	if (st->dropped && st->nring == 0 && start <= st->dmax) {
-		if (start >= st->dmin)
-			lost++;
-		if (start <= st->dmin)
-			st->dropped = 0;
+		release(track, NULL, r->start);
 	}
 	keep(push(track, st, start, end), it, p);
 }
@@ -325,8 +313,10 @@ pt_roots_cross(uint32_t track, int64_t start, int64_t end)
 	if (st == NULL)
 		return 0;
 	if (st->gone[GONESLOT(start)] == start ||
-	    st->gone[GONESLOT(end)] == end)
+	    st->gone[GONESLOT(end)] == end) {
+		lost += st->gone[GONESLOT(start)] == start;
 		return 1;		/* too late to be ordered there */
+	}
 	/* A slice that starts after they end crosses none of them. */
 	for (i = 0; start < st->leftmax && i < st->nleft; i++) {
 		r0 = st->left[i].start;
@@ -414,8 +404,17 @@ pt_roots_flush(void)
 			release((uint32_t)t, st, r->start);
 		}
 		st->nbot = st->nring = st->head = 0;
-		st->dropped = 0;
 	}
+}
+
+/* The X slices of a track at ts were written (by the window). */
+void
+pt_roots_gone(uint32_t track, int64_t ts)
+{
+	struct stack *st = stackof(track, 0);
+
+	if (st != NULL)
+		st->gone[GONESLOT(ts)] = ts;
 }
 
 void

@@ -43,6 +43,7 @@ struct ent {
 	uint32_t	 track;
 	uint8_t		 kind;
 	uint8_t		 first;		/* of its group */
+	uint8_t		 gone;		/* its group left the window */
 };
 
 static struct ltout	 out;
@@ -99,6 +100,7 @@ pt_out_open(int fd, const char *name, size_t events)
 
 struct pend {
 	int64_t		 ts;
+	uint32_t	 track;
 	uint32_t	 len;
 	char		 p[PENDMAX];
 };
@@ -110,6 +112,7 @@ static struct seqout {
 }			*seqout;	/* by sequence id */
 static size_t		 capseqout;
 static int64_t		 base;		/* BOOTTIME ns where our clocks start */
+static struct ltbuf	 took;		/* ends unwait() takes */
 
 /* Times count from t0 (0 or more), given before the first packet. */
 void
@@ -196,26 +199,39 @@ unpend(struct seqout *so)
 		so->lo = so->n = 0;
 }
 
-/* A held packet p[0..n) at ts, out, after the X ends it comes after. */
+/*
+ * A held packet p[0..n) of a track and kind at ts, out, after the X
+ * ends it comes after: those of its time or before, but for a flow
+ * those of its own track at its time, which it comes before.  Perfetto's
+ * JSON importer closes an X slice only when another slice on its track
+ * starts, so a flow at the very end of an X binds to it, where the
+ * protobuf importer would have closed it (flow-at-slice-end.json).  The
+ * end goes out before the next packet of its sequence that is not such
+ * a flow.
+ */
 void
-pt_put_at(int64_t ts, const char *p, size_t n)
+pt_put_at(int64_t ts, uint32_t track, int kind, const char *p, size_t n)
 {
 	struct seqout *so = seqof(p, n);
+	const struct pend *e;
 
-	while (so->lo < so->n && so->e[so->lo].ts <= ts)
+	while (so->lo < so->n && (e = &so->e[so->lo])->ts <= ts) {
+		if (kind == PT_KFLOW && e->ts == ts && e->track == track)
+			break;
 		unpend(so);
+	}
 	frame(so, ts, p, n);
 }
 
-/* An X end that waits for its time on its sequence. */
+/* An X end of a track that waits for its time on its sequence. */
 static void
-pend(int64_t ts, const char *p, size_t n)
+pend(int64_t ts, uint32_t track, const char *p, size_t n)
 {
 	struct seqout *so;
 	size_t i;
 
 	if (n > PENDMAX) {
-		pt_put_at(ts, p, n);
+		pt_put_at(ts, track, PT_KXEND, p, n);
 		return;
 	}
 	so = seqof(p, n);
@@ -235,6 +251,7 @@ pend(int64_t ts, const char *p, size_t n)
 		;
 	memmove(so->e + i + 1, so->e + i, (so->n - i) * sizeof(*so->e));
 	so->e[i].ts = ts;
+	so->e[i].track = track;
 	so->e[i].len = (uint32_t)n;
 	memcpy(so->e[i].p, p, n);
 	so->n++;
@@ -431,6 +448,9 @@ release(int64_t ts, uint32_t track)
 	if (groups[g].head == NIL)
 		return;
 	for (s = groups[g].head; s != NIL; s = ENT(s)->next) {
+		ENT(s)->gone = 1;
+		if (ENT(s)->kind == PT_KDEAD)
+			continue;
 		items = lt_grow(items, &capitems, n + 1, sizeof(*items));
 		items[n].seq = ENT(s)->order;
 		items[n].track = track;
@@ -443,8 +463,12 @@ release(int64_t ts, uint32_t track)
 	unslot(g);
 	if (!pt_roots_keep(track, ts, items, n, buf)) {
 		pt_order(items, n);
-		for (i = 0; i < n; i++)
-			pt_put_at(ts, buf + items[i].off, items[i].len);
+		for (i = 0; i < n; i++) {
+			if (items[i].kind == PT_KXBEGIN)
+				pt_roots_gone(track, ts);
+			pt_put_at(ts, track, items[i].kind,
+			    buf + items[i].off, items[i].len);
+		}
 	}
 }
 
@@ -465,6 +489,9 @@ pt_take(int64_t ts, uint32_t track, struct ltbuf *it, struct ltbuf *bytes)
 	ENT(groups[g].head)->first = 0;
 	for (s = groups[g].head; s != NIL; s = e->next) {
 		e = ENT(s);
+		e->gone = 1;
+		if (e->kind == PT_KDEAD)
+			continue;
 		memset(&x, 0, sizeof(x));
 		x.seq = e->order;
 		x.track = track;
@@ -539,6 +566,7 @@ enter(int64_t ts, uint32_t track, int kind, int64_t key, uint64_t order,
 	e->len = (uint32_t)n;
 	e->track = track;
 	e->kind = (uint8_t)kind;
+	e->gone = 0;
 	memcpy(buf + g, p, n);
 	g = slot(ts, track);
 	e->first = groups[g].head == NIL;
@@ -552,17 +580,51 @@ enter(int64_t ts, uint32_t track, int kind, int64_t key, uint64_t order,
 }
 
 /*
+ * The X ends of a track at ts that wait on the sequence of packet
+ * p[0..n), a flow of that time and track just held: into its group,
+ * which orders them after it (place), where they cannot be written
+ * ahead of it by a packet of a later time.
+ */
+static void
+unwait(int64_t ts, uint32_t track, const char *p, size_t n)
+{
+	struct seqout *so = seqof(p, n);
+	const struct pend *e;
+	size_t i;
+
+	took.n = 0;
+	for (i = so->n; i > so->lo && so->e[i - 1].ts >= ts;) {
+		i--;
+		if (so->e[i].ts != ts || so->e[i].track != track)
+			continue;
+		lt_buf_add(&took, &so->e[i], sizeof(so->e[i]));
+		memmove(so->e + i, so->e + i + 1, (so->n - i - 1) *
+		    sizeof(*so->e));
+		so->n--;
+	}
+	if (so->lo == so->n)
+		so->lo = so->n = 0;
+	/* entering may let groups go, and unpend: so after */
+	for (i = 0; i + sizeof(*e) <= took.n; i += sizeof(*e)) {
+		e = (const struct pend *)(const void *)(took.p + i);
+		enter(ts, track, PT_KXEND, 0, arrivals, e->p, e->len);
+	}
+}
+
+/*
  * Hold the packet p[0..n) of an event at ts on a track, of a kind
  * (PT_K*) and, for an X begin, its duration.  X begins go to roots.c;
  * an X end goes out ahead (pend) when nothing of its time is held
  * here, since ends come first (roots.c gives back to the window what it
- * cannot be sure of).
+ * cannot be sure of).  *h is what pt_unhold() takes.
  */
 void
 pt_hold(int64_t ts, uint32_t track, int kind, int64_t dur, const char *p,
-    size_t n)
+    size_t n, struct pthandle *h)
 {
 	struct ptitem x;
+
+	h->pos = h->order = 0;
 
 	if (n > UINT32_MAX)
 		lt_die(LT_EXIT_DATA, "an event of %zu bytes: too large", n);
@@ -579,10 +641,32 @@ pt_hold(int64_t ts, uint32_t track, int kind, int64_t dur, const char *p,
 	}
 	if (kind == PT_KXEND && (!maybe(ts, track) ||
 	    groups[slot(ts, track)].head == NIL)) {
-		pend(ts, p, n);
+		pend(ts, track, p, n);
 		return;
 	}
 	enter(ts, track, kind, -dur, arrivals, p, n);
+	h->pos = head - 1;
+	h->order = arrivals;
+	if (kind == PT_KFLOW)
+		unwait(ts, track, p, n);
+}
+
+/*
+ * The packet that pt_hold() gave h for is not written after all, if it
+ * is still held here; returns 1 then.
+ */
+int
+pt_unhold(const struct pthandle *h)
+{
+	struct ent *e;
+
+	if (h->pos < tail || h->pos >= head)
+		return 0;
+	e = ENT(h->pos);
+	if (e->order != h->order || e->gone)
+		return 0;
+	e->kind = PT_KDEAD;
+	return 1;
 }
 
 /* A packet roots.c held, back into the window (its bytes at p). */
@@ -618,6 +702,7 @@ pt_out_close(void)
 	capspans = 0;
 	for (i = 0; i < capseqout; i++)
 		free(seqout[i].e);
+	lt_buf_free(&took);
 	free(seqout);
 	seqout = NULL;
 	capseqout = 0;

@@ -7,10 +7,11 @@
  * " data wait" and given its sort index, so that it sorts right under
  * it.  A flow (category flow, name chunk) joins a chunk's download to
  * its read, and its read to its delete: s at the start of the slice
- * that starts first, f with "bp":"e" at the start of the other (a read
- * that waits for its download begins before it), since Perfetto binds
- * a flow's end only after its start, and a slice is the top of its
- * track's stack at its start (an X sorts before a flow at one ts).
+ * that starts first, with the chunk in args, f with "bp":"e" at the
+ * start of the other, with none (a read that waits for its download
+ * begins before it), since Perfetto binds a flow's end only after its
+ * start, and a slice is the top of its track's stack at its start (an
+ * X sorts before a flow at one ts).
  * Counters are C records: "chunks" with "downloading" and
  * "in cache" per worker, "data wait" with "share" per rank and second.
  */
@@ -97,9 +98,16 @@ flowrec(int64_t ts, int ph, const struct thr *t, int64_t chunk)
 	lt_out_putc(ST.out, ph);
 	lt_out_putc(ST.out, '\t');
 	putthr(t);
-	put("\t-\tflow\tchunk\t{\"chunk\":");
-	puti(chunk);
-	put(ph == 'f' ? "}\t{\"bp\":\"e\",\"id\":" : "}\t{\"id\":");
+	/*
+	 * The chunk on the start alone: trace-viewer merges the args of
+	 * a flow's events and warns (arg_merge_error) for a key on both.
+	 */
+	if (ph == 's') {
+		put("\t-\tflow\tchunk\t{\"chunk\":");
+		puti(chunk);
+		put("}\t{\"id\":");
+	} else
+		put("\t-\tflow\tchunk\t{}\t{\"bp\":\"e\",\"id\":");
 	puti(ST.flowid);
 	put("}\n");
 }
