@@ -307,6 +307,15 @@ balanced() {
 	diff -u "$BATS_TEST_TMPDIR/whole.err" "$BATS_TEST_TMPDIR/parts.err"
 }
 
+@test "ltparse -v: each message is one write(2), so that parts sharing stderr never interleave theirs" {
+	need strace
+	T=$BATS_TEST_TMPDIR
+	strace -o "$T/trace" -e trace=write ltparse -v "$D/damage.log" >/dev/null 2>"$T/err"
+	n=$(wc -l <"$T/err")
+	[ "$n" -gt 5 ]
+	[ "$(grep -c '^write(2, ' "$T/trace")" -eq "$n" ]
+}
+
 @test "ltparse -P: input that cannot be cut is converted whole by part 1" {
 	need gzip
 	gzip -c "$D/new.log" > "$BATS_TEST_TMPDIR/new.log.gz"
