@@ -434,3 +434,9 @@ EOF
 	[ "$got" = "0,1,0" ]
 	flows_and_counters "$t"
 }
+
+@test "ltstat: a batch index of 2^63-1, then another batch" {
+	printf '#lt1\n100\tX\t1\t1\t10\tbatch\tbatch\t{"batch":9223372036854775807,"epoch":1}\t{}\n200\tX\t1\t1\t10\tbatch\tbatch\t{"batch":5,"epoch":1}\t{}\n' >"$BATS_TEST_TMPDIR/max.lt1"
+	run -0 --separate-stderr ltstat "$BATS_TEST_TMPDIR/max.lt1"
+	[[ "$output" == *"(pid 1): 2 batches, compute 0.020 ms, data wait 0.000 ms (0.0%)"* ]]
+}
