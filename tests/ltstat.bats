@@ -440,3 +440,10 @@ EOF
 	run -0 --separate-stderr ltstat "$BATS_TEST_TMPDIR/max.lt1"
 	[[ "$output" == *"(pid 1): 2 batches, compute 0.020 ms, data wait 0.000 ms (0.0%)"* ]]
 }
+
+@test "ltstat: a time that rounds to 0 is never -0.000 (an epoch that starts just before #t0)" {
+	printf '#lt1\n#t0\t1000\n999.5\tX\t10\t1\t10000\tepoch\tdataloader\t{"epoch":1}\t{}\n3000\tX\t10\t1\t1000\tbatch\tbatch\t{"batch":0,"epoch":1}\t{}\n' >"$BATS_TEST_TMPDIR/neg.lt1"
+	run -0 --separate-stderr ltstat "$BATS_TEST_TMPDIR/neg.lt1"
+	[[ "$output" == *"  epoch 1 at +0.000 s, 10.000 ms: 1 batch"* ]]
+	nomatch -e '-0\.000' <(echo "$output")
+}
