@@ -106,6 +106,8 @@ struct ltout {
 };
 
 int	lt_out_create(const char *);
+int	lt_out_replace(const char *);
+void	lt_out_commit(const char *);
 void	lt_out_init(struct ltout *, int, const char *);
 void	lt_out_flush(struct ltout *);
 void	lt_out_close(struct ltout *);

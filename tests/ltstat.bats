@@ -447,3 +447,15 @@ EOF
 	[[ "$output" == *"  epoch 1 at +0.000 s, 10.000 ms: 1 batch"* ]]
 	nomatch -e '-0\.000' <(echo "$output")
 }
+
+@test "ltstat -o: bad input (exit 1) leaves the report's file as it was" {
+	T=$BATS_TEST_TMPDIR
+	cp "$HAND" "$T/bad"
+	printf '2\tX\t1\n' >>"$T/bad"
+	echo "previous report" >"$T/r.txt"
+	run -1 --separate-stderr ltstat -o "$T/r.txt" "$T/bad"
+	[ "$(cat "$T/r.txt")" = "previous report" ]
+	[ "$(ls -A "$T" | grep -c r.txt)" -eq 1 ]
+	ltstat -o "$T/r.txt" "$HAND"
+	ltstat "$HAND" | cmp - "$T/r.txt"
+}
