@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -24,6 +25,42 @@
 		"source = 'analysis') group by name, severity, source " \
 		"order by name"
 #define KEEP	1024	/* bytes of its messages kept */
+
+static char			*tmp;	/* the temporary file, if any */
+static volatile sig_atomic_t	 kid;	/* the trace processor, running */
+
+/*
+ * A signal that ends ltcheck (the driver's SIGTERM, ^C) ends the trace
+ * processor too, and removes the temporary file: neither outlives it.
+ */
+static void
+onsig(int sig)
+{
+	int st;
+
+	if (kid > 0) {
+		kill(-(pid_t)kid, SIGKILL);
+		while (waitpid((pid_t)kid, &st, 0) < 0 && errno == EINTR)
+			;
+	}
+	if (tmp != NULL)
+		unlink(tmp);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void
+catchsigs(void)
+{
+	static const int sigs[] = { SIGHUP, SIGINT, SIGPIPE, SIGTERM };
+	static int done;
+	size_t i;
+
+	for (i = 0; !done && i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (signal(sigs[i], onsig) == SIG_IGN)
+			signal(sigs[i], SIG_IGN);
+	done = 1;
+}
 
 static int
 executable(const char *path)
@@ -197,6 +234,7 @@ child(const char *prog, const char *trace, int out, int err)
 	char *argv[5];
 	int null;
 
+	setpgid(0, 0);		/* its own group, killed with it */
 	if ((null = open("/dev/null", O_RDONLY)) < 0 ||
 	    dup2(null, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
 		_exit(126);
@@ -261,6 +299,7 @@ pf_tp_import(struct pftp *tp, const char *prog, const char *trace)
 	tp->prog = prog;
 	if (pipe(po) < 0 || pipe(pe) < 0)
 		lt_die(LT_EXIT_SYS, "pipe:");
+	catchsigs();
 	if ((pid = fork()) < 0)
 		lt_die(LT_EXIT_SYS, "fork:");
 	if (pid == 0) {
@@ -268,12 +307,15 @@ pf_tp_import(struct pftp *tp, const char *prog, const char *trace)
 		close(pe[0]);
 		child(prog, trace, po[1], pe[1]);
 	}
+	setpgid(pid, pid);	/* before a signal may need it */
+	kid = pid;
 	close(po[1]);
 	close(pe[1]);
 	drain(po[0], pe[0], &out, &err);
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
 			lt_die(LT_EXIT_SYS, "waitpid:");
+	kid = 0;
 	if (WIFSIGNALED(st))
 		lt_die(LT_EXIT_SYS, "%s: killed by signal %d", prog,
 		    WTERMSIG(st));
@@ -349,13 +391,14 @@ pf_tp_differs(const struct pftp *tp, const struct pfrow *r, size_t nr,
 
 /* -------- files for it -------- */
 
-static char	*tmp;
-
 static void
 rmtmp(void)
 {
-	unlink(tmp);
-	free(tmp);
+	char *t = tmp;
+
+	tmp = NULL;
+	unlink(t);
+	free(t);
 }
 
 /*
@@ -366,15 +409,18 @@ char *
 pf_tp_tmpfile(int *fd)
 {
 	const char *dir = getenv("TMPDIR");
+	char *path;
 	size_t n;
 
 	if (dir == NULL || *dir == '\0')
 		dir = "/tmp";
 	n = strlen(dir) + sizeof("/ltcheck.XXXXXX");
-	tmp = lt_malloc(n);
-	snprintf(tmp, n, "%s/ltcheck.XXXXXX", dir);
-	if ((*fd = mkstemp(tmp)) < 0)
-		lt_die(LT_EXIT_SYS, "%s:", tmp);
+	path = lt_malloc(n);
+	snprintf(path, n, "%s/ltcheck.XXXXXX", dir);
+	catchsigs();
+	if ((*fd = mkstemp(path)) < 0)
+		lt_die(LT_EXIT_SYS, "%s:", path);
+	tmp = path;
 	atexit(rmtmp);
 	return tmp;
 }
