@@ -30,6 +30,13 @@ lt_setprog(const char *argv0)
 	lt_prog = p != NULL ? p + 1 : argv0;
 }
 
+/* The program's name, as messages give it. */
+const char *
+lt_progname(void)
+{
+	return lt_prog;
+}
+
 static void vmsg(const char *, long, const char *, va_list) LT_PRINTF(3, 0);
 
 /*

@@ -39,6 +39,7 @@ enum {
 
 /* err.c: "PROG: message"; a format ending in ':' appends strerror(errno). */
 void	lt_setprog(const char *);
+const char *lt_progname(void);
 void	lt_die(int, const char *, ...) LT_NORETURN LT_PRINTF(2, 3);
 void	lt_warn(const char *, ...) LT_PRINTF(1, 2);
 void	lt_diepos(int, const char *, long, const char *, ...)

@@ -787,3 +787,16 @@ bigtrace() {
 	run -0 --separate-stderr sh -c 'ltparse -v noph.json >/dev/null'
 	[ "$stderr" = "ltparse: noph.json:$((n - 1)): skipped an event without ph" ]
 }
+
+@test "ltparse -P: a log cut shorter while a part maps it (logrotate's copytruncate) is an error naming it, exit 2, not SIGBUS" {
+	need genlog
+	T=$BATS_TEST_TMPDIR
+	# 20 MB, far more than the pipe and the output buffer hold: the part
+	# blocks writing with the rest of the file mapped, the file is cut to
+	# nothing, then the pipe is drained
+	genlog -n 100000 -s 3 -q >"$T/t.log"
+	sh -c '{ ltparse -P 1/1 "$1" 2>"$1.err"; echo $? >"$1.st"; } |
+	    { head -c 1 >/dev/null; : >"$1"; cat >/dev/null; }' sh "$T/t.log"
+	[ "$(cat "$T/t.log.st")" = 2 ]
+	[ "$(cat "$T/t.log.err")" = "ltparse: $T/t.log: shrank while it was read" ]
+}
