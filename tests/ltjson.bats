@@ -434,3 +434,12 @@ lt1() {
 		[ "$stderr" = "ltcheck: $want" ] || { echo "$f: $stderr"; false; }
 	done
 }
+
+@test "a category repaired in the events is the same in span_us, and the trace loads" {
+	tp_need
+	printf '#lt1\n1\tX\t1\t1\t1\tsamp\001le\tn\t{}\t{}\n' >"$T/cat"
+	ltjson "$T/cat" >"$T/cat.json"
+	grep -qF '"cat":"samp\u0001le"' "$T/cat.json"
+	grep -qF '"span_us":{"samp\u0001le":1}' "$T/cat.json"
+	tp_clean "$T/cat.json"
+}
