@@ -191,8 +191,7 @@ lt_out_replace(const char *path)
 	free(real);
 	if ((fd = mkstemp(tmpname)) < 0) {
 		tmpname[0] = '\0';
-		lt_die(LT_EXIT_SYS, "%s: cannot make a temporary file beside "
-		    "it:", path);
+		lt_die(LT_EXIT_SYS, "%s:", path);	/* its directory's reason */
 	}
 	/* The mode the file has, or the one a new file would get. */
 	if (stat(finalname, &sb) < 0) {
