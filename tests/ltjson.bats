@@ -456,6 +456,15 @@ args|{"a":1}}|text after the value
 args|{"a":"b"]|expected ',' or '}'
 extra|{"cname\\u":"x"}|invalid \u escape in string
 END
+	# Perfetto reads the args of M and C events strictly: it refuses the
+	# trace for {"sort_index":50,00000} in an M event, and hangs on a C
+	# event's {"a" "b"}: their args are checked in full
+	printf '#lt1\n#valid\n-\tM\t1\t1\t-\t\tthread_sort_index\t{"sort_index":50,00000}\t{}\n' >"$T/m"
+	run -1 --separate-stderr ltjson "$T/m"
+	[ "$stderr" = "ltjson: $T/m:3: column args: expected a string key" ]
+	printf '#lt1\n#valid\n1\tC\t1\t1\t-\t\tc\t{"a" "b"}\t{}\n' >"$T/c"
+	run -1 --separate-stderr ltjson "$T/c"
+	[ "$stderr" = "ltjson: $T/c:3: column args: expected ':' after key" ]
 	# a damage that leaves valid JSON, or JSON that can be repaired, is
 	# written canonical, counted, and the trace loads
 	tp_need
