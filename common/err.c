@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lt.h"
 
@@ -29,53 +30,103 @@ lt_setprog(const char *argv0)
 	lt_prog = p != NULL ? p + 1 : argv0;
 }
 
+/* The program's name, as messages give it. */
+const char *
+lt_progname(void)
+{
+	return lt_prog;
+}
+
 static void vmsg(const char *, long, const char *, va_list) LT_PRINTF(3, 0);
 
 /*
- * s to stderr with its control characters escaped (\r, \t, \n, \xNN),
- * so that bytes a message quotes from the input show as what they are.
+ * A message is made whole here and written with one write(2): stderr is
+ * unbuffered, and the messages of processes sharing it (the parts of
+ * ltparse -P failing together) must not interleave.  There is room for
+ * the longest file name and text, escaped.
+ */
+static char	 mbuf[4 * (4096 + 1024) + 256];
+static size_t	 mlen;
+
+static void
+madd(const char *s, size_t n)
+{
+	if (n > sizeof(mbuf) - mlen)
+		n = sizeof(mbuf) - mlen;
+	memcpy(mbuf + mlen, s, n);
+	mlen += n;
+}
+
+static void
+madds(const char *s)
+{
+	madd(s, strlen(s));
+}
+
+/*
+ * s with its control characters escaped (\r, \t, \n, \xNN), so that
+ * bytes a message quotes from the input show as what they are.
  */
 static void
-putesc(const char *s)
+maddesc(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	char hex[8];
 
 	for (; *p != '\0'; p++) {
 		if (*p >= 0x20 && *p != 0x7f)
-			fputc(*p, stderr);
+			madd((const char *)p, 1);
 		else if (*p == '\r')
-			fputs("\\r", stderr);
+			madds("\\r");
 		else if (*p == '\t')
-			fputs("\\t", stderr);
+			madds("\\t");
 		else if (*p == '\n')
-			fputs("\\n", stderr);
-		else
-			fprintf(stderr, "\\x%02x", *p);
+			madds("\\n");
+		else {
+			snprintf(hex, sizeof(hex), "\\x%02x", *p);
+			madds(hex);
+		}
 	}
 }
 
 static void
 vmsg(const char *file, long line, const char *fmt, va_list ap)
 {
-	char msg[1024];
+	char msg[1024], num[32];
 	int saved = errno, n;
+	size_t off;
+	ssize_t w;
 
 	fflush(stdout);
-	fprintf(stderr, "%s: ", lt_prog);
+	mlen = 0;
+	madds(lt_prog);
+	madds(": ");
 	if (file != NULL) {
-		putesc(file);
-		if (line > 0)
-			fprintf(stderr, ":%ld", line);
-		fputs(": ", stderr);
+		maddesc(file);
+		if (line > 0) {
+			snprintf(num, sizeof(num), ":%ld", line);
+			madds(num);
+		}
+		madds(": ");
 	}
 	n = vsnprintf(msg, sizeof(msg), fmt, ap);
-	putesc(msg);
+	maddesc(msg);
 	if (n >= (int)sizeof(msg))
-		fputs("...", stderr);
+		madds("...");
 	n = (int)strlen(fmt);
-	if (n > 0 && fmt[n - 1] == ':')
-		fprintf(stderr, " %s", strerror(saved));
-	fputc('\n', stderr);
+	if (n > 0 && fmt[n - 1] == ':') {
+		madds(" ");
+		madds(strerror(saved));
+	}
+	if (mlen == sizeof(mbuf))
+		mlen--;
+	madds("\n");
+	for (off = 0; off < mlen; off += (size_t)w)
+		if ((w = write(2, mbuf + off, mlen - off)) < 0) {
+			if (errno != EINTR)
+				break;
+			w = 0;
+		}
 }
 
 void

@@ -7,13 +7,17 @@
  * gzip-compressed input (magic bytes 1f 8b) is read through "gzip -dc",
  * so that every reader takes .gz files and compressed standard input.
  * A regular file can be mapped instead, a window at a time: its bytes
- * are then read where the page cache holds them, not copied.
+ * are then read where the page cache holds them, not copied.  A file
+ * cut shorter while it is mapped (logrotate's copytruncate) makes the
+ * bytes past its new end fault with SIGBUS: that is caught, and the
+ * program ends with a message naming the file, exit 2.
  */
 #include <sys/mman.h>
 #include <sys/wait.h>
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -171,6 +175,64 @@ reap(struct ltin *in, int check)
 		    "damaged compressed data", in->name, WEXITSTATUS(st));
 }
 
+/* The windows mapped, for the SIGBUS handler: few are at a time. */
+static struct {
+	const char	*p;
+	size_t		 n;
+	const char	*name;
+} maps[8];
+
+static void
+writes(const char *s)
+{
+	if (write(2, s, strlen(s)) < 0)
+		return;
+}
+
+static void
+onbus(int sig, siginfo_t *si, void *ctx)
+{
+	const char *a = si->si_addr;
+	size_t i;
+
+	(void)ctx;
+	for (i = 0; i < sizeof(maps) / sizeof(maps[0]); i++)
+		if (maps[i].p != NULL && a >= maps[i].p &&
+		    a < maps[i].p + maps[i].n) {
+			writes(lt_progname());
+			writes(": ");
+			writes(maps[i].name);
+			writes(": shrank while it was read\n");
+			_exit(LT_EXIT_SYS);
+		}
+	signal(sig, SIG_DFL);	/* not ours: the fault again, and the end */
+}
+
+/* Note a window mapped (n > 0) or unmapped (n == 0). */
+static void
+mapped(const char *p, size_t n, const char *name)
+{
+	static int caught;
+	struct sigaction sa;
+	size_t i;
+
+	if (!caught) {
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_sigaction = onbus;
+		sa.sa_flags = SA_SIGINFO;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGBUS, &sa, NULL);
+		caught = 1;
+	}
+	for (i = 0; i < sizeof(maps) / sizeof(maps[0]); i++)
+		if (n > 0 ? maps[i].p == NULL : maps[i].p == p) {
+			maps[i].p = n > 0 ? p : NULL;
+			maps[i].n = n;
+			maps[i].name = name;
+			return;
+		}
+}
+
 /*
  * Map the window of a mapped input that holds byte at of its file, and
  * at least more bytes after it unless the file ends first; -1 when it
@@ -190,8 +252,10 @@ mapat(struct ltin *in, off_t at, size_t more)
 	in->win = len;
 	if ((off_t)len > in->size - start)
 		len = (size_t)(in->size - start);
-	if (in->buf != NULL)
+	if (in->buf != NULL) {
+		mapped(in->buf, 0, NULL);
 		munmap(in->buf, in->cap);
+	}
 	in->buf = NULL;
 	in->cap = in->pos = in->end = 0;
 	in->off = at;
@@ -203,6 +267,7 @@ mapat(struct ltin *in, off_t at, size_t more)
 		return -1;
 	in->buf = map;
 	in->cap = in->end = len;
+	mapped(map, len, in->name);
 	in->off = start;
 	in->pos = (size_t)(at - start);
 	in->eof = start + (off_t)len == in->size;
@@ -381,7 +446,9 @@ lt_in_close(struct ltin *in)
 		reap(in, 0);
 	if (!in->mapped)
 		free(in->buf);
-	else if (in->buf != NULL)
+	else if (in->buf != NULL) {
+		mapped(in->buf, 0, NULL);
 		munmap(in->buf, in->cap);
+	}
 	in->buf = NULL;
 }

@@ -21,8 +21,6 @@
 #include "core.h"
 #include "scan.h"
 
-#define LT_JSON_DEPTH	1000
-
 struct scan {
 	const char	*s;	/* start of the text */
 	const char	*p;	/* current position */

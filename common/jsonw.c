@@ -252,7 +252,7 @@ lt_jw_rec(struct ltjw *w, const struct ltrec *rec, struct ltjwrec *r,
 	int has[2], written[LT_EXTRA], repair, i;
 
 	if ((repair = lt_rec_checkts(rec, why, col, t, has,
-	    w->valid)) < 0)
+	    w->valid ? LT_CHECK_LOOK : LT_CHECK_ALL)) < 0)
 		return -1;
 	w->repaired += repair;
 	for (i = 0; i < LT_NCOL; i++)

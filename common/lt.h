@@ -39,6 +39,7 @@ enum {
 
 /* err.c: "PROG: message"; a format ending in ':' appends strerror(errno). */
 void	lt_setprog(const char *);
+const char *lt_progname(void);
 void	lt_die(int, const char *, ...) LT_NORETURN LT_PRINTF(2, 3);
 void	lt_warn(const char *, ...) LT_PRINTF(1, 2);
 void	lt_diepos(int, const char *, long, const char *, ...)
@@ -109,6 +110,8 @@ struct ltout {
 };
 
 int	lt_out_create(const char *);
+int	lt_out_replace(const char *);
+void	lt_out_commit(const char *);
 void	lt_out_init(struct ltout *, int, const char *);
 void	lt_out_flush(struct ltout *);
 void	lt_out_close(struct ltout *);
@@ -257,8 +260,13 @@ struct ltobj {
 void	lt_obj_init(struct ltobj *, const char *, size_t);
 int	lt_obj_next(struct ltobj *, struct ltfield *, struct ltfield *);
 
+/* JSON nests at most this deep, whatever a stream claims (#valid). */
+#define LT_JSON_DEPTH	1000
+
 /* Objects of plain members (valid, canonical), cut into fields. */
 int	lt_obj_plain(const char *, size_t);
+/* The quick look at an object under #valid: its strings and brackets. */
+int	lt_obj_sound(const char *, size_t);
 long	lt_obj_split(const char *, size_t, struct ltfield *,
 	    struct ltfield *, size_t);
 
@@ -306,8 +314,13 @@ void	lt_rd_bad(struct ltrd *, const char *, ...) LT_NORETURN LT_PRINTF(2, 3);
 void	lt_rd_done(struct ltrd *);
 int	lt_rec_split(char *, size_t, struct ltrec *, const char **);
 int	lt_rec_ts(const struct ltrec *, int, int64_t *);
-/* A record checked, its ts and dur handed out; under #valid, columns ts
- * to dur only. */
+/*
+ * A record checked, its ts and dur handed out.  Under #valid, the string
+ * and object columns are only looked at (LT_CHECK_LOOK: what a JSON
+ * writer needs), or taken as they are (LT_CHECK_TRUST: a writer no text
+ * can break, ltproto).
+ */
+enum { LT_CHECK_ALL, LT_CHECK_LOOK, LT_CHECK_TRUST };
 int	lt_rec_checkts(const struct ltrec *, const char **, int *,
 	    int64_t[2], int[2], int);
 extern const char *const lt_colname[LT_NCOL];

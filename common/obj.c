@@ -205,3 +205,92 @@ lt_obj_plain(const char *p, size_t n)
 {
 	return lt_obj_split(p, n, NULL, NULL, SIZE_MAX) >= 0;
 }
+
+/* The bits of a 16-bit mask xor-ed from bit 0 up: set inside quotes. */
+static unsigned
+prefixxor(unsigned m)
+{
+	m ^= m << 1;
+	m ^= m << 2;
+	m ^= m << 4;
+	m ^= m << 8;
+	return m & 0xffff;
+}
+
+/*
+ * Are p[0..n) printable ASCII with no bracket, no '\' and an even number
+ * of '"'?  The inside of an object of one level whose strings close.
+ */
+static int
+flat(const char *p, size_t n)
+{
+	unsigned par = 0, bad = 0, br;
+	char pad[16];
+	size_t i;
+
+	if (n < 16) {		/* one block, blanks after */
+		memset(pad, ' ', sizeof(pad));
+		memcpy(pad, p, n);
+		p = pad;
+		n = 16;
+	}
+	for (i = 0; i + 16 <= n; i += 16) {
+		par ^= lt_scan16json(p + i, &br, &bad);
+		bad |= br;
+	}
+	if (i < n) {		/* the last 16, less those looked at */
+		par ^= lt_scan16json(p + n - 16, &br, &bad) >> (i - (n - 16));
+		bad |= br;
+	}
+	par ^= par >> 8;	/* the parity of the quotes */
+	par ^= par >> 4;
+	par ^= par >> 2;
+	par ^= par >> 1;
+	return bad == 0 && (par & 1) == 0;
+}
+
+/*
+ * The quick look at an args column of a stream under #valid, which its
+ * tools do not check in full: is p[0..n) one object whose
+ * strings close, whose brackets nest (at most LT_JSON_DEPTH deep) and
+ * close it last, of printable ASCII without escapes?  What a reader of
+ * the trace needs to find where a value ends, and Perfetto's importer
+ * where an event ends, looked at sixteen bytes at a time.  0 when it is
+ * not so: the column is then checked in full (and canonicalised if need
+ * be, or refused).
+ */
+int
+lt_obj_sound(const char *p, size_t n)
+{
+	unsigned q, br, bs = 0, in = 0, s, bit;
+	const char *b;
+	char pad[16];
+	size_t i;
+	int depth = 0;
+
+	if (n < 2 || p[0] != '{' || p[n - 1] != '}')
+		return 0;
+	if (flat(p + 1, n - 2))
+		return 1;	/* one level, its strings close: most args */
+	for (i = 0; i < n; i += 16) {
+		b = p + i;
+		if (n - i < 16) {
+			memset(pad, ' ', sizeof(pad));
+			memcpy(pad, b, n - i);
+			b = pad;
+		}
+		q = lt_scan16json(b, &br, &bs);
+		/* inside a string: an opening quote and what follows it */
+		s = prefixxor(q) ^ (0U - in);
+		in = s >> 15 & 1;
+		for (br &= ~s; br != 0; br &= br - 1) {
+			bit = lt_scan_first(br);
+			if ((b[bit] | 0x20) == '{') {
+				if (++depth > LT_JSON_DEPTH)
+					return 0;
+			} else if (--depth <= 0 && i + bit != n - 1)
+				return 0;
+		}
+	}
+	return depth == 0 && !in && bs == 0;
+}

@@ -4,11 +4,17 @@
  * checked; a failure (disk full, /dev/full, a closed pipe without
  * SIGPIPE) is reported with the output's name and exits 2.
  */
+#define _XOPEN_SOURCE	700	/* realpath */
+
+#include <sys/stat.h>
+
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "core.h"
@@ -122,4 +128,100 @@ lt_out_close(struct ltout *o)
 	o->buf = NULL;
 	if (close(o->fd) < 0 && errno != EINTR)
 		lt_die(LT_EXIT_SYS, "write error: %s:", o->name);
+}
+
+/*
+ * The output file path (-o) of a program that may still fail: written
+ * in a temporary file of path's directory, which lt_out_commit() renames
+ * over path once the output is whole, so that bad input (exit 1) or an
+ * error (exit 2) leaves the user's file as it was.  The temporary goes
+ * at exit and on the signals that end a program, unless committed.  A
+ * symbolic link is written through (its target replaced); what is not a
+ * regular file (a FIFO, a device, a link to nothing) is written in
+ * place, as before.  One such output per program.
+ */
+static char	 tmpname[4096];	/* "" once committed or gone */
+static char	 finalname[4096];
+static int	 handlers;
+
+static void
+rmtemp(void)
+{
+	if (tmpname[0] != '\0')
+		unlink(tmpname);
+	tmpname[0] = '\0';
+}
+
+static void
+ontermsig(int sig)
+{
+	if (tmpname[0] != '\0')
+		unlink(tmpname);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+int
+lt_out_replace(const char *path)
+{
+	static const int sigs[] = { SIGHUP, SIGINT, SIGPIPE, SIGTERM };
+	struct stat sb;
+	char *real = NULL;
+	const char *target = path, *slash;
+	mode_t mask;
+	size_t i;
+	int fd, n;
+
+	if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode) &&
+	    (real = realpath(path, NULL)) != NULL)
+		target = real;
+	if (stat(target, &sb) == 0 ? !S_ISREG(sb.st_mode) : errno != ENOENT) {
+		free(real);
+		return lt_out_create(path);
+	}
+	/* DIR/.NAME.XXXXXX beside DIR/NAME */
+	slash = strrchr(target, '/');
+	n = snprintf(tmpname, sizeof(tmpname), "%.*s.%s.XXXXXX",
+	    slash != NULL ? (int)(slash + 1 - target) : 0, target,
+	    slash != NULL ? slash + 1 : target);
+	if (n < 0 || (size_t)n >= sizeof(tmpname) ||
+	    strlen(target) >= sizeof(finalname))
+		lt_die(LT_EXIT_SYS, "%s: name too long", path);
+	strcpy(finalname, target);
+	free(real);
+	if ((fd = mkstemp(tmpname)) < 0) {
+		tmpname[0] = '\0';
+		lt_die(LT_EXIT_SYS, "%s:", path);	/* its directory's reason */
+	}
+	/* The mode the file has, or the one a new file would get. */
+	if (stat(finalname, &sb) < 0) {
+		mask = umask(0);
+		umask(mask);
+		sb.st_mode = 0666 & ~mask;
+	}
+	if (fchmod(fd, sb.st_mode & 07777) < 0) {
+		rmtemp();
+		lt_die(LT_EXIT_SYS, "%s: cannot set its mode:", path);
+	}
+	if (!handlers) {
+		atexit(rmtemp);
+		for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+			if (signal(sigs[i], ontermsig) == SIG_IGN)
+				signal(sigs[i], SIG_IGN);
+		handlers = 1;
+	}
+	return fd;
+}
+
+/* The output of lt_out_replace, name, closed, takes the user's file's place. */
+void
+lt_out_commit(const char *name)
+{
+	if (tmpname[0] == '\0')
+		return;		/* written in place */
+	if (rename(tmpname, finalname) < 0) {
+		rmtemp();
+		lt_die(LT_EXIT_SYS, "%s:", name);
+	}
+	tmpname[0] = '\0';
 }

@@ -167,6 +167,41 @@ lt_scan16both(const char *p, int a, int b, unsigned *esc)
 #endif
 }
 
+/*
+ * The bits of the bytes JSON's structure hangs on: '"' (returned), and
+ * the brackets in *br; *bs gets a bit (not always the byte's) when there
+ * is a '\', a control character or a byte of a non-ASCII character (the
+ * signed test finds both).  A bracket folded to lower case is '{' or
+ * '}': one test for two.
+ */
+static inline unsigned
+lt_scan16json(const char *p, unsigned *br, unsigned *bs)
+{
+#if defined(LT_SCAN_SSE2)
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i f = _mm_or_si128(x, _mm_set1_epi8(0x20));
+
+	*br = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+	    _mm_cmpeq_epi8(f, _mm_set1_epi8('{')),
+	    _mm_cmpeq_epi8(f, _mm_set1_epi8('}'))));
+	*bs |= (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x,
+	    _mm_set1_epi8('\\')), _mm_cmplt_epi8(x, _mm_set1_epi8(0x20))));
+	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x,
+	    _mm_set1_epi8('"')));
+#else
+	unsigned q = 0, i, c;
+
+	*br = 0;
+	for (i = 0; i < 16; i++) {
+		c = (unsigned char)p[i];
+		q |= (unsigned)(c == '"') << i;
+		*bs |= c == '\\' || c < 0x20 || c >= 0x80;
+		*br |= (unsigned)((c | 0x20) == '{' || (c | 0x20) == '}') << i;
+	}
+	return q;
+#endif
+}
+
 /* The lowest bit set in m, which is not 0. */
 static inline unsigned
 lt_scan_first(unsigned m)

@@ -247,7 +247,7 @@ lt_rec_check(const struct ltrec *rec, const char **why, int *col)
 	int64_t ns[2];
 	int has[2];
 
-	return lt_rec_checkts(rec, why, col, ns, has, 0);
+	return lt_rec_checkts(rec, why, col, ns, has, LT_CHECK_ALL);
 }
 
 /* Column i of rec, ts or dur, into ns[] and has[]; -1 when malformed. */
@@ -265,16 +265,30 @@ timecol(const struct ltrec *rec, int i, const char **why, int64_t ns[2],
 	return 0;
 }
 
+/* The phases whose args a JSON writer only looks at under #valid. */
+static int
+looked(int ph)
+{
+	return ph == 'X' || ph == 'B' || ph == 'E' || ph == 'i' || ph == 'I';
+}
+
 /*
  * lt_rec_check, which also hands out what it read of ts and dur: in
- * ns[0] and ns[1], has[] saying which are not "-".  With valid (the
- * stream is under #valid) the string and object columns, which a tool
- * copies or reads strictly, are taken as they are: ts, ph, pid, tid and
- * dur are checked.
+ * ns[0] and ns[1], has[] saying which are not "-".  Under #valid, how
+ * is LT_CHECK_LOOK or LT_CHECK_TRUST.  A look at the args column of a
+ * slice or an instant is quick (lt_obj_sound): its strings close and its
+ * brackets nest, so that whatever a damaged stream claims, a JSON trace
+ * written from it loads (Perfetto's importer drops an arg of those it
+ * cannot read, not the trace) and a reader of the column never nests
+ * deeper than LT_JSON_DEPTH.  The others are checked as without #valid,
+ * which costs little: a JSON writer puts the text of cat, name and extra
+ * among the event's own members, and Perfetto reads the args of other
+ * phases (M, C) strictly (it fails, or hangs, on {"a":1,2}).  A column
+ * that fails the look is checked in full.
  */
 int
 lt_rec_checkts(const struct ltrec *rec, const char **why, int *col,
-    int64_t ns[2], int has[2], int valid)
+    int64_t ns[2], int has[2], int how)
 {
 	const struct ltfield *f = rec->f;
 	struct ltjson j;
@@ -283,7 +297,7 @@ lt_rec_checkts(const struct ltrec *rec, const char **why, int *col,
 	*why = NULL;
 	ns[0] = ns[1] = 0;
 	has[0] = has[1] = 0;
-	for (i = 0; i < (valid ? LT_CAT : LT_NCOL); i++) {
+	for (i = 0; i < (how == LT_CHECK_TRUST ? LT_CAT : LT_NCOL); i++) {
 		*col = i;
 		switch (i) {
 		case LT_TS:
@@ -319,7 +333,9 @@ lt_rec_checkts(const struct ltrec *rec, const char **why, int *col,
 				ret = 1;
 			break;
 		default:
-			if (lt_obj_plain(f[i].p, f[i].n))
+			if (how == LT_CHECK_LOOK && i == LT_ARGS &&
+			    looked(f[LT_PH].p[0]) ? lt_obj_sound(f[i].p,
+			    f[i].n) : lt_obj_plain(f[i].p, f[i].n))
 				break;
 			if (lt_json_whole(f[i].p, f[i].n, NULL, &j) !=
 			    LT_JSON_OK) {

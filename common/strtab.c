@@ -65,6 +65,8 @@ const char *
 lt_strtab_key(const struct ltstrtab *t, size_t i, size_t *n)
 {
 	*n = t->len[i];
+	if (t->keys.p == NULL)
+		return "";	/* only empty strings: no byte kept */
 	return t->keys.p + t->off[i];
 }
 

@@ -677,12 +677,21 @@ sumval() {
 	[ "${stderr_lines[0]}" = "ltjson: write error: <stdout>: No space left on device" ]
 	[ "${stderr_lines[1]}" = "litracer: ltjson failed (exit 2); the output is incomplete" ]
 	[ "${#stderr_lines[@]}" -eq 2 ]
-	# a device is written as it goes: what it got is incomplete
+	# a device or a FIFO is written as the chain runs: what it got of
+	# the output is incomplete (not "was not written")
 	run -2 --separate-stderr litracer -q -o /dev/full big.log
 	[ "${stderr_lines[0]}" = "ltjson: write error: /dev/full: No space left on device" ]
 	[ "${stderr_lines[1]}" = "litracer: ltjson failed (exit 2); the output is incomplete" ]
 	run -2 --separate-stderr litracer -q --no-lanefix -o /dev/full big.log
 	[ "${stderr_lines[1]}" = "litracer: ltjson failed (exit 2); the output is incomplete" ]
+	mkfifo fifo
+	printf '{"traceEvents":[{"ph":"X"' >bad.json
+	cat fifo >/dev/null 3>&- &
+	run -1 --separate-stderr litracer -q -o fifo bad.json
+	exec 5<>fifo	# cat ends even if no stage opened the FIFO
+	exec 5>&-
+	wait
+	[ "${stderr_lines[${#stderr_lines[@]} - 1]}" = "litracer: ltparse failed (exit 1); the output is incomplete" ]
 	nolitter
 }
 

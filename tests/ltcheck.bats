@@ -718,3 +718,56 @@ misplaced_end_event	0	DL	2" ]
 	[ "$stderr" = "ltcheck: TRACE_PROCESSOR=$b/nope: no such program" ]
 	[ -z "$output" ]
 }
+
+@test "-P: a trace processor with no answer within LT_TP_TIMEOUT seconds is stopped, and said" {
+	local t="$BATS_TEST_TMPDIR/tmp" b="$BATS_TEST_TMPDIR/bin" tp
+	mkdir "$t" "$b"
+	# one that runs for ever, with a child of its own
+	printf '#!/bin/sh\nsleep 600 &\necho $$ $! >"%s/tp.pid"\nwait\n' "$b" >"$b/tp"
+	chmod +x "$b/tp"
+	run -2 --separate-stderr env TMPDIR="$t" LT_TP_TIMEOUT=1 TRACE_PROCESSOR="$b/tp" ltcheck -P "$D/kineto-crossing.json"
+	[ "$stderr" = "ltcheck: $b/tp: no answer after 1 s: stopped (LT_TP_TIMEOUT gives it longer)" ]
+	tp=$(cat "$b/tp.pid")
+	# (gone, or a zombie for a moment, until init reaps it)
+	for p in $tp; do
+		n=0
+		while kill -0 "$p" 2>/dev/null && [ "$n" -lt 100 ]; do
+			sleep 0.1
+			n=$((n + 1))
+		done
+		run ! kill -0 "$p"
+	done
+	run -0 find "$t" -type f
+	[ -z "$output" ]
+	run -2 --separate-stderr env LT_TP_TIMEOUT=0 TRACE_PROCESSOR="$b/tp" ltcheck -P "$D/kineto-crossing.json"
+	[ "$stderr" = "ltcheck: LT_TP_TIMEOUT=0: too small (seconds, 1 to 604800)" ]
+}
+
+@test "-P: ltcheck ended by a signal mid-import ends the trace processor and removes its temporary file" {
+	local t="$BATS_TEST_TMPDIR/tmp" b="$BATS_TEST_TMPDIR/bin" pid tp st
+	mkdir "$t" "$b"
+	# a trace processor that says it started, then runs for ever (as a
+	# child of its shell: the whole group must go)
+	printf '#!/bin/sh\nsleep 600 &\necho $$ $! >"%s/tp.pid.tmp"\nmv "%s/tp.pid.tmp" "%s/tp.pid"\nwait\n' "$b" "$b" "$b" >"$b/tp"
+	chmod +x "$b/tp"
+	TMPDIR=$t TRACE_PROCESSOR=$b/tp ltcheck -P <"$D/kineto-crossing.json" >/dev/null 2>&1 3>&- &
+	pid=$!
+	while [ ! -s "$b/tp.pid" ] && kill -0 "$pid"; do sleep 0.1; done
+	tp=$(cat "$b/tp.pid")
+	[ -n "$(find "$t" -type f)" ]
+	kill -TERM "$pid"
+	st=0
+	wait "$pid" || st=$?
+	[ "$st" -eq 143 ]
+	run -0 find "$t" -type f
+	[ -z "$output" ]
+	# (gone, or a zombie for a moment, until init reaps it)
+	for p in $tp; do
+		n=0
+		while kill -0 "$p" 2>/dev/null && [ "$n" -lt 100 ]; do
+			sleep 0.1
+			n=$((n + 1))
+		done
+		run ! kill -0 "$p"
+	done
+}

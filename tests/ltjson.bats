@@ -466,3 +466,64 @@ lt1() {
 		[ "$stderr" = "ltcheck: $want" ] || { echo "$f: $stderr"; false; }
 	done
 }
+
+@test "#valid: a damaged column that would break the trace is checked in full and refused, whatever the stream claims" {
+	# columns that broke the trace (Perfetto could not load it) with exit 0
+	while IFS='|' read -r col val why; do
+		printf '#lt1\n#valid\n1\tX\t1\t1\t1\tc\tn\t{}\t{}\n' >"$T/s"
+		printf -v line '2\tX\t1\t1\t1\t%s\t%s\t%s\t%s' \
+		    "$([ "$col" = cat ] && printf '%b' "$val" || echo c)" \
+		    "$([ "$col" = name ] && printf '%b' "$val" || echo n)" \
+		    "$([ "$col" = args ] && printf '%b' "$val" || echo '{}')" \
+		    "$([ "$col" = extra ] && printf '%b' "$val" || echo '{}')"
+		printf '%s\n' "$line" >>"$T/s"
+		run -1 --separate-stderr ltjson "$T/s"
+		[ "$stderr" = "ltjson: $T/s:4: column $col: $why" ] ||
+		    { echo "$col $val: $stderr"; return 1; }
+	done <<'END'
+name|sa{"mple|unescaped '"' in string
+cat|a\\|unterminated string
+args|{"a":"b}|unterminated string
+args|{"a":1}}|text after the value
+args|{"a":"b"]|expected ',' or '}'
+extra|{"cname\\u":"x"}|invalid \u escape in string
+END
+	# Perfetto reads the args of M and C events strictly: it refuses the
+	# trace for {"sort_index":50,00000} in an M event, and hangs on a C
+	# event's {"a" "b"}: their args are checked in full
+	printf '#lt1\n#valid\n-\tM\t1\t1\t-\t\tthread_sort_index\t{"sort_index":50,00000}\t{}\n' >"$T/m"
+	run -1 --separate-stderr ltjson "$T/m"
+	[ "$stderr" = "ltjson: $T/m:3: column args: expected a string key" ]
+	printf '#lt1\n#valid\n1\tC\t1\t1\t-\t\tc\t{"a" "b"}\t{}\n' >"$T/c"
+	run -1 --separate-stderr ltjson "$T/c"
+	[ "$stderr" = "ltjson: $T/c:3: column args: expected ':' after key" ]
+	# a damage that leaves valid JSON, or JSON that can be repaired, is
+	# written canonical, counted, and the trace loads
+	tp_need
+	printf '#lt1\n#valid\n1\tX\t1\t1\t1\tc\tcpu_o\001\t{"a": 1}\t{}\n' >"$T/ok"
+	ltjson "$T/ok" >"$T/ok.json"
+	grep -qF '"name":"cpu_o\u0001","args":{"a":1}' "$T/ok.json"
+	grep -qF '"repaired":1' "$T/ok.json"
+	tp_clean "$T/ok.json"
+}
+
+@test "#valid: args nested deeper than 1000 are refused as without it, never a crash (ltjson, ltproto)" {
+	awk 'BEGIN { printf "#lt1\n#valid\n1\tX\t1\t1\t1\tc\tn\t"; for (i = 0; i < 100000; i++) printf "{\"a\":"; printf "1"; for (i = 0; i < 100000; i++) printf "}"; print "\t{}" }' >"$T/deep"
+	for t in ltjson ltproto; do
+		run -1 --separate-stderr sh -c '"$1" "$2" >/dev/null' sh "$t" "$T/deep"
+		[ "$stderr" = "$t: $T/deep:3: column args: nesting too deep" ]
+	done
+	# 1000 deep is fine
+	awk 'BEGIN { printf "#lt1\n#valid\n1\tX\t1\t1\t1\tc\tn\t"; for (i = 0; i < 999; i++) printf "{\"a\":"; printf "1"; for (i = 0; i < 999; i++) printf "}"; print "\t{}" }' >"$T/d1000"
+	ltjson "$T/d1000" >/dev/null
+	ltproto -o /dev/null "$T/d1000"
+}
+
+@test "a category repaired in the events is the same in span_us, and the trace loads" {
+	tp_need
+	printf '#lt1\n1\tX\t1\t1\t1\tsamp\001le\tn\t{}\t{}\n' >"$T/cat"
+	ltjson "$T/cat" >"$T/cat.json"
+	grep -qF '"cat":"samp\u0001le"' "$T/cat.json"
+	grep -qF '"span_us":{"samp\u0001le":1}' "$T/cat.json"
+	tp_clean "$T/cat.json"
+}

@@ -726,3 +726,13 @@ chain() {
 	[ "${lines[6]}" = '0	X	1	1	5	c	a	{}	{}' ]
 	[ "${#lines[@]}" -eq 8 ]
 }
+
+@test "ltlanefix, -k: a stream with no record (an empty log, a filter that keeps nothing) is a stream with no record" {
+	printf '#lt1\n' >"$BATS_TEST_TMPDIR/empty"
+	for k in '' -k; do
+		run -0 --separate-stderr ltlanefix -q $k "$BATS_TEST_TMPDIR/empty"
+		[ "${lines[0]}" = "#lt1" ]
+		[ "${#lines[@]}" -eq 2 ]
+		[ "$(stat_of ltlanefix events <(echo "$output"))" = 0 ]
+	done
+}

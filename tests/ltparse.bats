@@ -370,6 +370,17 @@ balanced() {
 	diff -u "$BATS_TEST_TMPDIR/whole.err" "$BATS_TEST_TMPDIR/parts.err"
 }
 
+@test "ltparse -v: each message is one write(2), so that parts sharing stderr never interleave theirs" {
+	need strace
+	T=$BATS_TEST_TMPDIR
+	# (LeakSanitizer cannot work under ptrace: not under check-asan)
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+	    strace -o "$T/trace" -e trace=write ltparse -v "$D/damage.log" >/dev/null 2>"$T/err"
+	n=$(wc -l <"$T/err")
+	[ "$n" -gt 5 ]
+	[ "$(grep -c '^write(2, ' "$T/trace")" -eq "$n" ]
+}
+
 @test "ltparse -P: input that cannot be cut is converted whole by part 1" {
 	need gzip
 	gzip -c "$D/new.log" > "$BATS_TEST_TMPDIR/new.log.gz"
@@ -526,9 +537,9 @@ shareparts() {
 	rm -f "$T"/d/*
 	ltparse -P 1/2 -S "$T/d" "$D/new.log" >/dev/null
 	run -2 --separate-stderr ltparse -P 2/2 -S "$T/d" "$T/g.log"
-	[ "$stderr" = "ltparse: $T/d/ltparse.1.scan: not the state of a part of this run" ]
+	[ "$stderr" = "ltparse: $T/g.log: not the file the other parts of this run read ($T/d/ltparse.run): replaced while it was read, or the directory of another run" ]
 	run -2 --separate-stderr ltparse -P 1/2 -S "$T/nosuch" "$T/g.log"
-	[ "$stderr" = "ltparse: $T/nosuch/ltparse.1.live.tmp: No such file or directory" ]
+	[ "$stderr" = "ltparse: $T/nosuch/ltparse.1.run.tmp: No such file or directory" ]
 }
 
 @test "ltparse -P: bad part specifications" {
@@ -915,4 +926,67 @@ bigtrace() {
 	[ "$(sed -n "$((n - 1))p" noph.json)" = '  {' ]
 	run -0 --separate-stderr sh -c 'ltparse -v noph.json >/dev/null'
 	[ "$stderr" = "ltparse: noph.json:$((n - 1)): skipped an event without ph" ]
+}
+
+@test "ltparse -P: a log cut shorter while a part maps it (logrotate's copytruncate) is an error naming it, exit 2, not SIGBUS" {
+	need genlog
+	T=$BATS_TEST_TMPDIR
+	# 20 MB, far more than the pipe and the output buffer hold: the part
+	# blocks writing with the rest of the file mapped, the file is cut to
+	# nothing, then the pipe is drained
+	genlog -n 100000 -s 3 -q >"$T/t.log"
+	sh -c '{ ltparse -P 1/1 "$1" 2>"$1.err"; echo $? >"$1.st"; } |
+	    { head -c 1 >/dev/null; : >"$1"; cat >/dev/null; }' sh "$T/t.log"
+	[ "$(cat "$T/t.log.st")" = 2 ]
+	[ "$(cat "$T/t.log.err")" = "ltparse: $T/t.log: shrank while it was read" ]
+}
+
+@test "ltparse -P -S: a log that grows while the parts start is read by all as it was when the first started" {
+	need genlog
+	T=$BATS_TEST_TMPDIR
+	genlog -n 4000 -s 11 -q >"$T/full.log"
+	head -n 2000 "$T/full.log" >"$T/prefix.log"
+	tail -n +2001 "$T/full.log" >"$T/rest.log"
+	ltparse "$T/prefix.log" >"$T/whole"
+	# part 1 runs first, alone (it waits for no other part), then the log
+	# grows, then part 2 runs
+	cp "$T/prefix.log" "$T/F.log"
+	mkdir "$T/d"
+	ltparse -P 1/2 -S "$T/d" "$T/F.log" >"$T/p1"
+	cat "$T/rest.log" >>"$T/F.log"
+	ltparse -P 2/2 -S "$T/d" "$T/F.log" >"$T/p2"
+	cat "$T/p1" "$T/p2" | cmp "$T/whole" -
+	[ -z "$(ls "$T/d")" ]
+	# the other way round: part 2 starts first and waits for part 1,
+	# which starts once the log has grown
+	cp "$T/prefix.log" "$T/G.log"
+	mkdir "$T/e"
+	ltparse -P 2/2 -S "$T/e" "$T/G.log" >"$T/q2" 3>&- &
+	pid=$!
+	while [ ! -e "$T/e/ltparse.run" ] && kill -0 "$pid"; do sleep 0.1; done
+	cat "$T/rest.log" >>"$T/G.log"
+	ltparse -P 1/2 -S "$T/e" "$T/G.log" >"$T/q1"
+	wait "$pid"
+	cat "$T/q1" "$T/q2" | cmp "$T/whole" -
+}
+
+@test "ltparse -P -S: a log cut shorter or replaced between the parts' starts ends the run, saying so" {
+	need genlog
+	T=$BATS_TEST_TMPDIR
+	genlog -n 4000 -s 11 -q >"$T/F.log"
+	size=$(wc -c <"$T/F.log")
+	mkdir "$T/d"
+	ltparse -P 1/2 -S "$T/d" "$T/F.log" >/dev/null
+	truncate -s 100000 "$T/F.log"
+	run -2 --separate-stderr ltparse -P 2/2 -S "$T/d" "$T/F.log"
+	[ "$stderr" = "ltparse: $T/F.log: shrank while it was read (100000 bytes, $size before)" ]
+	[[ "$output" != *"#stat"* ]]
+	rm -rf "$T/d"
+	mkdir "$T/d"
+	genlog -n 4000 -s 11 -q >"$T/F.log"
+	ltparse -P 1/2 -S "$T/d" "$T/F.log" >/dev/null
+	cp "$T/F.log" "$T/new.log"
+	mv "$T/new.log" "$T/F.log"
+	run -2 --separate-stderr ltparse -P 2/2 -S "$T/d" "$T/F.log"
+	[ "$stderr" = "ltparse: $T/F.log: not the file the other parts of this run read ($T/d/ltparse.run): replaced while it was read, or the directory of another run" ]
 }

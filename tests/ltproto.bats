@@ -598,3 +598,24 @@ same() {
 	[ "$stderr" = "ltproto: 1 X events with a negative dur left out, as Perfetto drops them" ]
 	grep -q '^#stat	ltproto	events=1	.*	negative=0	negdur=1	' "$T/d.stats"
 }
+
+@test "ltproto -o: bad input (exit 1) leaves the file as it was; a good one replaces it, its mode kept, through a symbolic link" {
+	lt1 "$T/good" $'1\tX\t1\t1\t1\tc\tn\t{}\t{}'
+	cp "$T/good" "$T/bad"
+	printf '2\tX\t1\n' >>"$T/bad"
+	echo "previous trace" >"$T/t.pftrace"
+	chmod 640 "$T/t.pftrace"
+	run -1 --separate-stderr ltproto -o "$T/t.pftrace" "$T/bad"
+	[ "$stderr" = "ltproto: $T/bad:3: expected 9 columns, found 3" ]
+	[ "$(cat "$T/t.pftrace")" = "previous trace" ]
+	# nothing else is left beside it
+	[ "$(ls -A "$T" | grep -c pftrace)" -eq 1 ]
+	ln -s t.pftrace "$T/link.pftrace"
+	ltproto -o "$T/link.pftrace" "$T/good"
+	[ -L "$T/link.pftrace" ]
+	ltproto "$T/good" | cmp - "$T/t.pftrace"
+	[ "$(stat -c %a "$T/t.pftrace")" = 640 ]
+	[ "$(ls -A "$T" | grep -c pftrace)" -eq 2 ]
+	# what is not a regular file is written in place
+	ltproto -o /dev/null "$T/good"
+}

@@ -438,3 +438,28 @@ EOF
 	[ "$got" = "0,1,0" ]
 	flows_and_counters "$t"
 }
+
+@test "ltstat: a batch index of 2^63-1, then another batch" {
+	printf '#lt1\n100\tX\t1\t1\t10\tbatch\tbatch\t{"batch":9223372036854775807,"epoch":1}\t{}\n200\tX\t1\t1\t10\tbatch\tbatch\t{"batch":5,"epoch":1}\t{}\n' >"$BATS_TEST_TMPDIR/max.lt1"
+	run -0 --separate-stderr ltstat "$BATS_TEST_TMPDIR/max.lt1"
+	[[ "$output" == *"(pid 1): 2 batches, compute 0.020 ms, data wait 0.000 ms (0.0%)"* ]]
+}
+
+@test "ltstat: a time that rounds to 0 is never -0.000 (an epoch that starts just before #t0)" {
+	printf '#lt1\n#t0\t1000\n999.5\tX\t10\t1\t10000\tepoch\tdataloader\t{"epoch":1}\t{}\n3000\tX\t10\t1\t1000\tbatch\tbatch\t{"batch":0,"epoch":1}\t{}\n' >"$BATS_TEST_TMPDIR/neg.lt1"
+	run -0 --separate-stderr ltstat "$BATS_TEST_TMPDIR/neg.lt1"
+	[[ "$output" == *"  epoch 1 at +0.000 s, 10.000 ms: 1 batch"* ]]
+	nomatch -e '-0\.000' <(echo "$output")
+}
+
+@test "ltstat -o: bad input (exit 1) leaves the report's file as it was" {
+	T=$BATS_TEST_TMPDIR
+	cp "$HAND" "$T/bad"
+	printf '2\tX\t1\n' >>"$T/bad"
+	echo "previous report" >"$T/r.txt"
+	run -1 --separate-stderr ltstat -o "$T/r.txt" "$T/bad"
+	[ "$(cat "$T/r.txt")" = "previous report" ]
+	[ "$(ls -A "$T" | grep -c r.txt)" -eq 1 ]
+	ltstat -o "$T/r.txt" "$HAND"
+	ltstat "$HAND" | cmp - "$T/r.txt"
+}

@@ -9,9 +9,11 @@
  */
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -24,6 +26,43 @@
 		"source = 'analysis') group by name, severity, source " \
 		"order by name"
 #define KEEP	1024	/* bytes of its messages kept */
+#define LIMIT	600	/* seconds it may take; LT_TP_TIMEOUT */
+
+static char			*tmp;	/* the temporary file, if any */
+static volatile sig_atomic_t	 kid;	/* the trace processor, running */
+
+/*
+ * A signal that ends ltcheck (the driver's SIGTERM, ^C) ends the trace
+ * processor too, and removes the temporary file: neither outlives it.
+ */
+static void
+onsig(int sig)
+{
+	int st;
+
+	if (kid > 0) {
+		kill(-(pid_t)kid, SIGKILL);
+		while (waitpid((pid_t)kid, &st, 0) < 0 && errno == EINTR)
+			;
+	}
+	if (tmp != NULL)
+		unlink(tmp);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void
+catchsigs(void)
+{
+	static const int sigs[] = { SIGHUP, SIGINT, SIGPIPE, SIGTERM };
+	static int done;
+	size_t i;
+
+	for (i = 0; !done && i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (signal(sigs[i], onsig) == SIG_IGN)
+			signal(sigs[i], SIG_IGN);
+	done = 1;
+}
 
 static int
 executable(const char *path)
@@ -197,6 +236,7 @@ child(const char *prog, const char *trace, int out, int err)
 	char *argv[5];
 	int null;
 
+	setpgid(0, 0);		/* its own group, killed with it */
 	if ((null = open("/dev/null", O_RDONLY)) < 0 ||
 	    dup2(null, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
 		_exit(126);
@@ -209,20 +249,39 @@ child(const char *prog, const char *trace, int out, int err)
 	_exit(127);
 }
 
-/* Both pipes to their ends: all of out, the last KEEP bytes of err. */
-static void
-drain(int out, int err, struct ltbuf *o, struct ltbuf *e)
+/* ms left before deadline (CLOCK_MONOTONIC, ms), 0 when none are. */
+static int
+left(int64_t deadline)
+{
+	struct timespec ts;
+	int64_t now;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts) < 0)
+		return 1000;
+	now = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return now >= deadline ? 0 : deadline - now > 1000000 ? 1000000 :
+	    (int)(deadline - now);
+}
+
+/*
+ * Both pipes to their ends: all of out, the last KEEP bytes of err.
+ * Returns -1 when the deadline passed first.
+ */
+static int
+drain(int out, int err, struct ltbuf *o, struct ltbuf *e, int64_t deadline)
 {
 	struct pollfd p[2];
 	char buf[8192];
 	ssize_t r;
-	int i;
+	int i, k;
 
 	p[0].fd = out;
 	p[1].fd = err;
 	p[0].events = p[1].events = POLLIN;
 	while (p[0].fd >= 0 || p[1].fd >= 0) {
-		if (poll(p, 2, -1) < 0) {
+		if ((k = left(deadline)) == 0)
+			return -1;
+		if ((k = poll(p, 2, k)) < 0) {
 			if (errno == EINTR)
 				continue;
 			lt_die(LT_EXIT_SYS, "poll:");
@@ -244,6 +303,41 @@ drain(int out, int err, struct ltbuf *o, struct ltbuf *e)
 			}
 		}
 	}
+	return 0;
+}
+
+/* The time a trace processor may take, from LT_TP_TIMEOUT, in seconds. */
+static long long
+limit(void)
+{
+	const char *v = getenv("LT_TP_TIMEOUT"), *errstr;
+	long long n;
+
+	if (v == NULL || *v == '\0')
+		return LIMIT;
+	n = lt_strtonum(v, 1, 86400 * 7, &errstr);
+	if (errstr != NULL)
+		lt_die(LT_EXIT_SYS, "LT_TP_TIMEOUT=%s: %s (seconds, 1 to "
+		    "604800)", v, errstr);
+	return n;
+}
+
+/* It ended, or the deadline passed: 0, or -1 with it stopped. */
+static int
+reap(pid_t pid, int *st, int64_t deadline)
+{
+	pid_t r;
+
+	while ((r = waitpid(pid, st, WNOHANG)) == 0 && left(deadline) > 0)
+		poll(NULL, 0, 20);
+	if (r == pid)
+		return 0;
+	if (r < 0 && errno != EINTR)
+		lt_die(LT_EXIT_SYS, "waitpid:");
+	kill(-pid, SIGKILL);
+	while (waitpid(pid, st, 0) < 0 && errno == EINTR)
+		;
+	return -1;
 }
 
 /*
@@ -254,13 +348,20 @@ void
 pf_tp_import(struct pftp *tp, const char *prog, const char *trace)
 {
 	struct ltbuf out = { NULL, 0, 0 }, err = { NULL, 0, 0 };
-	int po[2], pe[2], st;
+	struct timespec ts;
+	long long secs = limit();
+	int64_t deadline;
+	int po[2], pe[2], st, timedout;
 	pid_t pid;
 
 	memset(tp, 0, sizeof(*tp));
+	if (clock_gettime(CLOCK_MONOTONIC, &ts) < 0)
+		ts.tv_sec = ts.tv_nsec = 0;
+	deadline = ((int64_t)ts.tv_sec + secs) * 1000 + ts.tv_nsec / 1000000;
 	tp->prog = prog;
 	if (pipe(po) < 0 || pipe(pe) < 0)
 		lt_die(LT_EXIT_SYS, "pipe:");
+	catchsigs();
 	if ((pid = fork()) < 0)
 		lt_die(LT_EXIT_SYS, "fork:");
 	if (pid == 0) {
@@ -268,12 +369,21 @@ pf_tp_import(struct pftp *tp, const char *prog, const char *trace)
 		close(pe[0]);
 		child(prog, trace, po[1], pe[1]);
 	}
+	setpgid(pid, pid);	/* before a signal may need it */
+	kid = pid;
 	close(po[1]);
 	close(pe[1]);
-	drain(po[0], pe[0], &out, &err);
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			lt_die(LT_EXIT_SYS, "waitpid:");
+	timedout = drain(po[0], pe[0], &out, &err, deadline) < 0;
+	if (timedout) {
+		close(po[0]);
+		close(pe[0]);
+	}
+	if (reap(pid, &st, deadline) < 0 || timedout) {
+		kid = 0;
+		lt_die(LT_EXIT_SYS, "%s: no answer after %lld s: stopped "
+		    "(LT_TP_TIMEOUT gives it longer)", prog, secs);
+	}
+	kid = 0;
 	if (WIFSIGNALED(st))
 		lt_die(LT_EXIT_SYS, "%s: killed by signal %d", prog,
 		    WTERMSIG(st));
@@ -349,13 +459,14 @@ pf_tp_differs(const struct pftp *tp, const struct pfrow *r, size_t nr,
 
 /* -------- files for it -------- */
 
-static char	*tmp;
-
 static void
 rmtmp(void)
 {
-	unlink(tmp);
-	free(tmp);
+	char *t = tmp;
+
+	tmp = NULL;
+	unlink(t);
+	free(t);
 }
 
 /*
@@ -366,15 +477,18 @@ char *
 pf_tp_tmpfile(int *fd)
 {
 	const char *dir = getenv("TMPDIR");
+	char *path;
 	size_t n;
 
 	if (dir == NULL || *dir == '\0')
 		dir = "/tmp";
 	n = strlen(dir) + sizeof("/ltcheck.XXXXXX");
-	tmp = lt_malloc(n);
-	snprintf(tmp, n, "%s/ltcheck.XXXXXX", dir);
-	if ((*fd = mkstemp(tmp)) < 0)
-		lt_die(LT_EXIT_SYS, "%s:", tmp);
+	path = lt_malloc(n);
+	snprintf(path, n, "%s/ltcheck.XXXXXX", dir);
+	catchsigs();
+	if ((*fd = mkstemp(path)) < 0)
+		lt_die(LT_EXIT_SYS, "%s:", path);
+	tmp = path;
 	atexit(rmtmp);
 	return tmp;
 }

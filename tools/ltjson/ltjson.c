@@ -88,6 +88,7 @@ addtop(struct ltrd *rd, char *line, size_t len)
 static void
 event(struct ltrd *rd, const struct ltrec *rec)
 {
+	struct ltrec fixed;
 	struct ltjwrec r;
 	const char *why;
 	long long clamped = jw.clamped;
@@ -110,6 +111,12 @@ event(struct ltrd *rd, const struct ltrec *rec)
 	w = lt_jw_put(w, &r);
 	out.n = (size_t)(w - out.buf);
 	nevents++;
+	if (r.col[LT_CAT] != &rec->f[LT_CAT]) {
+		/* span_us is keyed by the category as written, repaired */
+		fixed = *rec;
+		fixed.f[LT_CAT] = *r.col[LT_CAT];
+		rec = &fixed;
+	}
 	lt_tally_event(rec, r.hasts, r.ts, r.hasdur, r.dur);
 }
 

@@ -38,7 +38,8 @@ static size_t		 nflows, capflows;
 static char *
 at(size_t off)
 {
-	return arena.p + off;
+	/* No line read (an empty stream): no arena, and no byte of it. */
+	return arena.p != NULL ? arena.p + off : NULL;
 }
 
 static size_t
@@ -546,7 +547,8 @@ writesplit(struct lf *lf)
 	if (!named)
 		lf->nadded += lf_putlanes(&lf->out, &lf->ids, lf->tracks,
 		    lf->ntracks);
-	qsort(items, nitems, sizeof(*items), itemcmp);
+	if (nitems > 0)
+		qsort(items, nitems, sizeof(*items), itemcmp);
 	for (k = 0; k < nitems; k++) {
 		if ((k & 4095) == 0)
 			lt_prog_at(&lf->prog, (long long)(arena.n + k));

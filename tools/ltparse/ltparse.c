@@ -132,6 +132,8 @@ cuttable(struct pspin *ins, int nin)
 		ok = fstat(in.fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
 		    in.child == -1 && !ps_isjson(&in);
 		ins[i].size = sb.st_size;
+		ins[i].dev = sb.st_dev;
+		ins[i].ino = sb.st_ino;
 		lt_in_close(&in);
 		if (!ok)
 			return 0;

@@ -169,7 +169,9 @@ struct pspin {
 	uint32_t	 index;		/* 0, 1, ... in the order given */
 	uint32_t	 block;		/* pid block; 0 keeps the OS pids */
 	char		 label[32];	/* "node N", "input I", or "" */
-	off_t		 size;		/* in part mode */
+	off_t		 size;		/* in part mode: the bytes read, */
+	dev_t		 dev;		/* of the file */
+	ino_t		 ino;
 };
 
 struct psthread {

@@ -26,6 +26,12 @@
  * it knows when it died instead.  Without a directory, a part looks at
  * the bytes before its range itself, and the last part converts them
  * without writing them.
+ *
+ * All parts must read the same bytes, even of a log that grows while
+ * they start (a running job's): with a directory, the first part to
+ * start leaves the size and identity of each input in ltparse.run, and
+ * every part reads that many bytes of that file.  A file replaced or
+ * cut shorter while it is read ends the part, exit 2.
  */
 #include <sys/stat.h>
 
@@ -85,6 +91,27 @@ skipline(struct ltin *in)
 }
 
 /*
+ * Input i, opened again as fd, must still be the file the run reads,
+ * and hold the bytes it reads.
+ */
+static void
+same(const struct parts *pt, int i, int fd)
+{
+	const struct pspin *in = &pt->ins[i];
+	struct stat sb;
+
+	if (fstat(fd, &sb) < 0)
+		lt_die(LT_EXIT_SYS, "%s:", in->path);
+	if (sb.st_dev != in->dev || sb.st_ino != in->ino)
+		lt_die(LT_EXIT_SYS, "%s: replaced while it was read (another "
+		    "file has its name now)", in->path);
+	if (sb.st_size < in->size)
+		lt_die(LT_EXIT_SYS, "%s: shrank while it was read (%lld bytes, "
+		    "%lld before)", in->path, (long long)sb.st_size,
+		    (long long)in->size);
+}
+
+/*
  * The cut nearest after offset nom of the sequence: the start of the
  * first line at or after nom that starts with "ts:", or the end of the
  * input holding nom.
@@ -103,6 +130,7 @@ cut(const struct parts *pt, off_t nom)
 	size = pt->ins[i].size;
 	at = nom - base;
 	lt_in_open(&in, pt->ins[i].path);
+	same(pt, i, in.fd);
 	/* The first line start at or after at. */
 	if (at > 0) {
 		lt_in_seek(&in, at - 1);
@@ -144,10 +172,13 @@ openrange(struct parts *pt, int i, off_t a, off_t b, struct ltin *in)
 		*in = pt->keep;
 		pt->kept = -1;
 		lt_in_seek(in, la);
-	} else if (lt_in_map(in, pt->ins[i].path, size, la) < 0) {
-		lt_in_open(in, pt->ins[i].path);
-		if (la > 0)
-			lt_in_seek(in, la);
+	} else {
+		if (lt_in_map(in, pt->ins[i].path, size, la) < 0) {
+			lt_in_open(in, pt->ins[i].path);
+			if (la > 0)
+				lt_in_seek(in, la);
+		}
+		same(pt, i, in->fd);
 	}
 	in->limit = lb < size ? lb : -1;
 	in->line = pt->lines[i];
@@ -227,6 +258,15 @@ path(char *buf, const struct parts *pt, int k, const char *what)
 {
 	if ((size_t)snprintf(buf, PATHMAX, "%s/ltparse.%d.%s", pt->dir, k,
 	    what) >= PATHMAX)
+		lt_die(LT_EXIT_SYS, "%s: name too long", pt->dir);
+}
+
+/* The file of the whole run, ltparse.run. */
+static void
+runpath(char *buf, const struct parts *pt)
+{
+	if ((size_t)snprintf(buf, PATHMAX, "%s/ltparse.run", pt->dir) >=
+	    PATHMAX)
 		lt_die(LT_EXIT_SYS, "%s: name too long", pt->dir);
 }
 
@@ -363,22 +403,75 @@ openstate(struct parts *pt, int j, const char *what)
 	return f;
 }
 
-/* The run: N, and a hash of the inputs' sizes and times of change. */
 static void
-runid(struct parts *pt)
+badrun(const char *file)
 {
-	struct stat sb;
-	uint64_t h = 0;
-	int i;
+	lt_die(LT_EXIT_SYS, "%s: left by another run (of another number of "
+	    "parts or inputs)", file);
+}
 
+/*
+ * The inputs as every part of the run reads them: the first part to get
+ * here leaves in ltparse.run, N and for each input its device, inode,
+ * size and time of change as it sees them; every part then reads that
+ * many bytes of that file.  The run's id, which the parts' files carry,
+ * is a hash of it, so that what another run left is never taken for
+ * this run's.
+ */
+static void
+fixrun(struct parts *pt)
+{
+	char tmp[PATHMAX], run[PATHMAX], line[160], head[32];
+	unsigned long long dev, ino, size;
+	struct stat sb;
+	uint64_t h;
+	FILE *f;
+	int i, j;
+
+	path(tmp, pt, pt->k, "run.tmp");
+	runpath(run, pt);
+	snprintf(head, sizeof(head), "ltparse %d parts\n", pt->n);
+	if ((f = fopen(tmp, "w")) == NULL)
+		lt_die(LT_EXIT_SYS, "%s:", tmp);
+	fputs(head, f);
 	for (i = 0; i < pt->nin; i++) {
 		if (stat(pt->ins[i].path, &sb) < 0)
 			lt_die(LT_EXIT_SYS, "%s:", pt->ins[i].path);
-		h = lt_mix(h ^ (uint64_t)sb.st_size);
-		h = lt_mix(h ^ (uint64_t)sb.st_mtim.tv_sec);
-		h = lt_mix(h ^ (uint64_t)sb.st_mtim.tv_nsec);
-		h = lt_mix(h ^ (uint64_t)sb.st_ino);
+		fprintf(f, "input %d %llu %llu %lld %lld.%09ld\n", i,
+		    (unsigned long long)pt->ins[i].dev,
+		    (unsigned long long)pt->ins[i].ino,
+		    (long long)sb.st_size, (long long)sb.st_mtim.tv_sec,
+		    (long)sb.st_mtim.tv_nsec);
 	}
+	fputs("end\n", f);
+	if (ferror(f) || fclose(f) == EOF)
+		lt_die(LT_EXIT_SYS, "write error: %s:", tmp);
+	/* link, unlike rename, keeps the first part's file */
+	if (link(tmp, run) < 0 && errno != EEXIST)
+		lt_die(LT_EXIT_SYS, "%s:", run);
+	unlink(tmp);
+	if ((f = fopen(run, "r")) == NULL)
+		lt_die(LT_EXIT_SYS, "%s:", run);
+	if (fgets(line, sizeof(line), f) == NULL || strcmp(line, head) != 0)
+		badrun(run);
+	h = lt_hash(line, strlen(line));
+	for (i = 0; i < pt->nin; i++) {
+		if (fgets(line, sizeof(line), f) == NULL || sscanf(line,
+		    "input %d %llu %llu %llu", &j, &dev, &ino, &size) != 4 ||
+		    j != i || size > (unsigned long long)INT64_MAX)
+			badrun(run);
+		if (dev != (unsigned long long)pt->ins[i].dev ||
+		    ino != (unsigned long long)pt->ins[i].ino)
+			lt_die(LT_EXIT_SYS, "%s: not the file the other parts "
+			    "of this run read (%s): replaced while it was "
+			    "read, or the directory of another run",
+			    pt->ins[i].path, run);
+		pt->ins[i].size = (off_t)size;
+		h = lt_mix(h ^ lt_hash(line, strlen(line)));
+	}
+	if (fgets(line, sizeof(line), f) == NULL || strcmp(line, "end\n") != 0)
+		badrun(run);
+	fclose(f);
 	snprintf(pt->run, sizeof(pt->run), "ltparse %d parts %016llx",
 	    pt->n, (unsigned long long)h);
 }
@@ -498,6 +591,8 @@ cleanup(const struct parts *pt)
 			path(file, pt, j, what[w]);
 			unlink(file);
 		}
+	runpath(file, pt);
+	unlink(file);
 }
 
 static void
@@ -507,7 +602,6 @@ shared(struct parts *pt, off_t lo, off_t hi, struct pssink *s)
 	long *lines;
 	int j;
 
-	runid(pt);
 	golive(pt);
 	if (pt->k < pt->n) {
 		memset(&sc, 0, sizeof(sc));
@@ -566,6 +660,8 @@ ps_parts(struct pspin *ins, int nin, int k, int n, const char *dir,
 	pt.dir = dir;
 	pt.live = -1;
 	pt.kept = -1;
+	if (dir != NULL)
+		fixrun(&pt);
 	for (i = 0; i < nin; i++)
 		pt.total += ins[i].size;
 	pt.lines = lt_calloc((size_t)nin, sizeof(*pt.lines));

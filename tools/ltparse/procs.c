@@ -459,6 +459,7 @@ ps_nthreads(void)
 	return (long long)nthreads - 1;
 }
 
+/* Free it all; the processes of other inputs may start again. */
 void
 ps_procs_free(void)
 {
@@ -467,4 +468,9 @@ ps_procs_free(void)
 	lt_map_free(&tbyid);
 	lt_map_free(&pbykey);
 	lt_map_free(&pbypid);
+	threads = NULL;
+	procs = NULL;
+	nthreads = 1;
+	capthreads = nprocs = capprocs = 0;
+	lastthread = 0;
 }

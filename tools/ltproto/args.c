@@ -13,7 +13,8 @@
  * wrapped round, as a double; here such a number keeps its value.
  *
  * The columns given are valid canonical JSON (the stream reader checked
- * them); the parser below still never reads past their end.
+ * them); the parser below still never reads past their end, nor nests
+ * deeper than they can.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -347,6 +348,10 @@ value(struct ltbuf *b, const char **p, const char *end, int depth)
 		return 1;
 	case '{':
 	case '[':
+		if (depth > LT_JSON_DEPTH + MAXDOTS) {
+			*p = end;	/* checked args never nest so deep */
+			return 0;
+		}
 		return items(b, p, end, depth, *q == '{');
 	case 't':
 	case 'f':

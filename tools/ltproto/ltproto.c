@@ -123,7 +123,7 @@ main(int argc, char *argv[])
 	argv += optind;
 
 	if (ofile != NULL)
-		fd = lt_out_create(ofile);
+		fd = lt_out_replace(ofile);
 	else if (isatty(1))
 		lt_die(LT_EXIT_SYS, "not writing a binary trace to a "
 		    "terminal: use -o or a redirection");
@@ -144,6 +144,8 @@ main(int argc, char *argv[])
 	pt_seq_use(SEQ_COMMON, 0);	/* an empty stream: a valid trace */
 	pt_tracks_finish();
 	pt_out_close();
+	if (ofile != NULL)
+		lt_out_commit(ofile);
 	if (sfile != NULL)
 		lt_tally_file(sfile, "ltproto", st, mystats(st));
 	if (sumfile != NULL)

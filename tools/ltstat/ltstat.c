@@ -177,7 +177,7 @@ main(int argc, char *argv[])
 
 	/* Open the report's file first: a bad name costs no input. */
 	if (ofile != NULL) {
-		lt_out_init(&rep, lt_out_create(ofile), ofile);
+		lt_out_init(&rep, lt_out_replace(ofile), ofile);
 	}
 	if (jfile != NULL)
 		lt_out_init(&jrep, lt_out_create(jfile), jfile);
@@ -225,6 +225,7 @@ main(int argc, char *argv[])
 	if (ofile != NULL) {
 		st_report(&rep, jflag);
 		lt_out_close(&rep);
+		lt_out_commit(ofile);
 	} else if (!tflag) {
 		lt_out_init(&rep, 1, "<stdout>");
 		st_report(&rep, jflag);

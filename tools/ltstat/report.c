@@ -62,7 +62,7 @@ fixed(int64_t ns, int64_t div, const char *sign, const char *unit)
 	a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
 	u = a / (uint64_t)div + (a % (uint64_t)div >= (uint64_t)div / 2);
 	snprintf(b, sizeof(buf[0]), "%s%llu.%03llu %s",
-	    ns < 0 ? "-" : sign, (unsigned long long)(u / 1000),
+	    ns < 0 && u > 0 ? "-" : sign,	/* never -0.000 */ (unsigned long long)(u / 1000),
 	    (unsigned long long)(u % 1000), unit);
 	return b;
 }

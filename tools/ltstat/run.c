@@ -472,7 +472,7 @@ st_batch(struct ev *ev)
 				}
 		}
 	} else if (!first && r->haslast && r->lastep == ev->epoch &&
-	    (ev->batch < 0 || ev->batch == r->lastidx + 1)) {
+	    (ev->batch < 0 || ev->batch - 1 == r->lastidx)) {
 		gap = ssub(ev->ts, r->lastend);
 		if (gap > 0 && gap < INT64_MAX) {
 			st_wait(r, ev->epoch, ev->batch, r->lastend, gap,
