@@ -61,6 +61,9 @@ GENTRACE = tests/gen/gentrace
 RUNSTAT = tests/bench/runstat
 TESTPROGS = $(GENLOG) $(GENTRACE) $(RUNSTAT)
 FUZZERS = $(patsubst %.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+# The same harnesses built by make check with CC, without libFuzzer
+# (tests/fuzz/main.c), from the objects: they must keep compiling.
+FUZZRUN = $(patsubst tests/fuzz/%,tests/fuzz/bin/%,$(FUZZERS))
 
 all: $(PROGS)
 
@@ -96,17 +99,18 @@ tests/bench/%: tests/bench/%.c common/.flags
 tests/gen/%: tests/gen/%.c common/.flags
 	$(CC) $(LT_CPPFLAGS) $(LT_CFLAGS) $(LDFLAGS) -o $@ $<
 
-check: all $(TESTPROGS)
+check: all $(TESTPROGS) $(FUZZRUN)
 	sh tests/check.sh
 
 # abort_on_error for UBSan too: its findings would exit 1, which the
 # torture tests take for "bad data".
 check-asan:
-	$(MAKE) CFLAGS='$(SANFLAGS)' LDFLAGS='$(SANFLAGS)' all $(TESTPROGS)
+	$(MAKE) CFLAGS='$(SANFLAGS)' LDFLAGS='$(SANFLAGS)' all $(TESTPROGS) \
+	    $(FUZZRUN)
 	ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:abort_on_error=1 \
 	sh tests/check.sh; st=$$?; \
-	$(MAKE) all $(TESTPROGS) >/dev/null; exit $$st
+	$(MAKE) all $(TESTPROGS) $(FUZZRUN) >/dev/null; exit $$st
 
 # Man pages in mandoc and in groff (man-db's man), then the shell scripts.
 lint:
@@ -142,6 +146,14 @@ tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzzfile.h $(FUZZSRC) $(HDR)
 	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	    $(FUZZINC) -o $@ $< $(FUZZSRC)
 
+FUZZOBJS = $(patsubst %.c,%.o,$(FUZZSRC))
+$(FUZZOBJS): $(HDR) common/.flags
+tests/fuzz/bin/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/main.c \
+    tests/fuzz/fuzzfile.h $(FUZZOBJS) $(HDR) common/.flags
+	@mkdir -p tests/fuzz/bin
+	$(CC) $(LT_CPPFLAGS) $(FUZZINC) $(LT_CFLAGS) $(LDFLAGS) -o $@ $< \
+	    tests/fuzz/main.c $(FUZZOBJS)
+
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
 	    $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7
@@ -170,7 +182,7 @@ clean:
 	    $(FUZZERS)
 	rm -rf tools/bin
 	rm -f litdata_demo.log litdata_demo_trace.json
-	rm -rf tests/fuzz/corpus
+	rm -rf tests/fuzz/corpus tests/fuzz/bin
 
 FORCE:
 

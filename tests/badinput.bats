@@ -195,13 +195,16 @@ judge_lt1() {
 	[ "$(sumval() { tr ' ' '\n' <<<"$1" | awk -F = -v k="$2" '$1 == k { print $2 }'; }; sumval "$stderr" X)" = 1 ]
 }
 
-@test "a million unmatched B: kept, counted, in bounded time" {
+@test "a million unmatched B: kept, counted" {
 	awk 'BEGIN { print "#lt1"
 		for (i = 0; i < 1000000; i++)
 			printf "%d\tB\t1\t%d\t-\tc\tn\t{}\t{}\n", i, i % 7 }' >"$T/b.lt1"
-	judge_lt1 0 "$T/b.lt1"
-	run -0 ltpair "$T/b.lt1"
-	[[ ${lines[-1]} == *"	unmatched_B=1000000	"* ]]
+	# ltpair's output, judged, is counted; each program runs once
+	judge ltpair 0 "$T/b.lt1"
+	[[ $(tail -n 1 "$T/judge.out") == *"	unmatched_B=1000000	"* ]]
+	for p in $LT1; do
+		[ "$p" = ltpair ] || judge "$p" 0 "$T/b.lt1"
+	done
 	awk 'BEGIN { for (i = 0; i < 1000000; i++)
 		printf "ts:%d.250;PID:10; TID:139714073724736; name: read;ph: B;cat: read;chunk: %d;\n", 1774156435562254 + i, i }' >"$T/b.log"
 	judge ltparse 0 "$T/b.log"
@@ -211,8 +214,8 @@ judge_lt1() {
 @test "deep nesting: a 10,000-deep value is refused where it is read, never a crash" {
 	{
 		printf '#lt1\n5\ti\t1\t1\t-\tc\tn\t{"a":'
-		for i in $(seq 10000); do printf '['; done
-		for i in $(seq 10000); do printf ']'; done
+		head -c 10000 /dev/zero | tr '\0' '['
+		head -c 10000 /dev/zero | tr '\0' ']'
 		printf '}\t{}\n'
 	} >"$T/deep"
 	# stages that pass args through unread keep them; ltjson reads all
@@ -225,8 +228,8 @@ judge_lt1() {
 	[ "$stderr" = "ltjson: $T/deep:2: column args: nesting too deep" ]
 	{
 		printf '{"traceEvents":[{"ph":"X","ts":1,"dur":2,"pid":1,"tid":1,"name":"a","args":{"a":'
-		for i in $(seq 10000); do printf '['; done
-		for i in $(seq 10000); do printf ']'; done
+		head -c 10000 /dev/zero | tr '\0' '['
+		head -c 10000 /dev/zero | tr '\0' ']'
 		printf '}}]}'
 	} >"$T/deep.json"
 	judge ltparse 1 "$T/deep.json"

@@ -6,6 +6,8 @@
 # skipped and why (prove prints "Result: PASS" even when tests skipped).
 #
 # Usage: sh tests/check.sh [file.bats ...]   (default: every tests/*.bats)
+# Two files run at a time (LT_JOBS=N for N; every test works in its own
+# $BATS_TEST_TMPDIR).
 # With CI=true in the environment, a test skipped for want of a tool
 # ("TOOL is not installed", what tests/helper.bash's need and tp_need
 # say) fails the run, naming the tool.
@@ -30,7 +32,8 @@ trap 'exit 2' HUP INT TERM
 
 [ $# -gt 0 ] || set -- tests/
 st=0
-prove -e 'sh tests/check.sh --bats' --ext .bats "$@" || st=$?
+prove -j "${LT_JOBS:-2}" -e 'sh tests/check.sh --bats' --ext .bats "$@" ||
+    st=$?
 
 # prove hides what bats says about a failed test: its "#" lines after
 # "not ok".  Print them, then the skips, "ok N name # skip REASON".

@@ -299,7 +299,7 @@ CHECKS=$(cat <<'EOF'
 	clean log.json
 @ litracer.7 0 litracer -o prof.json profile.json
 	clean prof.json
-@ litracer.7 0 jq -c '.metadata.litracer.ts_offset_us = 1774156435000000' profile.json > aligned.json
+@ litracer.7 0 jq -c \ '.metadata.litracer.ts_offset_us = 1774156435000000' \ profile.json > aligned.json
 	has aligned.json '"ts_offset_us":1774156435000000'
 @ litracer.7 0 litracer -o both.json litdata_debug.log aligned.json
 	clean both.json

@@ -34,6 +34,28 @@ fake() {
 	run -0 prefixes 7 "$T/in" "$T/bin/whole" -x
 }
 
+@test "prefixes -m: many prefixes a run; a crash, a report or exit 1 tries each alone" {
+	printf '%0100d' 0 >"$T/in"
+	# runs with several files crash: every prefix is still tried alone
+	fake batch 'if [ $# -gt 1 ]; then crash; fi; exit 0'
+	run -0 prefixes -m 8 3 "$T/in" "$T/bin/batch"
+	# the crash is found in its batch and named, 0 and 100 bytes tried
+	fake big 'for f; do if [ "$(wc -c <"$f")" -eq 60 ]; then crash; fi; done; exit 0'
+	run -1 prefixes -m 4 10 "$T/in" "$T/bin/big"
+	[[ "$output" == *"/big: crashed (exit 134) on the first 60 bytes of $T/in (head -c 60)"$'\n'* ]]
+	cmp "${lines[-1]##* }" <(head -c 60 "$T/in")
+	fake ub 'for f; do if [ "$(wc -c <"$f")" -eq 0 ]; then echo "runtime error: x" >&2; fi; done; exit 0'
+	run -1 prefixes -m 50 1 "$T/in" "$T/bin/ub"
+	[[ "$output" == *"crashed (exit 0) on the first 0 bytes"* ]]
+	fake whole 'for f; do if [ "$(wc -c <"$f")" -eq 100 ]; then exit 2; fi; done; exit 0'
+	run -1 prefixes -m 1000 7 "$T/in" "$T/bin/whole"
+	[[ "${lines[0]}" == *"crashed (exit 2) on the first 100 bytes"* ]]
+	# a run of many files that exits 1 is made again one by one
+	fake one 'if [ $# -gt 1 ]; then exit 1; fi; [ "$(wc -c <"$1")" -ne 30 ] || crash; exit 0'
+	run -1 prefixes -m 5 10 "$T/in" "$T/bin/one"
+	[[ "$output" == *"crashed (exit 134) on the first 30 bytes"* ]]
+}
+
 @test "survives: a sanitizer report fails even with exit 1" {
 	fake ub 'echo "x.c:1:2: runtime error: signed integer overflow" >&2; exit 1'
 	: >"$T/in"
@@ -63,7 +85,7 @@ fake() {
 }
 
 @test "mutants: a crash on a damaged stream names its seed" {
-	fake third 'if [ -e "$1.n" ]; then crash; fi; : >"$1.n"; exit 0'
+	fake third 'if [ -e "$0.n" ]; then crash; fi; : >"$0.n"; exit 0'
 	run -1 mutants 5 "$DATA/ltpair/chrome.lt1" "$T/bin/third"
 	[[ "$output" == *"on awk -v seed=2 -f $DATA/ltpair/mutate.awk $DATA/ltpair/chrome.lt1"$'\n'* ]]
 }
@@ -91,6 +113,20 @@ fake() {
 	[ "$output" = "TRACE_PROCESSOR=$T/nosuch: not a program" ]
 	run -1 tp_query "$T/x.json" 'select 1'
 	[ "$output" = "tp_query: call tp_need first" ]
+}
+
+@test "tp_queries: one import, each result in a file as tp_query prints it; a bad query fails" {
+	tp_need
+	printf '{"traceEvents":[{"ph":"X","ts":1,"dur":2,"pid":1,"tid":1,"name":"a"},{"ph":"X","ts":5,"dur":2,"pid":1,"tid":1,"name":"b"}]}' >"$T/t.json"
+	local q1="select name from slice order by ts" q2="select 'x' || char(10) || char(10) || 'y' as v"
+	local q3="select 1 as z where 0"
+	tp_queries "$T/t.json" "$T/r" "$q1" "$q2" "$q3" "$TP_ERRORS"
+	cmp "$T/r.1" <(tp_query "$T/t.json" "$q1")
+	cmp "$T/r.2" <(tp_query "$T/t.json" "$q2")
+	[ ! -s "$T/r.3" ] && [ ! -s "$T/r.4" ]
+	[ "$(cat "$T/r.1")" = $'"a"\n"b"' ]
+	run -1 tp_queries "$T/t.json" "$T/r" "$q1" "select nosuch from slice"
+	[[ "$output" == *"select nosuch from slice"* ]]
 }
 
 # check DIR [VAR=VALUE...]: tests/check.sh on DIR, in an environment of

@@ -7,7 +7,11 @@
 # fails, so a test fails on it wherever it stands (bats runs tests with
 # set -e).  Never put one after ! or before || true.
 
-TOP=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
+# bats makes BATS_TEST_DIRNAME absolute: no subshell a test for TOP
+case $BATS_TEST_DIRNAME in
+/?*/*) TOP=${BATS_TEST_DIRNAME%/*} ;;
+*) TOP=$(cd "$BATS_TEST_DIRNAME/.." && pwd) ;;
+esac
 PATH="$TOP/tools/bin:$TOP/tests/gen:$TOP/tests/bench:$PATH"
 DATA="$TOP/tests/data"
 export TOP PATH DATA
@@ -43,9 +47,19 @@ missing() {
 	skip "$1"
 }
 
-# need CMD: skip the test, saying why, when CMD is not installed.
+# need CMD: skip the test, saying why and which Debian package has CMD,
+# when CMD is not installed.
 need() {
-	command -v "$1" >/dev/null 2>&1 || missing "$1 is not installed"
+	local pkg=
+	command -v "$1" >/dev/null 2>&1 && return 0
+	case $1 in
+	gzip|jq|mandoc) pkg=$1 ;;
+	nm) pkg=binutils ;;
+	node) pkg=nodejs ;;
+	script) pkg=bsdutils ;;
+	tsort) pkg=coreutils ;;
+	esac
+	missing "$1 is not installed${pkg:+ (Debian: apt-get install $pkg)}"
 }
 
 # built NAME...: each NAME is a program of this project (tools/bin/,
@@ -157,7 +171,7 @@ survives() {
 	shift 2
 	"$@" "$in" >/dev/null 2>"$err" || st=$?
 	if [ -s "$err" ]; then
-		e=$(<"$err")
+		IFS= read -r -d '' e <"$err" || :	# no fork, as $(<) has
 	fi
 	if [ "$st" -le 1 ] && [[ $e != *Sanitizer* && $e != *"runtime error:"* ]]; then
 		return 0
@@ -170,17 +184,49 @@ survives() {
 	return 1
 }
 
-# prefixes STEP FILE CMD [ARG...]: CMD ARG... survives the prefixes of
-# FILE of 0, STEP, 2*STEP ... bytes, and the whole FILE.
+# prefixes [-m MAX] STEP FILE CMD [ARG...]: CMD ARG... survives the
+# prefixes of FILE of 0, STEP, 2*STEP ... bytes, and the whole FILE.
+# One perl writes them all.  With -m, CMD reads up to MAX files in one
+# run, each to its end (ltparse's logs): a run that exits 0 with no
+# sanitizer report passes them all; any other run is made again one
+# prefix at a time, which names the prefix at fault.
 prefixes() (
 	trap - DEBUG
-	local step=$1 f=$2 size i=0 p="$BATS_TEST_TMPDIR/prefix"
+	local max=1 step f size i=0 j p="$BATS_TEST_TMPDIR/prefix" batch=() st e
+	if [ "$1" = -m ]; then
+		max=$2
+		shift 2
+	fi
+	step=$1 f=$2
 	shift 2
+	rm -rf "$p" && mkdir "$p" || return 1
+	perl -e 'my ($step, $f, $d) = @ARGV;
+		open(my $in, "<:raw", $f) or die "$f: $!\n";
+		local $/; my $s = <$in> // ""; my $n = length $s;
+		for (my $i = 0; ; $i += $step) {
+			$i = $n if $i > $n;
+			open(my $o, ">:raw", "$d/$i") or die "$d/$i: $!\n";
+			print $o substr($s, 0, $i);
+			close $o or die "$d/$i: $!\n";
+			last if $i == $n;
+		}' "$step" "$f" "$p" || return 1
 	size=$(wc -c <"$f") || return 1
 	while :; do
-		head -c "$i" "$f" >"$p" || return 1
-		survives "the first $i bytes of $f (head -c $i)" "$p" "$@" ||
-		    return 1
+		batch+=("$i")
+		if [ "${#batch[@]}" -ge "$max" ] || [ "$i" -ge "$size" ]; then
+			st=0
+			if [ "$max" -gt 1 ]; then
+				"$@" "${batch[@]/#/$p/}" >/dev/null 2>"$p.err" || st=$?
+				e=$(grep -c -e Sanitizer -e 'runtime error:' "$p.err") || :
+			fi
+			if [ "$max" -eq 1 ] || [ "$st" -ne 0 ] || [ "$e" -ne 0 ]; then
+				for j in "${batch[@]}"; do
+					survives "the first $j bytes of $f (head -c $j)" "$p/$j" "$@" ||
+					    return 1
+				done
+			fi
+			batch=()
+		fi
 		[ "$i" -lt "$size" ] || return 0
 		i=$((i + step))
 		[ "$i" -le "$size" ] || i=$size
@@ -198,35 +244,51 @@ randbytes() {
 }
 
 # garbage N CMD [ARG...]: CMD ARG... survives N seeds of random bytes,
-# each as 600 bytes and as 3000 bytes after an #lt1 header.  The seeds
-# are LT_SEED, LT_SEED+1 ... (LT_SEED is random unless set): the failure
-# prints the LT_SEED that replays it.
+# each as 600 bytes and as 3000 bytes after an #lt1 header (the 600 are
+# the first of the 3000, as randbytes makes them; one awk makes all).
+# The seeds are LT_SEED, LT_SEED+1 ... (LT_SEED is random unless set):
+# the failure prints the LT_SEED that replays it.
 garbage() (
 	trap - DEBUG
 	local n=$1 i seed replay base=${LT_SEED:-$RANDOM}
 	local g="$BATS_TEST_TMPDIR/garbage"
 	shift
+	awk -v base="$base" -v n="$n" -v g="$g" 'BEGIN {
+		for (i = 0; i < n; i++) {
+			srand(base + i)
+			f = g "." i ".600"
+			h = g "." i ".lt1"
+			printf "#lt1\n" >h
+			for (k = 0; k < 3000; k++) {
+				c = int(rand() * 256)
+				if (k < 600)
+					printf "%c", c >f
+				printf "%c", c >h
+			}
+			close(f)
+			close(h)
+		}
+	}' || return 1
 	for ((i = 0; i < n; i++)); do
 		seed=$((base + i))
 		replay="replay: LT_SEED=$seed bats $BATS_TEST_FILENAME -f '$BATS_TEST_DESCRIPTION'"
-		randbytes "$seed" 600 >"$g" || return 1
-		survives "600 random bytes; $replay" "$g" "$@" || return 1
-		{ echo '#lt1'; randbytes "$seed" 3000; } >"$g" || return 1
-		survives "#lt1 and 3000 random bytes; $replay" "$g" "$@" ||
+		survives "600 random bytes; $replay" "$g.$i.600" "$@" || return 1
+		survives "#lt1 and 3000 random bytes; $replay" "$g.$i.lt1" "$@" ||
 		    return 1
 	done
 )
 
 # mutants N FILE CMD [ARG...]: CMD ARG... survives N damaged copies of
-# the lt1 stream FILE (tests/data/ltpair/mutate.awk, seeds 1 to N).
+# the lt1 stream FILE (tests/data/ltpair/mutate.awk, seeds 1 to N, made
+# by one awk).
 mutants() (
 	trap - DEBUG
 	local n=$1 f=$2 seed m="$BATS_TEST_TMPDIR/mutant"
 	shift 2
+	awk -v seeds="$n" -v out="$m." -f "$DATA/ltpair/mutate.awk" "$f" ||
+	    return 1
 	for ((seed = 1; seed <= n; seed++)); do
-		awk -v seed="$seed" -f "$DATA/ltpair/mutate.awk" "$f" >"$m" ||
-		    return 1
-		survives "awk -v seed=$seed -f $DATA/ltpair/mutate.awk $f" "$m" "$@" ||
+		survives "awk -v seed=$seed -f $DATA/ltpair/mutate.awk $f" "$m.$seed" "$@" ||
 		    return 1
 	done
 )
@@ -256,6 +318,27 @@ tp_need() {
 	fi
 }
 
+# tp_run FILE SQLFILE OUT: the trace processor on the trace FILE with the
+# statements of SQLFILE, its CSV in OUT.  A failed import (truncated JSON)
+# or a bad query fails, with the importer's messages.  tp_need must have
+# run.
+tp_run() {
+	local err="$BATS_TEST_TMPDIR/tp.err" st _
+	[ -n "${TP:-}" ] || { echo "tp_query: call tp_need first" >&2; return 1; }
+	# A trace processor killed by a signal (from outside: the machine is
+	# shared) is run again, twice at most.
+	for _ in 1 2 3; do
+		st=0
+		"$TP" -q "$2" "$1" >"$3" 2>"$err" || st=$?
+		[ "$st" -gt 128 ] || break
+	done
+	if [ "$st" -ne 0 ]; then
+		echo "$TP -q: exit $st on $1 for: $(cat "$2")" >&2
+		cat "$err" >&2
+		return 1
+	fi
+}
+
 # tp_query FILE SQL: import the trace FILE and print the result of the
 # one statement SQL, as the trace processor's CSV without its header
 # row: strings quoted ("x"), numbers bare, NULL as "[NULL]".  A failed
@@ -263,52 +346,77 @@ tp_need() {
 # messages.  tp_need must have run.
 tp_query() {
 	local q="$BATS_TEST_TMPDIR/tp.sql" out="$BATS_TEST_TMPDIR/tp.csv"
-	local err="$BATS_TEST_TMPDIR/tp.err" st _
-	[ -n "${TP:-}" ] || { echo "tp_query: call tp_need first" >&2; return 1; }
 	printf '%s\n' "$2" >"$q"
-	# A trace processor killed by a signal (from outside: the machine is
-	# shared) is run again, twice at most.
-	for _ in 1 2 3; do
-		st=0
-		"$TP" -q "$q" "$1" >"$out" 2>"$err" || st=$?
-		[ "$st" -gt 128 ] || break
-	done
-	if [ "$st" -ne 0 ]; then
-		echo "$TP -q: exit $st on $1 for: $2" >&2
-		cat "$err" >&2
-		return 1
-	fi
+	tp_run "$1" "$q" "$out" || return 1
 	sed 1d "$out"
 }
+
+# tp_queries FILE OUT SQL...: as tp_query for each statement SQL, with
+# one import of FILE (a trace processor run costs more than a query):
+# the result of the first SQL in OUT.1, of the second in OUT.2 ...
+tp_queries() {
+	local f=$1 out=$2 q="$BATS_TEST_TMPDIR/tp.sql" sql
+	shift 2
+	# a marker statement between two results: a value of a result may
+	# hold blank lines
+	for sql; do
+		printf '%s;\nselect 0 as lt_tp_next;\n' "$sql"
+	done >"$q"
+	tp_run "$f" "$q" "$out.csv" || return 1
+	awk -v out="$out" -v n=$# '
+		BEGIN { k = 1; f = out "." k; printf "" >f; at = "head" }
+		at == "head" { at = "rows"; next }
+		at == "rows" && $0 == "" { blank++; next }
+		at == "rows" && $0 == "\"lt_tp_next\"" { blank = 0; close(f); at = "mark"; next }
+		at == "rows" { for (; blank > 0; blank--) print "" >f; print >f; next }
+		at == "mark" { at = "gap"; next }
+		at == "gap" && $0 == "" { next }
+		at == "gap" { k++; f = out "." k; printf "" >f; at = "rows"; next }
+		END {
+			if (at != "gap" || k != n) {
+				print "tp_queries: " k " results of " n " read" >"/dev/stderr"
+				exit 1
+			}
+		}
+	' "$out.csv"
+}
+
+# TP_ERRORS: the query of tp_errors.
+TP_ERRORS="select name, idx, severity, source, value from stats
+    where severity in ('error', 'data_loss') and value > 0
+    order by name, idx"
 
 # tp_errors FILE: every stat of severity error or data_loss above 0 that
 # importing FILE counts (what the UI shows on its Trace errors, Import
 # errors and Data losses cards), one CSV line each: name, idx, severity,
 # source, value.  Nothing for a clean import.
 tp_errors() {
-	tp_query "$1" "select name, idx, severity, source, value from stats
-	    where severity in ('error', 'data_loss') and value > 0
-	    order by name, idx"
+	tp_query "$1" "$TP_ERRORS"
 }
 
-# tp_clean FILE: importing FILE counts no error and no data loss; those
-# it counts are printed.
+# tp_clean FILE [ERRORS]: importing FILE counts no error and no data
+# loss; those it counts are printed.  ERRORS, a file, holds the result
+# of TP_ERRORS on FILE already (from tp_queries).
 tp_clean() {
 	local e
-	e=$(tp_errors "$1") || return 1
+	if [ $# -gt 1 ]; then
+		e=$(<"$2")
+	else
+		e=$(tp_errors "$1") || return 1
+	fi
 	[ -z "$e" ] || { printf '%s: Perfetto counts\n%s\n' "$1" "$e"; return 1; }
 }
 
-# tp_view TRACE OFFSET_NS [nodepth|full]: what Perfetto made of TRACE,
-# one line per slice, arg, flow, counter, named thread and named
-# process, sorted; times plus OFFSET_NS.  Args are keyed without their
+# tp_viewsql TRACE OFFSET_NS [nodepth|full]: the query of what Perfetto
+# made of TRACE, one line per slice, arg, flow, counter, named thread
+# and named process (tp_view runs it); times plus OFFSET_NS.  Args are keyed without their
 # "args." or "debug.".  With nodepth, a slice is known by its thread,
 # not its track and depth (Perfetto moves crossing slices to other
 # tracks).  With full, an arg and each end of a flow is known by its
 # whole slice (times, names, depth, track, thread, process), and
 # doubles by 12 significant digits (Perfetto's JSON reader may miss
 # the last bit, where the .pftrace holds it exactly).
-tp_view() {
+tp_viewsql() {
 	local depth="s.depth || '|' || case when t.type = 'thread_overlapping_slice'
 	    or t.name = 'overlapping slices' then 'moved' else t.type end"
 	local val="a.display_value" num="c.value" sl="(s.ts + $2) || '|' ||
@@ -326,7 +434,7 @@ tp_view() {
 		from="flow f join k o on f.slice_out = o.id join k i on
 		    f.slice_in = i.id"
 	fi
-	tp_query "$1" "
+	echo "
 	with k as (select s.id, (s.ts + $2) || '|' || s.dur || '|' ||
 	    coalesce(s.name, '') || '|' || coalesce(s.category, '') || '|' ||
 	    $depth || '|' || coalesce(th.tid, '') || '|' ||
@@ -361,7 +469,13 @@ tp_view() {
 	select 'process|' || p.pid || '|' || p.name || '|' ||
 	    coalesce((select group_concat(key || '=' || display_value)
 	    from args a where a.arg_set_id = p.arg_set_id), '')
-	from process p where p.name is not null" | sort
+	from process p where p.name is not null"
+}
+
+# tp_view TRACE OFFSET_NS [nodepth|full]: what Perfetto imports of
+# TRACE, a line each, sorted (tp_viewsql).
+tp_view() {
+	tp_query "$1" "$(tp_viewsql "$@")" | sort
 }
 
 # tp_same JSON PFTRACE: Perfetto imports the two traces of one stream

@@ -30,7 +30,7 @@ teardown() {
 # started with LT_TEST_TAG=$tag, one pid a line.
 tagged() {
 	local f
-	[ -r /proc/self/environ ] || skip "needs /proc (Linux)"
+	[ -r /proc/self/environ ] || skip "needs /proc (Linux; mount -t proc proc /proc)"
 	for f in $(grep -lsxzF "LT_TEST_TAG=$tag" /proc/[0-9]*/environ); do
 		f=${f#/proc/}
 		echo "${f%/environ}"
@@ -97,10 +97,17 @@ nolitter() {
 	[ -z "$(ls -A . | grep '^\.litracer')" ] || { ls -lA .; false; }
 }
 
+# need_unshare WHY: skip the test where unshare -rm fails, saying WHY
+# it is needed and how to get it.
+need_unshare() {
+	unshare -rm true 2>/dev/null ||
+	    skip "$1: unshare -rm fails here, the test needs user and mount namespaces (on a host: root, or sysctl kernel.unprivileged_userns_clone=1; in a container: docker run --privileged)"
+}
+
 # need_fullfs: skip the test where fullfs cannot work.  Called in the
 # test itself: fullfs runs under run, where a skip ends only the subshell.
 need_fullfs() {
-	unshare -rm true 2>/dev/null || skip "cannot mount a tmpfs here (unshare -rm)"
+	need_unshare "cannot mount a tmpfs"
 }
 
 # fullfs SIZE FILL CMD...: CMD in a mount namespace of its own where

@@ -9,6 +9,34 @@ load helper
 D=$DATA/ltstat
 HAND=$D/hand.lt1
 
+# jcheck FILE: each line of standard input, but blank lines and
+# comments (#), is EXPR ==> WANT: EXPR evaluated by node on the JSON
+# object o of FILE, printed as jget prints it, must be WANT.  One node
+# for them all; each line that differs is shown.
+jcheck() {
+	need node
+	node -e 'const fs = require("fs");
+		const o = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+		let bad = 0;
+		for (const l of fs.readFileSync(0, "utf8").split("\n")) {
+			if (/^\s*(#|$)/.test(l))
+				continue;
+			const i = l.indexOf(" ==> "), e = l.slice(0, i).trim();
+			if (i < 0) {
+				console.log("no \" ==> \" in: " + l);
+				bad = 1;
+				continue;
+			}
+			const want = l.slice(i + 5), v = eval(e);
+			const got = typeof v === "object" ? JSON.stringify(v) : String(v);
+			if (got !== want) {
+				console.log(e + ": " + got + ", not " + want);
+				bad = 1;
+			}
+		}
+		process.exit(bad)' "$1"
+}
+
 # tpq TRACE SQL: tp_query without the quotes of strings.
 tpq() {
 	tp_query "$1" "$2" | tr -d '"'
@@ -87,45 +115,40 @@ chain() {
 	need node
 	ltstat -j "$HAND" > "$BATS_TEST_TMPDIR/r.json"
 	r=$BATS_TEST_TMPDIR/r.json
-	[ "$(jget "$r" 'o.ranks.length')" = 1 ]
-	[ "$(jget "$r" '[o.ranks[0].rank, o.ranks[0].pid]')" = "[0,10]" ]
+	jcheck "$r" <<-'EOF'
+	o.ranks.length ==> 1
+	[o.ranks[0].rank, o.ranks[0].pid] ==> [0,10]
 	# Batches: 4 + 3, one left open; compute 1000+1000+2000+500+300+200+0.
-	[ "$(jget "$r" 'o.ranks[0].batches')" = 7 ]
-	[ "$(jget "$r" 'o.ranks[0].open_batches')" = 1 ]
-	[ "$(jget "$r" 'o.ranks[0].compute_us')" = 5000 ]
+	o.ranks[0].batches ==> 7
+	o.ranks[0].open_batches ==> 1
+	o.ranks[0].compute_us ==> 5000
 	# Waits: 3000-1000, 4500-4000, 9000-7500; 12500-12000, 13300-13200;
 	# none between batch 0 and 2 of epoch 2 (1 is missing).
-	[ "$(jget "$r" 'o.ranks[0].wait_us')" = 4600 ]
-	[ "$(jget "$r" 'o.ranks[0].waits')" = 5 ]
-	[ "$(jget "$r" 'o.ranks[0].wait_share')" = 0.4792 ]
-	[ "$(jget "$r" 'o.ranks[0].epochs.map(e => [e.epoch, e.ts_us, e.dur_us, e.open, e.batches, e.compute_us, e.wait_us, e.first_wait_us])')" = \
-	    "[[1,1000,10000,false,4,4500,4000,2000],[2,12000,3000,true,3,500,600,500]]" ]
+	o.ranks[0].wait_us ==> 4600
+	o.ranks[0].waits ==> 5
+	o.ranks[0].wait_share ==> 0.4792
+	o.ranks[0].epochs.map(e => [e.epoch, e.ts_us, e.dur_us, e.open, e.batches, e.compute_us, e.wait_us, e.first_wait_us]) ==> [[1,1000,10000,false,4,4500,4000,2000],[2,12000,3000,true,3,500,600,500]]
 	# The longest first; ties in the order they were found.
-	[ "$(jget "$r" 'o.ranks[0].longest_waits.map(w => [w.epoch, w.batch, w.ts_us, w.at_us, w.dur_us])')" = \
-	    "[[1,0,1000,0,2000],[1,3,7500,6500,1500],[1,1,4000,3000,500],[2,0,12000,11000,500],[2,3,13200,12200,100]]" ]
+	o.ranks[0].longest_waits.map(w => [w.epoch, w.batch, w.ts_us, w.at_us, w.dur_us]) ==> [[1,0,1000,0,2000],[1,3,7500,6500,1500],[1,1,4000,3000,500],[2,0,12000,11000,500],[2,3,13200,12200,100]]
 	# In flight during [1000, 3000): both downloads and the read of 7;
 	# during [7500, 9000): the read of 8 only.
-	[ "$(jget "$r" 'o.ranks[0].longest_waits[0].in_flight.map(i => i.kind + " " + i.chunk)')" = \
-	    '["download 7","download 8","read 7"]' ]
-	[ "$(jget "$r" 'o.ranks[0].longest_waits[1].in_flight.map(i => i.pid + " " + i.kind + " " + i.chunk)')" = \
-	    '["11 read 8"]' ]
-	[ "$(jget "$r" 'o.ranks[0].longest_waits[3].in_flight.length')" = 0 ]
+	o.ranks[0].longest_waits[0].in_flight.map(i => i.kind + " " + i.chunk) ==> ["download 7","download 8","read 7"]
+	o.ranks[0].longest_waits[1].in_flight.map(i => i.pid + " " + i.kind + " " + i.chunk) ==> ["11 read 8"]
+	o.ranks[0].longest_waits[3].in_flight.length ==> 0
 	# Categories: batch durations 0 200 300 500 1000 1000 2000 (nearest
 	# rank: p50 is the 4th, p95 and p99 the 7th); waits 100 500 500 1500
 	# 2000; the crash instant counts with no duration.
-	[ "$(jget "$r" 'Object.keys(o.categories).join()')" = "batch,crash,delete,download,epoch,read,wait" ]
-	[ "$(jget "$r" 'o.categories.batch')" = \
-	    '{"count":7,"total_us":5000,"p50_us":500,"p95_us":2000,"p99_us":2000,"max_us":2000,"exact":true}' ]
-	[ "$(jget "$r" 'o.categories.wait')" = \
-	    '{"count":5,"total_us":4600,"p50_us":500,"p95_us":2000,"p99_us":2000,"max_us":2000,"exact":true}' ]
-	[ "$(jget "$r" '[o.categories.epoch.count, o.categories.epoch.total_us, o.categories.epoch.p50_us, o.categories.epoch.p95_us]')" = "[2,13000,3000,10000]" ]
-	[ "$(jget "$r" '[o.categories.download.total_us, o.categories.read.total_us, o.categories.delete.total_us, o.categories.crash.count]')" = "[4000,8000,20,1]" ]
+	Object.keys(o.categories).join() ==> batch,crash,delete,download,epoch,read,wait
+	o.categories.batch ==> {"count":7,"total_us":5000,"p50_us":500,"p95_us":2000,"p99_us":2000,"max_us":2000,"exact":true}
+	o.categories.wait ==> {"count":5,"total_us":4600,"p50_us":500,"p95_us":2000,"p99_us":2000,"max_us":2000,"exact":true}
+	[o.categories.epoch.count, o.categories.epoch.total_us, o.categories.epoch.p50_us, o.categories.epoch.p95_us] ==> [2,13000,3000,10000]
+	[o.categories.download.total_us, o.categories.read.total_us, o.categories.delete.total_us, o.categories.crash.count] ==> [4000,8000,20,1]
 	# The worker: chunks 7 and 8 both held in [5600, 6010); one download
 	# at a time.
-	[ "$(jget "$r" 'o.workers')" = \
-	    '[{"rank":0,"worker":0,"pid":11,"downloaded":2,"gathered":0,"unfinished":0,"read":2,"deleted":2,"download_mean_us":2000,"read_mean_us":4000,"held_max":2,"downloading_max":1}]' ]
-	[ "$(jget "$r" 'o.slowest_chunks.map(c => [c.chunk, c.ts_us, c.download_us, c.read_us])')" = "[[8,2600,3000,4000],[7,1500,1000,4000]]" ]
-	[ "$(jget "$r" '[o.t0_us, o.spans, o.open, o.crashes]')" = "[1000,15,2,1]" ]
+	o.workers ==> [{"rank":0,"worker":0,"pid":11,"downloaded":2,"gathered":0,"unfinished":0,"read":2,"deleted":2,"download_mean_us":2000,"read_mean_us":4000,"held_max":2,"downloading_max":1}]
+	o.slowest_chunks.map(c => [c.chunk, c.ts_us, c.download_us, c.read_us]) ==> [[8,2600,3000,4000],[7,1500,1000,4000]]
+	[o.t0_us, o.spans, o.open, o.crashes] ==> [1000,15,2,1]
+	EOF
 }
 
 @test "ltstat: golden: the text report of the hand-made stream" {
@@ -202,14 +225,8 @@ f 9500 11 2 {} {\"bp\":\"e\",\"id\":4}" ]
 }
 
 @test "ltstat: every prefix of the hand-made stream is handled (0 or 1, never a crash)" {
-	n=$(wc -c < "$HAND")
-	for i in $(seq 0 37 "$n"); do
-		head -c "$i" "$HAND" > "$BATS_TEST_TMPDIR/p.lt1"
-		run ltstat -j "$BATS_TEST_TMPDIR/p.lt1"
-		[ "$status" -le 1 ] || { echo "prefix $i: status $status"; false; }
-		run ltstat -t "$BATS_TEST_TMPDIR/p.lt1"
-		[ "$status" -le 1 ] || { echo "prefix $i: -t status $status"; false; }
-	done
+	prefixes 37 "$HAND" ltstat -j
+	prefixes 37 "$HAND" ltstat -t
 }
 
 # genlog LOG TRUTH [ARGS]: a generated log and its truth file.
@@ -226,36 +243,52 @@ truthval() {
 
 @test "ltstat: on genlog logs of every format, every span of the log is counted once" {
 	need node
+	local k=0 what=() T=$BATS_TEST_TMPDIR
 	for f in new old v1 mixed; do
 		for extra in "" "-c -b"; do
+			k=$((k + 1))
+			what+=("$f $extra")
 			# shellcheck disable=SC2086
-			gen "$BATS_TEST_TMPDIR/g.log" "$BATS_TEST_TMPDIR/truth" -f $f $extra
-			ltparse "$BATS_TEST_TMPDIR/g.log" | ltpair | ltstat -j > "$BATS_TEST_TMPDIR/r.json"
-			r=$BATS_TEST_TMPDIR/r.json
-			tr=$BATS_TEST_TMPDIR/truth
-			# Every B of the log is a span, closed or left open.
-			spans=$(jget "$r" 'Object.entries(o.categories).filter(([k]) => k !== "wait" && k !== "crash").reduce((a, [, v]) => a + v.count, 0)')
-			[ "$spans" = "$(truthval B "$tr")" ] || { echo "$f $extra: $spans spans"; false; }
-			[ "$(jget "$r" 'o.open')" = "$(truthval unmatched_B "$tr")" ]
-			[ "$(jget "$r" 'o.crashes')" = "$(truthval crashes "$tr")" ]
-			# A prefetch (category download) has a row of its own.
-			for c in batch download read delete; do
-				pairs=$(truthval "pairs_$c" "$tr")
-				got=$(jget "$r" "(o.categories.$c || {count: 0}).count + ('$c' === 'download' && o.categories.prefetch ? o.categories.prefetch.count : 0)")
-				[ "$got" -ge "$pairs" ] || { echo "$f $extra $c: $got < $pairs"; false; }
-			done
+			gen "$T/g.log" "$T/truth.$k" -f $f $extra
+			ltparse "$T/g.log" | ltpair | ltstat -j > "$T/r.$k.json"
 		done
 	done
+	# Every B of the log is a span, closed or left open; then open,
+	# crashes and the counts of batch, download, read and delete: a line
+	# per report, from one node.
+	node -e 'for (const f of process.argv.slice(1)) {
+		const o = JSON.parse(require("fs").readFileSync(f, "utf8"));
+		// a prefetch (category download) has a row of its own
+		console.log([Object.entries(o.categories).filter(([k]) => k !== "wait" && k !== "crash").reduce((a, [, v]) => a + v.count, 0), o.open, o.crashes].concat(["batch", "download", "read", "delete"].map(c => (o.categories[c] || {count: 0}).count + (c === "download" && o.categories.prefetch ? o.categories.prefetch.count : 0))).map(String).join(" "))
+	    }' $(for ((i = 1; i <= k; i++)); do echo "$T/r.$i.json"; done) > "$T/v"
+	k=0
+	while read -r spans open crashes got_batch got_download got_read got_delete; do
+		tr=$T/truth.$((k + 1))
+		f=${what[k]}
+		k=$((k + 1))
+		[ "$spans" = "$(truthval B "$tr")" ] || { echo "$f: $spans spans"; false; }
+		[ "$open" = "$(truthval unmatched_B "$tr")" ]
+		[ "$crashes" = "$(truthval crashes "$tr")" ]
+		for c in batch download read delete; do
+			pairs=$(truthval "pairs_$c" "$tr")
+			got=got_$c
+			got=${!got}
+			[ "$got" -ge "$pairs" ] || { echo "$f $c: $got < $pairs"; false; }
+		done
+	done < "$T/v"
+	[ "$k" -eq 8 ]
 }
 
 @test "ltstat: the generation of the log and what it cannot tell" {
 	need node
 	gen "$BATS_TEST_TMPDIR/new.log" "$BATS_TEST_TMPDIR/t1"
 	ltparse "$BATS_TEST_TMPDIR/new.log" | ltpair | ltstat -j > "$BATS_TEST_TMPDIR/new.json"
-	[ "$(jget "$BATS_TEST_TMPDIR/new.json" '[o.format.old, o.format.v1, o.format.new > 0]')" = "[0,0,true]" ]
-	[ "$(jget "$BATS_TEST_TMPDIR/new.json" 'o.ranks.length')" = 2 ]
-	[ "$(jget "$BATS_TEST_TMPDIR/new.json" 'o.ranks.every(r => r.batches > 0 && r.waits > 0)')" = true ]
-	[ "$(jget "$BATS_TEST_TMPDIR/new.json" 'o.workers.length')" = 4 ]
+	jcheck "$BATS_TEST_TMPDIR/new.json" <<-'EOF'
+	[o.format.old, o.format.v1, o.format.new > 0] ==> [0,0,true]
+	o.ranks.length ==> 2
+	o.ranks.every(r => r.batches > 0 && r.waits > 0) ==> true
+	o.workers.length ==> 4
+	EOF
 
 	gen "$BATS_TEST_TMPDIR/old.log" "$BATS_TEST_TMPDIR/t2" -f old
 	ltparse "$BATS_TEST_TMPDIR/old.log" | ltpair | ltstat > "$BATS_TEST_TMPDIR/old.txt"
@@ -266,9 +299,11 @@ truthval() {
 
 	gen "$BATS_TEST_TMPDIR/v1.log" "$BATS_TEST_TMPDIR/t3" -f v1
 	ltparse "$BATS_TEST_TMPDIR/v1.log" | ltpair | ltstat -j > "$BATS_TEST_TMPDIR/v1.json"
-	[ "$(jget "$BATS_TEST_TMPDIR/v1.json" 'o.format.v1 > 0 && o.format.new == 0')" = true ]
-	[ "$(jget "$BATS_TEST_TMPDIR/v1.json" 'o.notes.some(n => n.startsWith("LitData before 0.2.57 reports worker 0"))')" = true ]
-	[ "$(jget "$BATS_TEST_TMPDIR/v1.json" 'o.notes.some(n => / read spans are of one item each/.test(n))')" = true ]
+	jcheck "$BATS_TEST_TMPDIR/v1.json" <<-'EOF'
+	o.format.v1 > 0 && o.format.new == 0 ==> true
+	o.notes.some(n => n.startsWith("LitData before 0.2.57 reports worker 0")) ==> true
+	o.notes.some(n => / read spans are of one item each/.test(n)) ==> true
+	EOF
 
 	gen "$BATS_TEST_TMPDIR/mixed.log" "$BATS_TEST_TMPDIR/t4" -f mixed
 	ltparse "$BATS_TEST_TMPDIR/mixed.log" | ltpair | ltstat > "$BATS_TEST_TMPDIR/mixed.txt"
@@ -280,11 +315,13 @@ truthval() {
 	genlog -c -b -r 2 -w 1 -l chunk > "$BATS_TEST_TMPDIR/g.log"
 	ltparse "$BATS_TEST_TMPDIR/g.log" | ltpair | ltstat -j > "$BATS_TEST_TMPDIR/r.json"
 	r=$BATS_TEST_TMPDIR/r.json
-	[ "$(jget "$r" 'o.open > 0 && o.ranks.some(x => x.open_batches > 0)')" = true ]
-	[ "$(jget "$r" 'o.notes.some(n => / spans were left open/.test(n))')" = true ]
+	jcheck "$r" <<-'EOF'
+	o.open > 0 && o.ranks.some(x => x.open_batches > 0) ==> true
+	o.notes.some(n => / spans were left open/.test(n)) ==> true
 	# The restarted job's ranks are processes of their own.
-	[ "$(jget "$r" 'o.ranks.map(x => x.rank).join()')" = "0,0,1,1" ]
-	[ "$(jget "$r" 'o.crashes')" = 1 ]
+	o.ranks.map(x => x.rank).join() ==> 0,0,1,1
+	o.crashes ==> 1
+	EOF
 	for n in 1 100 700 1200; do
 		head -n "$n" "$BATS_TEST_TMPDIR/g.log" > "$BATS_TEST_TMPDIR/cut.log"
 		ltparse "$BATS_TEST_TMPDIR/cut.log" | ltpair | ltstat -j > "$r"
@@ -300,8 +337,10 @@ truthval() {
 	{ echo '#lt1'; seq 1 3000 | awk '{ printf "%d\tX\t1\t1\t%d\tread\tread\t{}\t{}\n", $1 * 10000, $1 }'; } > "$f"
 	ltstat -j "$f" > "$BATS_TEST_TMPDIR/r.json"
 	r=$BATS_TEST_TMPDIR/r.json
-	[ "$(jget "$r" '[o.categories.read.count, o.categories.read.total_us, o.categories.read.max_us, o.categories.read.exact]')" = "[3000,4501500,3000,false]" ]
-	[ "$(jget "$r" '[[o.categories.read.p50_us, 1500], [o.categories.read.p95_us, 2850], [o.categories.read.p99_us, 2970]].every(([g, e]) => g >= e && g <= e * 1.002)')" = true ]
+	jcheck "$r" <<-'EOF'
+	[o.categories.read.count, o.categories.read.total_us, o.categories.read.max_us, o.categories.read.exact] ==> [3000,4501500,3000,false]
+	[[o.categories.read.p50_us, 1500], [o.categories.read.p95_us, 2850], [o.categories.read.p99_us, 2970]].every(([g, e]) => g >= e && g <= e * 1.002) ==> true
+	EOF
 	ltstat "$f" | grep -q '^read .* ~ '
 	# 2048 or fewer: exact.
 	head -n 2049 "$f" > "$BATS_TEST_TMPDIR/few.lt1"
@@ -315,9 +354,10 @@ truthval() {
 	printf '#lt1\n1\tB\t1\t1\t-\tbatch\tbatch\t{}\t{}\n5\tE\t1\t1\t-\tbatch\tbatch\t{}\t{}\n-\tX\t1\t1\t3\tread\tread\t{}\t{}\n9\tX\t1\t1\t-\tread\tread\t{}\t{}\n9\tC\t1\t1\t-\tc\tc\t{"v":1}\t{}\n' > "$f"
 	ltstat -j "$f" > "$BATS_TEST_TMPDIR/r.json"
 	r=$BATS_TEST_TMPDIR/r.json
-	[ "$(jget "$r" '[o.spans, o.ranks.length, Object.keys(o.categories).length]')" = "[0,0,0]" ]
-	[ "$(jget "$r" 'o.notes.join("|")')" = \
-	    "no batch spans (LitData writes them from 0.2.68 on, at tracer level batch or above): compute and data-wait time are unknown|2 B and E records are not paired: run ltpair before ltstat|2 X records without ts or dur and 0 with a negative dur are left out" ]
+	jcheck "$r" <<-'EOF'
+	[o.spans, o.ranks.length, Object.keys(o.categories).length] ==> [0,0,0]
+	o.notes.join("|") ==> no batch spans (LitData writes them from 0.2.68 on, at tracer level batch or above): compute and data-wait time are unknown|2 B and E records are not paired: run ltpair before ltstat|2 X records without ts or dur and 0 with a negative dur are left out
+	EOF
 }
 
 # -------- with Perfetto's own importer --------
@@ -327,14 +367,18 @@ truthval() {
 # wait slices, per category the count and total, to the µs (a prefetch,
 # of category download, has a row of its own).
 same_as_perfetto() {
-	local t=$1 r=$1.report got want
-	json_ok "$r"
-	tp_clean "$t"
-	want=$(jget "$r" 'o.ranks.map(x => x.pid + "," + Math.round(x.compute_us * 1000) + "," + Math.round(x.wait_us * 1000) + "," + x.waits).sort().join(" ")')
-	got=$(tpq "$t" "select p.pid || ',' || ifnull((select sum(s.dur) from slice s join thread_track tt on s.track_id = tt.id join thread th using (utid) where th.upid = p.upid and s.name = 'batch'), 0) || ',' || ifnull((select sum(s.dur) from slice s join thread_track tt on s.track_id = tt.id join thread th using (utid) where th.upid = p.upid and s.name = 'data wait'), 0) || ',' || (select count(*) from slice s join thread_track tt on s.track_id = tt.id join thread th using (utid) where th.upid = p.upid and s.name = 'data wait') from process p where exists (select 1 from slice s join thread_track tt on s.track_id = tt.id join thread th using (utid) where th.upid = p.upid and s.name in ('batch', 'dataloader'));" | sort | tr '\n' ' ' | sed 's/ $//')
+	local t=$1 r=$1.report got want w
+	need node
+	# one node: the report is JSON, and its figures, a line each
+	w=$(jget "$r" '[o.ranks.map(x => x.pid + "," + Math.round(x.compute_us * 1000) + "," + Math.round(x.wait_us * 1000) + "," + x.waits).sort().join(" "), Object.entries(o.categories).map(([k, v]) => k + "," + v.count + "," + Math.round(v.total_us * 1000)).sort().join(" ")].join("\n")')
+	# one import: errors, ranks, categories
+	tp_queries "$t" "$t.q" "$TP_ERRORS" "select p.pid || ',' || ifnull((select sum(s.dur) from slice s join thread_track tt on s.track_id = tt.id join thread th using (utid) where th.upid = p.upid and s.name = 'batch'), 0) || ',' || ifnull((select sum(s.dur) from slice s join thread_track tt on s.track_id = tt.id join thread th using (utid) where th.upid = p.upid and s.name = 'data wait'), 0) || ',' || (select count(*) from slice s join thread_track tt on s.track_id = tt.id join thread th using (utid) where th.upid = p.upid and s.name = 'data wait') from process p where exists (select 1 from slice s join thread_track tt on s.track_id = tt.id join thread th using (utid) where th.upid = p.upid and s.name in ('batch', 'dataloader'));" "select c || ',' || count(*) || ',' || sum(dur) from (select case when name = 'prefetch' and category = 'download' then 'prefetch' else ifnull(category, '') end as c, dur from slice) group by c;" || return 1
+	tp_clean "$t" "$t.q.1" || return 1
+	want=${w%%$'\n'*}
+	got=$(tr -d '"' <"$t.q.2" | sort | tr '\n' ' ' | sed 's/ $//')
 	[ "$got" = "$want" ] || { echo "ranks: perfetto $got, ltstat $want"; return 1; }
-	want=$(jget "$r" 'Object.entries(o.categories).map(([k, v]) => k + "," + v.count + "," + Math.round(v.total_us * 1000)).sort().join(" ")')
-	got=$(tpq "$t" "select c || ',' || count(*) || ',' || sum(dur) from (select case when name = 'prefetch' and category = 'download' then 'prefetch' else ifnull(category, '') end as c, dur from slice) group by c;" | sort | tr '\n' ' ' | sed 's/ $//')
+	want=${w#*$'\n'}
+	got=$(tr -d '"' <"$t.q.3" | sort | tr '\n' ' ' | sed 's/ $//')
 	[ "$got" = "$want" ] || { echo "categories: perfetto $got, ltstat $want"; return 1; }
 }
 
@@ -343,7 +387,11 @@ same_as_perfetto() {
 flows_and_counters() {
 	local t=$1 r=$1.report got n
 	n=$(jget "$r" 'o.workers.filter(w => w.downloaded - w.gathered + w.unfinished > 0).length')
-	got=$(tpq "$t" "select count(*), sum(so.name || ' ' || si.name in ('download read', 'read download', 'read delete')), sum(extract_arg(so.arg_set_id, 'args.chunk') = extract_arg(si.arg_set_id, 'args.chunk')), sum(tso.upid = tsi.upid) from flow f join slice so on so.id = f.slice_out join slice si on si.id = f.slice_in join thread_track a on so.track_id = a.id join thread tso on tso.utid = a.utid join thread_track b on si.track_id = b.id join thread tsi on tsi.utid = b.utid;")
+	# one import for the three queries
+	tp_queries "$t" "$t.q" "select count(*), sum(so.name || ' ' || si.name in ('download read', 'read download', 'read delete')), sum(extract_arg(so.arg_set_id, 'args.chunk') = extract_arg(si.arg_set_id, 'args.chunk')), sum(tso.upid = tsi.upid) from flow f join slice so on so.id = f.slice_out join slice si on si.id = f.slice_in join thread_track a on so.track_id = a.id join thread tso on tso.utid = a.utid join thread_track b on si.track_id = b.id join thread tsi on tsi.utid = b.utid;" \
+	    "select count(*) from process p where exists (select 1 from slice s join thread_track tt on s.track_id = tt.id join thread th using (utid) where th.upid = p.upid and s.name = 'download') and exists (select 1 from process_counter_track c where c.upid = p.upid and c.name = 'chunks downloading') and exists (select 1 from process_counter_track c where c.upid = p.upid and c.name = 'chunks in cache');" \
+	    "select count(*) = sum(c.value = (select count(*) from slice s join thread_track tt on s.track_id = tt.id join thread th using (utid) where th.upid = t.upid and s.name = 'download' and s.ts <= c.ts and c.ts < s.ts + s.dur)) from counter c join process_counter_track t on c.track_id = t.id where t.name = 'chunks downloading';" || return 1
+	got=$(tr -d '"' <"$t.q.1")
 	IFS=, read -r flows kinds chunks procs <<EOF
 $got
 EOF
@@ -351,11 +399,11 @@ EOF
 	[ "$flows" = "$kinds" ] && [ "$flows" = "$chunks" ] && [ "$flows" = "$procs" ] ||
 	    { echo "flows, right kinds, same chunk, same process: $got"; return 1; }
 	[ "$flows" = "$(sed -n 's/.*"ltstat":{"waits":[0-9]*,"flows":\([0-9]*\).*/\1/p' "$t")" ]
-	got=$(tpq "$t" "select count(*) from process p where exists (select 1 from slice s join thread_track tt on s.track_id = tt.id join thread th using (utid) where th.upid = p.upid and s.name = 'download') and exists (select 1 from process_counter_track c where c.upid = p.upid and c.name = 'chunks downloading') and exists (select 1 from process_counter_track c where c.upid = p.upid and c.name = 'chunks in cache');")
+	got=$(tr -d '"' <"$t.q.2")
 	[ "$got" = "$n" ] || { echo "workers with both counters: $got of $n"; return 1; }
 	# Each value of chunks downloading is the number of download slices
 	# of its process around it.
-	got=$(tpq "$t" "select count(*) = sum(c.value = (select count(*) from slice s join thread_track tt on s.track_id = tt.id join thread th using (utid) where th.upid = t.upid and s.name = 'download' and s.ts <= c.ts and c.ts < s.ts + s.dur)) from counter c join process_counter_track t on c.track_id = t.id where t.name = 'chunks downloading';")
+	got=$(tr -d '"' <"$t.q.3")
 	[ "$got" = 1 ]
 }
 

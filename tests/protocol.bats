@@ -117,19 +117,19 @@ FILTERS="ltpair ltfilter ltlanefix"
 # ltjson), every stage's input without #valid when STRIP: each input as
 # c.in.STAGE.STRIP (without #valid, to compare).
 validchain() {
-	local f=$1 strip=$2 s
+	local f=$1 strip=$2 s in="$T/c.0"
 	shift 2
-	ltparse "$f" >"$T/c.0"
+	ltparse "$f" >"$in"
 	for s in "$@"; do
-		[ -n "$strip" ] && sed -i '/^#valid$/d' "$T/c.0"
+		grep -v '^#valid$' "$in" >"$T/c.in.${s%% *}.$strip"
+		[ -z "$strip" ] || in=$T/c.in.${s%% *}.$strip
 		# shellcheck disable=SC2086 # a command and its options
-		$s "$T/c.0" >"$T/c.1" || return 1
-		grep -v '^#valid$' "$T/c.0" >"$T/c.in.${s%% *}.$strip"
+		$s "$in" >"$T/c.out.${s%% *}" || return 1
 		[ "${s%% *}" = ltjson ] &&
-		    { ltproto -o "$T/c.pftrace.$strip" "$T/c.0" || return 1; }
-		mv "$T/c.1" "$T/c.0"
+		    { ltproto -o "$T/c.pftrace.$strip" "$in" || return 1; }
+		in=$T/c.out.${s%% *}
 	done
-	mv "$T/c.0" "$T/c.json.$strip"
+	mv "$in" "$T/c.json.$strip"
 }
 
 @test "#valid: ltparse's promise holds, and the chain writes the same with it or without" {

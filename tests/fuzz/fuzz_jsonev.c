@@ -121,7 +121,8 @@ readall(int canon, int block)
 
 	fuzz_open(&in);
 	static struct pspin pin[2] = {
-		{ "in", 0, 0, "", 0 }, { "in", 1, 1, "node 0", 0 }
+		{ .path = "in", .index = 0, .block = 0, .label = "" },
+		{ .path = "in", .index = 1, .block = 1, .label = "node 0" }
 	};
 
 	memset(&jc, 0, sizeof(jc));

@@ -51,7 +51,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct lfxc xc;
 	struct lftrack tr;
 	struct lfslice sl[256];
-	int64_t s[256], e[256];
+	int64_t s[256] = {0}, e[256] = {0};	/* gcc 12 warns otherwise */
 	uint32_t idx[256], k, nl;
 	size_t n = 0, i, m;
 	int64_t thr, late, early;
@@ -60,8 +60,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 2)
 		return 0;
 	thr = (int64_t)data[0] * 100;
+	memset(sl, 0, sizeof(sl));
 	for (i = 2; i + 4 <= size && n < 256; i += 4, n++) {
-		memset(&sl[n], 0, sizeof(sl[n]));
 		sl[n].ts = (int64_t)(data[i] | data[i + 1] << 8) *
 		    (data[1] & 1 ? 1 : 37);
 		sl[n].end = sl[n].ts + (int8_t)data[i + 2] * 100 +

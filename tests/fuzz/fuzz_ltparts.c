@@ -26,6 +26,20 @@ static int	 outfd = -1;
 static char	*got[2];
 static size_t	 gotn[2];
 
+/* A sink for one input, empty (ltparse.c main() makes it so). */
+static void
+sinkinit(struct pssink *s)
+{
+	static int64_t first[1];
+	static int firstpart[1];
+
+	memset(s, 0, sizeof(*s));
+	first[0] = 0;
+	firstpart[0] = 0;
+	s->first = first;
+	s->firstpart = firstpart;
+}
+
 /* The output file, emptied. */
 static void
 outstart(struct pssink *s)
@@ -39,7 +53,7 @@ outstart(struct pssink *s)
 	}
 	if (ftruncate(outfd, 0) != 0 || lseek(outfd, 0, SEEK_SET) != 0)
 		abort();
-	memset(s, 0, sizeof(*s));
+	sinkinit(s);
 }
 
 static void
@@ -132,7 +146,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				lt_buf_free(&s.rec);
 				ps_procs_free();
 				ps_jsonids_free();
-				memset(&s, 0, sizeof(s));
+				sinkinit(&s);
 			}
 		}
 		tail(&s, &in);
