@@ -1,0 +1,56 @@
+#!/bin/sh
+# tests/bench/bench-longjob.sh: memory and CPU on the shape of a long job
+# (issue 26).  DataLoader workers are new processes every epoch unless
+# persistent, each with its own download threads, so a long job's log
+# holds thousands of processes and tens of thousands of threads, a few
+# dozen alive at once.  Every stage alone, on the stream the chain gives
+# it, and litracer -q, at 1M and 4M lines (SCALE), on:
+#   default   genlog -n N (2 epochs, about 120 threads)
+#   long      genlog -n N -e N/10000 -w 4 -r 2 -a async (100 epochs per
+#             1M lines, new worker pids each, 4 asyncio download threads
+#             per worker: about 3,500 threads per 1M lines)
+#   long -p   the same with persistent workers (-p)
+# The goal: every stage's peak within 16 MiB (default) and 32 MiB (long),
+# the 4M-line peak within 1.2x of the 1M one.
+# Knobs: SCALE (default "1000000 4000000"), RUNS, BENCHDIR.
+set -eu
+TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+export TOP
+. "$TOP/tests/bench/lib.sh"
+
+# shaped NAME LINES: a log of shape NAME (above), made once.
+shaped() {
+	_f="$BENCHDIR/shape-$1-$2.log"
+	if [ ! -s "$_f" ]; then
+		case $1 in
+		default) genlog -n "$2" ;;
+		long) genlog -n "$2" -e $(($2 / 10000)) -w 4 -r 2 -a async ;;
+		long-p) genlog -n "$2" -e $(($2 / 10000)) -w 4 -r 2 -a async -p ;;
+		esac > "$_f" || return 1
+	fi
+	printf '%s\n' "$_f"
+}
+
+for shape in default long long-p; do
+	for n in ${SCALE:-1000000 4000000}; do
+		log=$(shaped "$shape" "$n")
+		b=$BENCHDIR/shape-$shape-$n
+		[ -s "$b.p" ] || ltparse "$log" > "$b.p"
+		[ -s "$b.pp" ] || ltpair "$b.p" > "$b.pp"
+		[ -s "$b.l" ] || ltlanefix -q "$b.pp" > "$b.l"
+		[ -s "$b.s" ] || ltstat -t -o /dev/null "$b.l" > "$b.s"
+		header "$shape shape, $n lines ($(ltparse "$log" |
+		    sed -n 's/^#stat	ltparse	.*	processes=\([0-9]*\)	threads=\([0-9]*\).*/\1 processes, \2 threads/p'))"
+		measure "ltparse" "$log" 1 "ltparse '$log' > /dev/null"
+		measure "ltpair" "$b.p" 1 "ltpair '$b.p' > /dev/null"
+		measure "ltlanefix" "$b.pp" 1 "ltlanefix -q '$b.pp' > /dev/null"
+		measure "ltstat -t" "$b.l" 1 \
+		    "ltstat -t -o /dev/null '$b.l' > /dev/null"
+		measure "ltjson" "$b.s" 1 "ltjson '$b.s' > /dev/null"
+		measure "ltproto" "$b.s" 1 "ltproto '$b.s' > /dev/null"
+		# ltparse, ltpair, ltlanefix, ltstat -t, ltjson: five cats.
+		measure "litracer -q" "$log" 5 \
+		    "litracer -q -o '$b.json' '$log' 2>/dev/null"
+		rm -f "$b.json"
+	done
+done
