@@ -325,6 +325,27 @@ balanced() {
 	done
 }
 
+@test "ltparse -P -S: links planted where the parts write are replaced, never followed" {
+	T=$BATS_TEST_TMPDIR
+	ltparse "$DATA/sample.log" >"$T/whole"
+	mkdir "$T/s"
+	echo precious >"$T/victim"
+	# every file a part of three writes first, as another user could
+	# plant them in a shared directory
+	for k in 1 2 3; do
+		for w in live.tmp scan.tmp end.tmp run.tmp; do
+			ln -s "$T/victim" "$T/s/ltparse.$k.$w"
+		done
+	done
+	for k in 1 2 3; do
+		ltparse -P "$k/3" -S "$T/s" "$DATA/sample.log" >"$T/p$k" 2>"$T/e$k" &
+	done
+	wait
+	[ "$(cat "$T/victim")" = precious ]
+	cat "$T/p1" "$T/p2" "$T/p3" | cmp - "$T/whole"
+	[ ! -s "$T/e1" ] && [ ! -s "$T/e2" ] && [ ! -s "$T/e3" ]
+}
+
 @test "ltparse -P: damage, tracebacks and several inputs cut anywhere" {
 	cat "$D/damage.log" "$D/old.log" "$D/v1.log" > "$BATS_TEST_TMPDIR/a.log"
 	ltparse "$BATS_TEST_TMPDIR/a.log" "$D/new.log" "$D/damage.log" > "$BATS_TEST_TMPDIR/whole"

@@ -270,6 +270,34 @@ runpath(char *buf, const struct parts *pt)
 		lt_die(LT_EXIT_SYS, "%s: name too long", pt->dir);
 }
 
+/*
+ * A new file of ours, tmp, for writing: what was left there (by a run
+ * that was killed) goes first, and the file is made new, never through
+ * a symbolic link another user may have put in a shared directory.
+ */
+static int
+newfd(const char *tmp)
+{
+	int fd;
+
+	if (unlink(tmp) < 0 && errno != ENOENT)
+		lt_die(LT_EXIT_SYS, "%s:", tmp);
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW,
+	    0600)) < 0)
+		lt_die(LT_EXIT_SYS, "%s:", tmp);
+	return fd;
+}
+
+static FILE *
+newfile(const char *tmp)
+{
+	FILE *f;
+
+	if ((f = fdopen(newfd(tmp), "w")) == NULL)
+		lt_die(LT_EXIT_SYS, "%s:", tmp);
+	return f;
+}
+
 /* Hold a lock on ltparse.K.live while we run. */
 static void
 golive(struct parts *pt)
@@ -279,8 +307,7 @@ golive(struct parts *pt)
 
 	path(tmp, pt, pt->k, "live.tmp");
 	path(live, pt, pt->k, "live");
-	if ((pt->live = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600)) < 0)
-		lt_die(LT_EXIT_SYS, "%s:", tmp);
+	pt->live = newfd(tmp);
 	memset(&fl, 0, sizeof(fl));
 	fl.l_type = F_WRLCK;
 	fl.l_whence = SEEK_SET;
@@ -357,8 +384,7 @@ create(const struct parts *pt, const char *what, char *tmp)
 
 	path(tmp, pt, pt->k, what);
 	strcat(tmp, ".tmp");
-	if ((f = fopen(tmp, "w")) == NULL)
-		lt_die(LT_EXIT_SYS, "%s:", tmp);
+	f = newfile(tmp);
 	fprintf(f, "%s\n", pt->run);
 	return f;
 }
@@ -431,8 +457,7 @@ fixrun(struct parts *pt)
 	path(tmp, pt, pt->k, "run.tmp");
 	runpath(run, pt);
 	snprintf(head, sizeof(head), "ltparse %d parts\n", pt->n);
-	if ((f = fopen(tmp, "w")) == NULL)
-		lt_die(LT_EXIT_SYS, "%s:", tmp);
+	f = newfile(tmp);
 	fputs(head, f);
 	for (i = 0; i < pt->nin; i++) {
 		if (stat(pt->ins[i].path, &sb) < 0)
