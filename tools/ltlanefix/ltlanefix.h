@@ -160,18 +160,30 @@ void	lf_show(struct ltbuf *, const struct ltfield *, int);
 void	lf_showid(struct ltbuf *, const struct ids *, const struct id *);
 void	lf_ids_free(struct ids *);
 
-/* A track: a thread with X slices, and the lanes they needed. */
+/*
+ * What places the slices of a track: made at its first slice, let go
+ * when no slice to come can cross one placed (lf_track_done) and made
+ * again if more come.
+ */
+struct lfplace {
+	struct lftrack	 eng;
+	struct lfxc	 before;	/* crossings of the slices as read */
+	struct lfxc	*after;		/* and per lane, as placed */
+	size_t		 capafter;
+};
+
+/*
+ * A track: a thread with X slices, and the lanes they needed.  It stays
+ * to the end (the lanes are named then), so it is small.
+ */
 struct track {
 	uint32_t	 thread;
 	uint32_t	 first;		/* whole.c: its first slice */
 	uint32_t	 start, n;	/* whole.c: its slices in byidx[start..+n) */
 	uint32_t	 moved, snaps;
-	struct lftrack	 eng;
 	struct lane	*lane;		/* lane k is lane[k - 1] */
 	size_t		 nlane, caplane;
-	struct lfxc	 before;	/* crossings of the slices as read */
-	struct lfxc	*after;		/* and per lane, as placed */
-	size_t		 capafter;
+	struct lfplace	*pl;		/* NULL: none now */
 };
 
 /*
@@ -200,6 +212,7 @@ uint32_t lf_record(struct lf *, struct ltrd *, const struct ltrec *,
 	    int64_t[2], int[2]);
 uint32_t lf_idthread(struct lf *, const struct ltrec *);
 void	lf_slicetimes(struct ltrd *, int64_t, int64_t, struct lfslice *);
+struct lfplace *lf_placer(struct track *);
 struct lfxc *lf_after(struct track *, uint32_t);
 int	lf_isours(const char *, size_t);
 uint32_t lf_track(struct lf *, uint32_t, char *, size_t);
