@@ -156,7 +156,7 @@ struct slot {
 };
 
 static struct slot	*slots;
-static size_t		 nslots;
+static size_t		 nslots, capslots;	/* made, room for */
 static uint32_t		*awake;		/* the threads that have an lth */
 static size_t		 nawake, capawake;
 static unsigned		 nround;		/* rounds of ROUND lines */
@@ -285,15 +285,15 @@ qpop(struct queue *q)
 static struct lth *
 wake(uint32_t th)
 {
-	size_t old = nslots, i;
 	struct lth *t;
 
 	if (th >= nslots) {
-		slots = lt_grow(slots, &nslots, (size_t)th + 1,
+		/* Only those made are touched: a long job has many. */
+		slots = lt_grow(slots, &capslots, (size_t)th + 1,
 		    sizeof(*slots));
-		for (i = old; i < nslots; i++) {
-			slots[i].t = NULL;
-			slots[i].now = slots[i].floor = INT64_MIN;
+		for (; nslots <= th; nslots++) {
+			slots[nslots].t = NULL;
+			slots[nslots].now = slots[nslots].floor = INT64_MIN;
 		}
 	}
 	t = slots[th].t = lt_calloc(1, sizeof(*t));

@@ -181,8 +181,8 @@ struct track {
 	uint32_t	 first;		/* whole.c: its first slice */
 	uint32_t	 start, n;	/* whole.c: its slices in byidx[start..+n) */
 	uint32_t	 moved, snaps;
+	uint32_t	 nlane, caplane;
 	struct lane	*lane;		/* lane k is lane[k - 1] */
-	size_t		 nlane, caplane;
 	struct lfplace	*pl;		/* NULL: none now */
 };
 
