@@ -404,15 +404,15 @@ static void
 putline(struct lf *lf, uint32_t th, char *p, size_t n)
 {
 	struct ltfield f[LT_NCOL];
-	const struct thread *t;
+	const struct lane *col;
 
-	if (th == LF_NONE || (t = &lf->ids.th[th])->col.tidlen == 0) {
+	if (th == LF_NONE || (col = lf_col(&lf->ids, th)) == NULL) {
 		lt_out_write(&lf->out, p, n);
 		lt_out_putc(&lf->out, '\n');
 		return;
 	}
 	lf_cols(p, n, f);
-	lf_putrec(&lf->out, f, NULL, &lf->ids, &t->col, NULL);
+	lf_putrec(&lf->out, f, NULL, &lf->ids, col, NULL);
 }
 
 static void
@@ -446,9 +446,8 @@ writeheld(struct lf *lf, struct held *h)
 
 	if (h->slice) {
 		t = &lf->ids.th[h->thread];
-		if ((ln = lf_laneof(lf, t->track - 1, &h->x)) == NULL &&
-		    t->col.tidlen != 0)
-			ln = &t->col;
+		if ((ln = lf_laneof(lf, t->track - 1, &h->x)) == NULL)
+			ln = lf_col(&lf->ids, h->thread);
 	}
 	if (ln == NULL && (!h->slice || !lf_changed(&h->x)))
 		putline(lf, h->thread, h->line.p, h->line.n);
@@ -479,8 +478,8 @@ writeflow(struct lf *lf, struct hflow *f)
 
 	if (f->lane != 0)
 		ln = &lf->tracks[t->track - 1].lane[f->lane - 1];
-	else if (t->col.tidlen != 0)
-		ln = &t->col;
+	else
+		ln = lf_col(&lf->ids, f->thread);
 	if (ln == NULL && f->nts == f->ts)
 		putline(lf, f->thread, f->line.p, f->line.n);
 	else {
