@@ -53,7 +53,7 @@ need() {
 	local pkg=
 	command -v "$1" >/dev/null 2>&1 && return 0
 	case $1 in
-	gzip|jq|mandoc) pkg=$1 ;;
+	gzip|jq|mandoc|valgrind) pkg=$1 ;;
 	nm) pkg=binutils ;;
 	node) pkg=nodejs ;;
 	script) pkg=bsdutils ;;

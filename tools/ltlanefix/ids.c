@@ -26,7 +26,7 @@ lf_text(const struct ids *ids, size_t off)
 static const char *
 idtext(const struct ids *ids, const struct id *id)
 {
-	return id->p != NULL ? id->p : lf_text(ids, id->off);
+	return id->p != NULL ? id->p : lf_text(ids, (size_t)id->v);
 }
 
 /* A JSON number with an integral value that fits int64 (8, 8.0, 8e0). */
@@ -50,6 +50,15 @@ integral(const char *p, size_t n, int64_t *v)
 	return lt_dec_parse(p, n, 0, v) == LT_NUM_OK;
 }
 
+/* The length of an id or a name, kept in 32 bits. */
+static uint32_t
+idlen(size_t n)
+{
+	if (n > UINT32_MAX)
+		lt_die(LT_EXIT_SYS, "an id or name of 4 GiB or more");
+	return (uint32_t)n;
+}
+
 /*
  * The key of column col (pid or tid) of rec, its text in rec.  Returns
  * 0 when the member is absent, or is null, which Perfetto treats alike;
@@ -70,7 +79,7 @@ lf_getid(const struct ltrec *rec, int col, struct id *id)
 			return 1;
 		}
 		id->p = f->p;
-		id->len = f->n;
+		id->len = idlen(f->n);
 		return 1;
 	}
 	if ((v = lt_json_member(x->p, x->n, lt_colname[col], &vn)) == NULL ||
@@ -93,7 +102,7 @@ lf_getid(const struct ltrec *rec, int col, struct id *id)
 		return 1;
 	}
 	id->p = v;
-	id->len = vn;
+	id->len = idlen(vn);
 	return 1;
 }
 
@@ -146,7 +155,7 @@ keep(struct ids *ids, const struct id *id)
 	struct id k = *id;
 
 	if (k.kind == ID_TEXT && k.p != NULL) {
-		k.off = ids->text.n;
+		k.v = (int64_t)ids->text.n;
 		lt_buf_add(&ids->text, k.p, k.len);
 		k.p = NULL;
 	}
@@ -257,13 +266,13 @@ lf_meta(struct ids *ids, const struct ltrec *rec, uint32_t t)
 	    (v = lt_json_member(a->p, a->n, "name", &vn)) != NULL &&
 	    vn > 2 && v[0] == '"') {
 		th->name = ids->text.n;
-		th->namelen = vn - 2;
+		th->namelen = idlen(vn - 2);
 		lt_buf_add(&ids->text, v + 1, vn - 2);
 	} else if (LT_IS(rec->f[LT_NAME], "thread_sort_index") &&
 	    (v = lt_json_member(a->p, a->n, "sort_index", &vn)) != NULL &&
 	    (v[0] == '-' || (unsigned)(v[0] - '0') < 10)) {
 		th->sort = ids->text.n;
-		th->sortlen = vn;
+		th->sortlen = idlen(vn);
 		lt_buf_add(&ids->text, v, vn);
 	}
 }
@@ -303,31 +312,33 @@ lf_newlane(struct ids *ids, uint32_t t, uint32_t k, struct lane *ln)
 	struct id pid = ids->th[t].pid, tid = ids->th[t].tid, id;
 	char num[LT_NUMBUF];
 	uint32_t r;
+	size_t off;
 	int j;
 
 	memset(&id, 0, sizeof(id));
 	ln->k = k;
 	id.kind = ID_INT;
-	if (tid.kind == ID_TEXT && lf_text(ids, tid.off)[0] == '"') {
+	if (tid.kind == ID_TEXT && lf_text(ids, (size_t)tid.v)[0] == '"') {
 		ids->base.n = 0;
-		lt_buf_add(&ids->base, lf_text(ids, tid.off), tid.len - 1);
+		lt_buf_add(&ids->base, lf_text(ids, (size_t)tid.v), tid.len - 1);
 		snprintf(num, sizeof(num), " lane %u", k);
 		lt_buf_adds(&ids->base, num);
 		id.kind = ID_TEXT;
-		id.off = ids->text.n;
+		off = ids->text.n;
+		id.v = (int64_t)off;
 		for (j = 1; ; j++) {
-			ids->text.n = id.off;
+			ids->text.n = off;
 			lt_buf_add(&ids->text, ids->base.p, ids->base.n);
 			if (j > 1) {
 				snprintf(num, sizeof(num), " #%d", j);
 				lt_buf_adds(&ids->text, num);
 			}
 			lt_buf_addc(&ids->text, '"');
-			id.len = ids->text.n - id.off;
+			id.len = idlen(ids->text.n - off);
 			if (!known(ids, &pid, &id))
 				break;
 		}
-		ln->tid = id.off;
+		ln->tid = off;
 	} else {
 		id.v = 0;
 		if (tid.kind == ID_INT && tid.v >= 1 && k <= 999 &&
@@ -352,6 +363,7 @@ uint32_t
 lf_rename(struct ids *ids, uint32_t t)
 {
 	struct id pid = ids->th[t].pid, id;
+	struct lane *c;
 	char num[LT_NUMBUF];
 	uint32_t r;
 
@@ -361,11 +373,23 @@ lf_rename(struct ids *ids, uint32_t t)
 	id.kind = ID_INT;
 	id.v = freetid(ids, &pid);
 	r = lf_thread(ids, &pid, &id, 1);
-	ids->th[r].col.tid = ids->text.n;
+	ids->col = lt_grow(ids->col, &ids->capcol, ids->ncol + 1,
+	    sizeof(*ids->col));
+	c = &ids->col[ids->ncol++];
+	c->k = 0;
+	c->tid = ids->text.n;
 	lt_buf_add(&ids->text, num, lt_i64_fmt(num, id.v));
-	ids->th[r].col.tidlen = ids->text.n - ids->th[r].col.tid;
+	c->tidlen = ids->text.n - c->tid;
+	ids->th[r].col = (uint32_t)ids->ncol;
 	ids->th[t].alias = r + 1;
 	return r;
+}
+
+/* The tid column of the records of thread t, renamed; NULL if it is not. */
+const struct lane *
+lf_col(const struct ids *ids, uint32_t t)
+{
+	return ids->th[t].col != 0 ? &ids->col[ids->th[t].col - 1] : NULL;
 }
 
 /* Python's str() of the JSON value v: strings without their quotes. */
@@ -432,6 +456,7 @@ void
 lf_ids_free(struct ids *ids)
 {
 	free(ids->th);
+	free(ids->col);
 	lt_map_free(&ids->map);
 	lt_buf_free(&ids->text);
 	lt_buf_free(&ids->base);

@@ -25,6 +25,15 @@
  * were written.  It is not placed among them: such "late" slices wait
  * for the end of the stream and go to lanes of their own, counted.
  * Nothing ever crosses.
+ *
+ * A thread that has gone quiet (nothing of it waits or is open, and all
+ * it placed ended by the time ltpair told for it) lets go of what placed
+ * its slices, as a long job has threads by the thousand that come and
+ * go: it keeps its time and a floor, the latest end it placed.  What
+ * comes later begins at that time or after, and so can neither cross nor
+ * nest in what it placed: the slices that follow are placed as they
+ * would have been.  Should a slice begin below the floor all the same
+ * (ltpair did not tell truly), it is late.
  */
 #include <stdlib.h>
 
@@ -32,6 +41,7 @@
 #include "ltlanefix.h"
 
 #define QMAX	65536	/* lines waiting their turn, at most */
+#define ROUND	16384	/* lines between looks for threads gone quiet */
 
 /*
  * A line to write, in the order lines came: a record or directive as it
@@ -131,10 +141,26 @@ struct lth {
 	int		 haslast;
 	struct heap	 fwait;		/* flows to bind, by ts */
 	struct heap	 fnext;		/* flows to bind to the next slice */
+	int64_t		 floor;		/* a slice that begins before: late */
+	int64_t		 maxend;	/* the latest end placed, or floor */
+	unsigned	 stamp;		/* the last round it was used in */
 };
 
-static struct lth	**lths;
-static size_t		 nlths;
+/*
+ * A thread: awake, with its lth, or asleep (or never seen) with what
+ * its lth will start from.
+ */
+struct slot {
+	struct lth	*t;
+	int64_t		 now, floor;
+};
+
+static struct slot	*slots;
+static size_t		 nslots, capslots;	/* made, room for */
+static uint32_t		*awake;		/* the threads that have an lth */
+static size_t		 nawake, capawake;
+static unsigned		 nround;		/* rounds of ROUND lines */
+static unsigned		 nline;
 static struct held	*freeheld;
 static struct qent	*outq;		/* a ring */
 static size_t		 outhead, outn, outcap;
@@ -255,22 +281,109 @@ qpop(struct queue *q)
 
 /* -------- threads -------- */
 
+/* Thread th wakes, or is seen for the first time. */
+static struct lth *
+wake(uint32_t th)
+{
+	struct lth *t;
+
+	if (th >= nslots) {
+		/* Only those made are touched: a long job has many. */
+		slots = lt_grow(slots, &capslots, (size_t)th + 1,
+		    sizeof(*slots));
+		for (; nslots <= th; nslots++) {
+			slots[nslots].t = NULL;
+			slots[nslots].now = slots[nslots].floor = INT64_MIN;
+		}
+	}
+	t = slots[th].t = lt_calloc(1, sizeof(*t));
+	t->now = slots[th].now;
+	t->floor = t->maxend = slots[th].floor;
+	t->stamp = nround;
+	awake = lt_grow(awake, &capawake, nawake + 1, sizeof(*awake));
+	awake[nawake++] = th;
+	return t;
+}
+
 static inline struct lth *
 lth(uint32_t th)
 {
-	size_t old = nlths;
+	struct lth *t;
 
-	if (th < nlths && lths[th] != NULL)
-		return lths[th];
-	if (th >= nlths) {
-		lths = lt_grow(lths, &nlths, (size_t)th + 1, sizeof(*lths));
-		memset(lths + old, 0, (nlths - old) * sizeof(*lths));
+	if (th < nslots && (t = slots[th].t) != NULL) {
+		t->stamp = nround;
+		return t;
 	}
-	if (lths[th] == NULL) {
-		lths[th] = lt_calloc(1, sizeof(*lths[th]));
-		lths[th]->now = INT64_MIN;
+	return wake(th);
+}
+
+static void
+lthfree(struct lth *t)
+{
+	free(t->ph);
+	free(t->lph);
+	free(t->wait.ring);
+	free(t->wait.heap.a);
+	free(t->late);
+	free(t->bst);
+	free(t->fwait.a);
+	free(t->fnext.a);
+	free(t);
+}
+
+/*
+ * Has thread t gone quiet: nothing of it waits, no span of it is open or
+ * placed before its end, no flow waits, and every slice it placed ended
+ * at or before its time, before which no slice or flow of it can begin?
+ * (The last one ended after it began: a flow at its start would bind to
+ * it.)
+ */
+static int
+quiet(const struct lth *t)
+{
+	return t->wait.n == 0 && t->wait.heap.n == 0 && t->nph == 0 &&
+	    t->nlph == 0 && !t->pend.on && t->fwait.n == 0 &&
+	    t->fnext.n == 0 && t->nlate == 0 && t->maxend <= t->now &&
+	    (!t->any || t->lts < t->maxend);
+}
+
+/*
+ * Thread th, quiet, lets go of its lth and its track's placing, but for
+ * its time and its floor.
+ */
+static void
+doze(struct lf *lf, uint32_t th)
+{
+	struct slot *s = &slots[th];
+	uint32_t trk = lf->ids.th[th].track;
+
+	if (trk != 0)
+		lf_track_done(lf, trk - 1);
+	s->now = s->t->now;
+	s->floor = s->t->maxend;
+	lthfree(s->t);
+	s->t = NULL;
+}
+
+/*
+ * Every ROUND lines, the threads gone quiet that were not used in the
+ * round fall asleep (one that is, may be used again soon).
+ */
+static void
+look(struct lf *lf)
+{
+	size_t i, n = 0;
+	uint32_t th;
+
+	for (i = 0; i < nawake; i++) {
+		th = awake[i];
+		if (slots[th].t->stamp != nround && quiet(slots[th].t))
+			doze(lf, th);
+		else
+			awake[n++] = th;
 	}
-	return lths[th];
+	nawake = n;
+	nround++;
 }
 
 /* The thread whose records these are: a lane's tid, taken, is renamed. */
@@ -291,15 +404,15 @@ static void
 putline(struct lf *lf, uint32_t th, char *p, size_t n)
 {
 	struct ltfield f[LT_NCOL];
-	const struct thread *t;
+	const struct lane *col;
 
-	if (th == LF_NONE || (t = &lf->ids.th[th])->col.tidlen == 0) {
+	if (th == LF_NONE || (col = lf_col(&lf->ids, th)) == NULL) {
 		lt_out_write(&lf->out, p, n);
 		lt_out_putc(&lf->out, '\n');
 		return;
 	}
 	lf_cols(p, n, f);
-	lf_putrec(&lf->out, f, NULL, &lf->ids, &t->col, NULL);
+	lf_putrec(&lf->out, f, NULL, &lf->ids, col, NULL);
 }
 
 static void
@@ -333,9 +446,8 @@ writeheld(struct lf *lf, struct held *h)
 
 	if (h->slice) {
 		t = &lf->ids.th[h->thread];
-		if ((ln = lf_laneof(lf, t->track - 1, &h->x)) == NULL &&
-		    t->col.tidlen != 0)
-			ln = &t->col;
+		if ((ln = lf_laneof(lf, t->track - 1, &h->x)) == NULL)
+			ln = lf_col(&lf->ids, h->thread);
 	}
 	if (ln == NULL && (!h->slice || !lf_changed(&h->x)))
 		putline(lf, h->thread, h->line.p, h->line.n);
@@ -366,8 +478,8 @@ writeflow(struct lf *lf, struct hflow *f)
 
 	if (f->lane != 0)
 		ln = &lf->tracks[t->track - 1].lane[f->lane - 1];
-	else if (t->col.tidlen != 0)
-		ln = &t->col;
+	else
+		ln = lf_col(&lf->ids, f->thread);
 	if (ln == NULL && f->nts == f->ts)
 		putline(lf, f->thread, f->line.p, f->line.n);
 	else {
@@ -593,7 +705,8 @@ addflow(struct lf *lf, uint32_t th, const struct ltrec *rec, int64_t ts)
 	    vn == 3 && memcmp(v, "\"e\"", 3) == 0);
 	enqueue(f, 1);
 	lf->nflows++;
-	if (t->any && (ts < t->lts || (f->next && ts <= t->lts))) {
+	if (ts < t->floor ||
+	    (t->any && (ts < t->lts || (f->next && ts <= t->lts)))) {
 		lf->nlatef++;
 		putflow(lf, th, f, NULL);
 		return;
@@ -643,6 +756,10 @@ placeheld(struct lf *lf, uint32_t th, struct held *h)
 
 	bindbefore(lf, th, h->x.ts);
 	lf_place(lf, tr, &h->x, h->line.p, h->line.n);
+	if (h->x.end > t->maxend)
+		t->maxend = h->x.end;
+	if (h->x.nend > t->maxend)
+		t->maxend = h->x.nend;
 	if (t->pend.on) {
 		if (t->pend.after++ == 0)
 			t->pend.first = h->x;
@@ -678,8 +795,8 @@ placeopen(struct lf *lf, uint32_t th, int64_t ts)
 	struct track *tr = trk != 0 ? &lf->tracks[trk - 1] : NULL;
 	struct bslice *b;
 
-	if (t->pend.on || (tr != NULL &&
-	    !lf_track_open0(&lf->work, &tr->eng, ts)))
+	if (t->pend.on || (tr != NULL && tr->pl != NULL &&
+	    !lf_track_open0(&lf->work, &tr->pl->eng, ts)))
 		return 0;
 	bindbefore(lf, th, ts);
 	memset(&t->pend, 0, sizeof(t->pend));
@@ -690,7 +807,7 @@ placeopen(struct lf *lf, uint32_t th, int64_t ts)
 	t->pend.last = t->last;
 	t->pend.haslast = t->haslast;
 	if (tr != NULL)
-		lf_xc_open(&tr->before, ts, t->now, &t->pend.cnt,
+		lf_xc_open(&lf_placer(tr)->before, ts, t->now, &t->pend.cnt,
 		    &t->pend.ceq);
 	b = opened(t, ts);
 	b->x.ts = b->x.nts = ts;
@@ -881,10 +998,12 @@ closeopen(struct lf *lf, uint32_t th, struct held *h)
 	h->x.nend = e;
 	h->x.lane = 0;
 	h->x.snaps = 0;
+	if (e > t->maxend)
+		t->maxend = e;
 	if (e > pd->smax)
-		lf_track_bottom(&lf->work, &tr->eng, h->x.ts, e);
+		lf_track_bottom(&lf->work, &lf_placer(tr)->eng, h->x.ts, e);
 	lf->xbefore += pd->cnt - (e == pd->now ? pd->ceq : 0);
-	lf_xc_late(&tr->before, h->x.ts, e);
+	lf_xc_late(&lf_placer(tr)->before, h->x.ts, e);
 	lf_xc_late(lf_after(tr, 0), h->x.ts, e);
 	b->pend = 0;
 	b->x = h->x;
@@ -923,8 +1042,8 @@ newheld(const struct ltrec *rec, const struct lfslice *x, uint32_t th)
 static int
 islate(const struct lth *t, const struct held *h)
 {
-	return t->any && (h->x.ts < t->lts || (h->x.ts == t->lts &&
-	    h->x.end > t->lend));
+	return h->x.ts < t->floor || (t->any && (h->x.ts < t->lts ||
+	    (h->x.ts == t->lts && h->x.end > t->lend)));
 }
 
 /* An X slice x of thread th; closes: it is the X of a span told of. */
@@ -1075,7 +1194,7 @@ openspans(struct lf *lf, char *p, size_t n)
 		if (lt_us_parse(q, (size_t)((tab != NULL ? tab : end) - q),
 		    &ts) != LT_NUM_OK)
 			continue;
-		if ((t->any && ts <= t->lts) || (t->pend.on &&
+		if (ts < t->floor || (t->any && ts <= t->lts) || (t->pend.on &&
 		    t->pend.after > 0 && ts <= t->pend.ts)) {
 			t->lph = lt_grow(t->lph, &t->caplph, t->nlph + 1,
 			    sizeof(*t->lph));
@@ -1173,7 +1292,7 @@ lf_live_start(struct lf *lf)
 static void
 placelate(struct lf *lf, uint32_t th)
 {
-	struct lth *t = lths[th];
+	struct lth *t = slots[th].t;
 	uint32_t trk = lf->ids.th[th].track - 1, base, *idx, i;
 	struct lfslice *sl;
 	struct lftrack eng;
@@ -1215,8 +1334,8 @@ lf_live_end(struct lf *lf)
 	size_t i;
 
 	dropped(lf);
-	for (i = 0; i < nlths; i++) {
-		if ((t = lths[i]) == NULL)
+	for (i = 0; i < nslots; i++) {
+		if ((t = slots[i].t) == NULL)
 			continue;
 		t->nph = t->nlph = 0;
 		if (t->pend.on) {
@@ -1232,8 +1351,8 @@ lf_live_end(struct lf *lf)
 			putflow(lf, (uint32_t)i, hpop(&t->fnext, flowless),
 			    NULL);
 	}
-	for (i = 0; i < nlths; i++)
-		if (lths[i] != NULL)
+	for (i = 0; i < nslots; i++)
+		if (slots[i].t != NULL)
 			placelate(lf, (uint32_t)i);
 	/*
 	 * The new lanes are named after the last M record, or the last
@@ -1251,34 +1370,29 @@ lf_live_end(struct lf *lf)
 		    lf->ntracks);
 }
 
-/* What waits its turn, written when it is due, after each line read. */
+/*
+ * What waits its turn, written when it is due, after each line read;
+ * and now and then, threads gone quiet fall asleep.
+ */
 void
 lf_live_drain(struct lf *lf)
 {
 	drain(lf, 0);
+	if (++nline % ROUND == 0)
+		look(lf);
 }
 
 void
 lf_live_free(void)
 {
 	struct held *h;
-	struct lth *t;
 	size_t i;
 
-	for (i = 0; i < nlths; i++) {
-		if ((t = lths[i]) == NULL)
-			continue;
-		free(t->ph);
-		free(t->lph);
-		free(t->wait.ring);
-		free(t->wait.heap.a);
-		free(t->late);
-		free(t->bst);
-		free(t->fwait.a);
-		free(t->fnext.a);
-		free(t);
-	}
-	free(lths);
+	for (i = 0; i < nslots; i++)
+		if (slots[i].t != NULL)
+			lthfree(slots[i].t);
+	free(slots);
+	free(awake);
 	free(outq);
 	while ((h = freeheld) != NULL) {
 		freeheld = h->next;

@@ -106,10 +106,11 @@ int	lf_thr_parse(const char *, int64_t *, char *, size_t);
 enum { ID_INT, ID_TEXT };
 
 struct id {
-	int		 kind;
-	int64_t		 v;
 	const char	*p;		/* ID_TEXT, a key being looked up */
-	size_t		 off, len;	/* ID_TEXT, stored: in ids.text */
+	int64_t		 v;		/* ID_INT; ID_TEXT stored: offset in
+					   ids.text */
+	uint32_t	 len;		/* ID_TEXT */
+	int		 kind;
 };
 
 struct lane {
@@ -117,14 +118,17 @@ struct lane {
 	size_t		 tid, tidlen;	/* the tid column text, in ids.text */
 };
 
+/* A thread: one of every (pid, tid) ever seen, so it is small. */
 struct thread {
 	struct id	 pid, tid;
 	uint32_t	 track;		/* index + 1 in tracks, 0 for none */
-	size_t		 name, namelen;	/* thread_name contents; len 0: none */
-	size_t		 sort, sortlen;	/* thread_sort_index value */
-	int		 islane;	/* a lane's tid */
 	uint32_t	 alias;		/* + 1: the thread of its records */
-	struct lane	 col;		/* a thread renamed: its tid column */
+	size_t		 name, sort;	/* in ids.text: */
+	uint32_t	 namelen;	/* thread_name contents; 0: none */
+	uint32_t	 sortlen;	/* thread_sort_index value */
+	uint32_t	 col;		/* + 1: a thread renamed, its tid column
+					   in ids.col */
+	int		 islane;	/* a lane's tid */
 };
 
 #define LF_NCACHE	8
@@ -140,6 +144,8 @@ struct ids {
 	size_t		 n, cap;
 	struct ltmap	 map;
 	struct ltbuf	 text;
+	struct lane	*col;		/* the tid columns of threads renamed */
+	size_t		 ncol, capcol;
 	int64_t		 nextfb;	/* lane tids counted from here */
 	struct ltbuf	 base;		/* scratch */
 	struct idcache	 cache[LF_NCACHE];	/* the threads of late */
@@ -155,23 +161,36 @@ uint32_t lf_threadof(struct ids *, const struct ltrec *);
 void	lf_meta(struct ids *, const struct ltrec *, uint32_t);
 void	lf_newlane(struct ids *, uint32_t, uint32_t, struct lane *);
 uint32_t lf_rename(struct ids *, uint32_t);
+const struct lane *lf_col(const struct ids *, uint32_t);
 void	lf_showval(struct ltbuf *, const char *, size_t);
 void	lf_show(struct ltbuf *, const struct ltfield *, int);
 void	lf_showid(struct ltbuf *, const struct ids *, const struct id *);
 void	lf_ids_free(struct ids *);
 
-/* A track: a thread with X slices, and the lanes they needed. */
+/*
+ * What places the slices of a track: made at its first slice, let go
+ * when no slice to come can cross one placed (lf_track_done) and made
+ * again if more come.
+ */
+struct lfplace {
+	struct lftrack	 eng;
+	struct lfxc	 before;	/* crossings of the slices as read */
+	struct lfxc	*after;		/* and per lane, as placed */
+	size_t		 capafter;
+};
+
+/*
+ * A track: a thread with X slices, and the lanes they needed.  It stays
+ * to the end (the lanes are named then), so it is small.
+ */
 struct track {
 	uint32_t	 thread;
 	uint32_t	 first;		/* whole.c: its first slice */
 	uint32_t	 start, n;	/* whole.c: its slices in byidx[start..+n) */
 	uint32_t	 moved, snaps;
-	struct lftrack	 eng;
+	uint32_t	 nlane, caplane;
 	struct lane	*lane;		/* lane k is lane[k - 1] */
-	size_t		 nlane, caplane;
-	struct lfxc	 before;	/* crossings of the slices as read */
-	struct lfxc	*after;		/* and per lane, as placed */
-	size_t		 capafter;
+	struct lfplace	*pl;		/* NULL: none now */
 };
 
 /*
@@ -200,6 +219,7 @@ uint32_t lf_record(struct lf *, struct ltrd *, const struct ltrec *,
 	    int64_t[2], int[2]);
 uint32_t lf_idthread(struct lf *, const struct ltrec *);
 void	lf_slicetimes(struct ltrd *, int64_t, int64_t, struct lfslice *);
+struct lfplace *lf_placer(struct track *);
 struct lfxc *lf_after(struct track *, uint32_t);
 int	lf_isours(const char *, size_t);
 uint32_t lf_track(struct lf *, uint32_t, char *, size_t);

@@ -112,8 +112,8 @@ putmeta(struct ltout *out, const struct ids *ids, const struct id *pid,
 	lt_out_write(out, "-\tM\t", 4);
 	if (pid->kind == ID_INT)
 		lt_out_write(out, num, lt_i64_fmt(num, pid->v));
-	else if (lf_text(ids, pid->off)[0] == '"')
-		lt_out_write(out, lf_text(ids, pid->off), pid->len);
+	else if (lf_text(ids, (size_t)pid->v)[0] == '"')
+		lt_out_write(out, lf_text(ids, (size_t)pid->v), pid->len);
 	else
 		lt_out_putc(out, '-');
 	lt_out_putc(out, '\t');
@@ -126,9 +126,9 @@ putmeta(struct ltout *out, const struct ids *ids, const struct id *pid,
 	lt_out_write(out, v, vn);
 	lt_out_puts(out, quote ? "\"}\t" : "}\t");
 	/* A pid no column can hold stays in extra, as in the slices. */
-	if (pid->kind == ID_TEXT && lf_text(ids, pid->off)[0] != '"') {
+	if (pid->kind == ID_TEXT && lf_text(ids, (size_t)pid->v)[0] != '"') {
 		lt_out_puts(out, "{\"pid\":");
-		lt_out_write(out, lf_text(ids, pid->off), pid->len);
+		lt_out_write(out, lf_text(ids, (size_t)pid->v), pid->len);
 		lt_out_puts(out, "}\n");
 	} else
 		lt_out_puts(out, "{}\n");

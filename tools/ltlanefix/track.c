@@ -51,7 +51,6 @@ lf_track(struct lf *lf, uint32_t th, char *line, size_t n)
 	tr = &lf->tracks[lf->ntracks];
 	memset(tr, 0, sizeof(*tr));
 	tr->thread = th;
-	lf_track_init(&tr->eng);
 	if (lf->rep != NULL) {
 		lf_cols(line, n, f);
 		lf_rep_track(lf->rep, lf->ntracks, f);
@@ -72,19 +71,31 @@ lf_laneof(const struct lf *lf, uint32_t t, const struct lfslice *x)
 	return x->lane == 0 ? NULL : &lf->tracks[t].lane[x->lane - 1];
 }
 
+/* What places the slices of track tr, made when needed. */
+struct lfplace *
+lf_placer(struct track *tr)
+{
+	if (tr->pl == NULL) {
+		tr->pl = lt_calloc(1, sizeof(*tr->pl));
+		lf_track_init(&tr->pl->eng);
+	}
+	return tr->pl;
+}
+
 /* The crossing counter of lane k of track tr, made when first needed. */
 struct lfxc *
 lf_after(struct track *tr, uint32_t k)
 {
-	size_t old = tr->capafter;
+	struct lfplace *pl = lf_placer(tr);
+	size_t old = pl->capafter;
 
 	if (k >= old) {
-		tr->after = lt_grow(tr->after, &tr->capafter, (size_t)k + 1,
-		    sizeof(*tr->after));
-		memset(tr->after + old, 0,
-		    (tr->capafter - old) * sizeof(*tr->after));
+		pl->after = lt_grow(pl->after, &pl->capafter, (size_t)k + 1,
+		    sizeof(*pl->after));
+		memset(pl->after + old, 0,
+		    (pl->capafter - old) * sizeof(*pl->after));
 	}
-	return &tr->after[k];
+	return &pl->after[k];
 }
 
 /* Lane k of track t exists: its tid is made when it is first used. */
@@ -142,10 +153,10 @@ placed(struct lf *lf, uint32_t t, struct lfslice *x, char *line, size_t n,
 void
 lf_place(struct lf *lf, uint32_t t, struct lfslice *x, char *line, size_t n)
 {
-	struct track *tr = &lf->tracks[t];
+	struct lfplace *pl = lf_placer(&lf->tracks[t]);
 
-	x->lane = lf_track_put(&lf->work, &tr->eng, x, lf->thr);
-	placed(lf, t, x, line, n, &tr->before);
+	x->lane = lf_track_put(&lf->work, &pl->eng, x, lf->thr);
+	placed(lf, t, x, line, n, &pl->before);
 }
 
 /*
@@ -183,20 +194,25 @@ lf_follow(const struct lfslice *b, int64_t fts, int next, int64_t *nts,
 	return *moved || *nts != fts;
 }
 
-/* The track has no slice left to place: let go of what placed them. */
+/*
+ * The track has no slice left to place, or none that can cross one
+ * placed: let go of what placed them.
+ */
 void
 lf_track_done(struct lf *lf, uint32_t t)
 {
-	struct track *tr = &lf->tracks[t];
+	struct lfplace *pl = lf->tracks[t].pl;
 	size_t k;
 
-	lf_track_free(&lf->work, &tr->eng);
-	lf_xc_free(&tr->before);
-	for (k = 0; k < tr->capafter; k++)
-		lf_xc_free(&tr->after[k]);
-	free(tr->after);
-	tr->after = NULL;
-	tr->capafter = 0;
+	if (pl == NULL)
+		return;
+	lf_track_free(&lf->work, &pl->eng);
+	lf_xc_free(&pl->before);
+	for (k = 0; k < pl->capafter; k++)
+		lf_xc_free(&pl->after[k]);
+	free(pl->after);
+	free(pl);
+	lf->tracks[t].pl = NULL;
 }
 
 void
