@@ -62,12 +62,30 @@ struct stack {
 	struct span	 left[LEFT];	/* the last roots that left */
 	unsigned	 nleft, nextleft;
 	int64_t		 leftmax;	/* no end of theirs is later */
+	int		 used;		/* since the last pt_roots_sweep() */
 };
 
 static struct stack	**stacks;	/* by track uuid */
 static size_t		  nstacks, capstacks, ntracks;
 static size_t		  budget = 65536;
 static long long	  lost;
+
+/*
+ * The stacks of tracks left alone a while, packed (freeze): a stream
+ * has a track for every thread it ever had, and those whose threads
+ * are gone keep their last roots (written at the end, with nothing to
+ * enclose them), the starts written and the roots that left, for as
+ * long as a slice may come there.  Packed, that is their bytes and a
+ * few varints, not the arrays of a stack in use.
+ */
+static struct cold {
+	char		*p;		/* NULL: not packed */
+	size_t		 n;
+}			 *colds;	/* by track uuid, as stacks */
+static size_t		  capcolds;
+static struct ltbuf	  packed;
+
+static void	thaw(uint32_t);
 
 static struct stack *
 stackof(uint32_t track, int create)
@@ -82,8 +100,14 @@ stackof(uint32_t track, int create)
 		    sizeof(*stacks));
 		memset(stacks + old, 0, (capstacks - old) * sizeof(*stacks));
 	}
-	if ((st = stacks[track]) != NULL || !create)
+	if (stacks[track] == NULL && track < capcolds &&
+	    colds[track].p != NULL)
+		thaw(track);
+	if ((st = stacks[track]) != NULL || !create) {
+		if (st != NULL)
+			st->used = 1;
 		return st;
+	}
 	st = lt_calloc(1, sizeof(*st));
 	for (i = 0; i < GONE; i++)
 		st->gone[i] = INT64_MIN;	/* no time is: ts >= 0 */
@@ -94,6 +118,7 @@ stackof(uint32_t track, int create)
 	st->bot = lt_calloc(st->half, sizeof(*st->bot));
 	st->ring = lt_calloc(st->half, sizeof(*st->ring));
 	stacks[track] = st;
+	st->used = 1;
 	if ((size_t)track + 1 > nstacks)
 		nstacks = (size_t)track + 1;
 	return st;
@@ -383,6 +408,192 @@ pt_roots_keep(uint32_t track, int64_t ts, const struct ptitem *it, size_t n,
 	return 1;
 }
 
+/* A stack's memory, all of it. */
+static void
+dispose(struct stack *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->half; i++) {
+		lt_buf_free(&st->bot[i].items);
+		lt_buf_free(&st->bot[i].bytes);
+		lt_buf_free(&st->ring[i].items);
+		lt_buf_free(&st->ring[i].bytes);
+	}
+	free(st->bot);
+	free(st->ring);
+	free(st);
+}
+
+/* Signed numbers as varints: times near the last one, -durs. */
+static void
+putz(int64_t v)
+{
+	pb_varint(&packed, (uint64_t)v << 1 ^ (v < 0 ? UINT64_MAX : 0));
+}
+
+static uint64_t
+getv(const char **p)
+{
+	const unsigned char *q = (const unsigned char *)*p;
+	uint64_t v = 0;
+	unsigned sh = 0;
+
+	while (*q & 0x80) {
+		v |= (uint64_t)(*q++ & 0x7f) << sh;
+		sh += 7;
+	}
+	v |= (uint64_t)*q++ << sh;
+	*p = (const char *)q;
+	return v;
+}
+
+static int64_t
+getz(const char **p)
+{
+	uint64_t v = getv(p);
+
+	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+/*
+ * Pack the stack of a track: its numbers, then the starts written (a
+ * mask of the slots, then each time from the one before), the roots
+ * that left, and the roots, each with its items (arrival, -dur, kind
+ * and length) and their bytes.  The ring starts at 0 when thawed.
+ */
+static void
+freeze(uint32_t track)
+{
+	struct stack *st = stacks[track];
+	const struct ptitem *it;
+	struct root *r;
+	uint64_t mask = 0;
+	int64_t last = 0;
+	size_t i, j, n, old = capcolds;
+
+	packed.n = 0;
+	pb_varint(&packed, st->half);
+	pb_varint(&packed, st->nbot);
+	pb_varint(&packed, st->nring);
+	pb_varint(&packed, st->nleft);
+	pb_varint(&packed, st->nextleft);
+	putz(st->leftmax);
+	for (i = 0; i < GONE; i++)
+		if (st->gone[i] != INT64_MIN)
+			mask |= 1ULL << i;
+	pb_varint(&packed, mask);
+	for (i = 0; i < GONE; i++)
+		if (st->gone[i] != INT64_MIN) {
+			putz(st->gone[i] - last);
+			last = st->gone[i];
+		}
+	for (i = 0; i < st->nleft; i++) {
+		putz(st->left[i].start - last);
+		putz(st->left[i].end - st->left[i].start);
+		last = st->left[i].start;
+	}
+	for (i = 0; i < depth(st); i++) {
+		r = at(st, i);
+		putz(r->start - last);
+		putz(r->end - r->start);
+		last = r->start;
+		it = (const struct ptitem *)(const void *)r->items.p;
+		n = r->items.n / sizeof(*it);
+		pb_varint(&packed, n);
+		for (j = 0; j < n; j++) {
+			pb_varint(&packed, it[j].seq);
+			putz(it[j].key);
+			pb_varint(&packed, it[j].kind);
+			pb_varint(&packed, it[j].len);
+			lt_buf_add(&packed, r->bytes.p + it[j].off,
+			    it[j].len);
+		}
+	}
+	if (track >= capcolds) {
+		colds = lt_grow(colds, &capcolds, (size_t)track + 1,
+		    sizeof(*colds));
+		memset(colds + old, 0, (capcolds - old) * sizeof(*colds));
+	}
+	colds[track].p = memcpy(lt_malloc(packed.n), packed.p, packed.n);
+	colds[track].n = packed.n;
+	dispose(st);
+	stacks[track] = NULL;
+}
+
+/* The stack of a track, unpacked to be used. */
+static void
+thaw(uint32_t track)
+{
+	struct cold *c = &colds[track];
+	const char *p = c->p;
+	struct stack *st;
+	struct ptitem x;
+	struct root *r;
+	uint64_t mask;
+	int64_t last = 0;
+	size_t i, j, n;
+
+	st = lt_calloc(1, sizeof(*st));
+	st->half = getv(&p);
+	st->nbot = getv(&p);
+	st->nring = getv(&p);
+	st->nleft = (unsigned)getv(&p);
+	st->nextleft = (unsigned)getv(&p);
+	st->leftmax = getz(&p);
+	mask = getv(&p);
+	for (i = 0; i < GONE; i++)
+		if (mask >> i & 1) {
+			st->gone[i] = last + getz(&p);
+			last = st->gone[i];
+		} else
+			st->gone[i] = INT64_MIN;
+	for (i = 0; i < st->nleft; i++) {
+		st->left[i].start = last + getz(&p);
+		st->left[i].end = st->left[i].start + getz(&p);
+		last = st->left[i].start;
+	}
+	st->bot = lt_calloc(st->half, sizeof(*st->bot));
+	st->ring = lt_calloc(st->half, sizeof(*st->ring));
+	for (i = 0; i < depth(st); i++) {
+		r = at(st, i);
+		r->start = last + getz(&p);
+		r->end = r->start + getz(&p);
+		last = r->start;
+		n = getv(&p);
+		for (j = 0; j < n; j++) {
+			memset(&x, 0, sizeof(x));
+			x.seq = getv(&p);
+			x.key = getz(&p);
+			x.kind = (uint8_t)getv(&p);
+			x.len = (uint32_t)getv(&p);
+			x.track = track;
+			keep(r, &x, p);
+			p += x.len;
+		}
+	}
+	free(c->p);
+	c->p = NULL;
+	c->n = 0;
+	stacks[track] = st;
+}
+
+/*
+ * Every so many events: the stacks that nothing used since the last
+ * time are packed.
+ */
+void
+pt_roots_sweep(void)
+{
+	size_t t;
+
+	for (t = 0; t < nstacks; t++)
+		if (stacks[t] != NULL && !stacks[t]->used)
+			freeze((uint32_t)t);
+		else if (stacks[t] != NULL)
+			stacks[t]->used = 0;
+}
+
 /*
  * Let every root go, the oldest first: their packets then come in
  * order of time (window.c writes times as deltas).  Nothing comes to
@@ -396,7 +607,10 @@ pt_roots_flush(void)
 	size_t t, i;
 
 	for (t = 0; t < nstacks; t++) {
-		if ((st = stacks[t]) == NULL)
+		if ((st = stacks[t]) == NULL && (st = stackof((uint32_t)t,
+		    0)) != NULL)
+			st->used = 0;	/* thawed: packed again below */
+		if (st == NULL)
 			continue;
 		for (i = 0; i < depth(st); i++) {
 			r = at(st, i);
@@ -404,6 +618,8 @@ pt_roots_flush(void)
 			release((uint32_t)t, st, r->start);
 		}
 		st->nbot = st->nring = st->head = 0;
+		if (!st->used)
+			freeze((uint32_t)t);
 	}
 }
 
@@ -433,21 +649,17 @@ void
 pt_roots_free(void)
 {
 	struct stack *st;
-	size_t t, i;
+	size_t t;
 
-	for (t = 0; t < nstacks; t++) {
-		if ((st = stacks[t]) == NULL)
-			continue;
-		for (i = 0; i < st->half; i++) {
-			lt_buf_free(&st->bot[i].items);
-			lt_buf_free(&st->bot[i].bytes);
-			lt_buf_free(&st->ring[i].items);
-			lt_buf_free(&st->ring[i].bytes);
-		}
-		free(st->bot);
-		free(st->ring);
-		free(st);
-	}
+	for (t = 0; t < nstacks; t++)
+		if ((st = stacks[t]) != NULL)
+			dispose(st);
+	for (t = 0; t < capcolds; t++)
+		free(colds[t].p);
+	free(colds);
+	colds = NULL;
+	capcolds = 0;
+	lt_buf_free(&packed);
 	free(stacks);
 	stacks = NULL;
 	nstacks = capstacks = ntracks = 0;
