@@ -84,8 +84,72 @@ static struct cold {
 }			 *colds;	/* by track uuid, as stacks */
 static size_t		  capcolds;
 static struct ltbuf	  packed;
+static struct ltbuf	  pk[2];	/* thaw's last packet, and its next */
 
 static void	thaw(uint32_t);
+
+/*
+ * Stacks and buffers let go of, for the next ones: tracks are packed
+ * and unpacked all the time, and malloc's would cost more than the rest.
+ */
+#define SPOOL	16
+#define BPOOL	256
+#define BUFKEEP	4096		/* bytes: a larger buffer is freed */
+static struct stack	 *spool[SPOOL];
+static size_t		  nspool;
+static struct ltbuf	  bpool[BPOOL];
+static size_t		  nbpool;
+
+/* A stack with nothing in it, half roots each side. */
+static struct stack *
+newstack(size_t half)
+{
+	struct stack *st;
+	struct root *bot, *ring;
+	size_t i;
+
+	for (i = 0; i < nspool; i++)
+		if (spool[i]->half == half)
+			break;
+	if (i < nspool) {
+		st = spool[i];
+		spool[i] = spool[--nspool];
+		bot = st->bot;
+		ring = st->ring;
+		memset(st, 0, sizeof(*st));
+		memset(bot, 0, half * sizeof(*bot));
+		memset(ring, 0, half * sizeof(*ring));
+		st->bot = bot;
+		st->ring = ring;
+	} else {
+		st = lt_calloc(1, sizeof(*st));
+		st->bot = lt_calloc(half, sizeof(*st->bot));
+		st->ring = lt_calloc(half, sizeof(*st->ring));
+	}
+	st->half = half;
+	return st;
+}
+
+/* A buffer let go of: to the pool, or freed. */
+static void
+recycle(struct ltbuf *b)
+{
+	if (b->cap > 0 && b->cap <= BUFKEEP && nbpool < BPOOL) {
+		b->n = 0;
+		bpool[nbpool++] = *b;
+		b->p = NULL;
+		b->cap = 0;
+	} else
+		lt_buf_free(b);
+}
+
+/* A buffer for a root, from the pool if it has one. */
+static void
+fresh(struct ltbuf *b)
+{
+	if (b->cap == 0 && nbpool > 0)
+		*b = bpool[--nbpool];
+}
 
 static struct stack *
 stackof(uint32_t track, int create)
@@ -108,15 +172,12 @@ stackof(uint32_t track, int create)
 			st->used = 1;
 		return st;
 	}
-	st = lt_calloc(1, sizeof(*st));
+	ntracks++;
+	for (i = HALFMAX; i > HALFMIN && i > budget / (2 * ntracks); i /= 2)
+		;
+	st = newstack(i);
 	for (i = 0; i < GONE; i++)
 		st->gone[i] = INT64_MIN;	/* no time is: ts >= 0 */
-	ntracks++;
-	for (st->half = HALFMAX; st->half > HALFMIN &&
-	    st->half > budget / (2 * ntracks); st->half /= 2)
-		;
-	st->bot = lt_calloc(st->half, sizeof(*st->bot));
-	st->ring = lt_calloc(st->half, sizeof(*st->ring));
 	stacks[track] = st;
 	st->used = 1;
 	if ((size_t)track + 1 > nstacks)
@@ -245,6 +306,8 @@ keep(struct root *r, const struct ptitem *it, const char *p)
 {
 	struct ptitem x = *it;
 
+	fresh(&r->bytes);
+	fresh(&r->items);
 	x.off = r->bytes.n;
 	lt_buf_add(&r->bytes, p, it->len);
 	lt_buf_add(&r->items, &x, sizeof(x));
@@ -408,17 +471,21 @@ pt_roots_keep(uint32_t track, int64_t ts, const struct ptitem *it, size_t n,
 	return 1;
 }
 
-/* A stack's memory, all of it. */
+/* A stack let go of, and its buffers: to the pools, or freed. */
 static void
 dispose(struct stack *st)
 {
 	size_t i;
 
 	for (i = 0; i < st->half; i++) {
-		lt_buf_free(&st->bot[i].items);
-		lt_buf_free(&st->bot[i].bytes);
-		lt_buf_free(&st->ring[i].items);
-		lt_buf_free(&st->ring[i].bytes);
+		recycle(&st->bot[i].items);
+		recycle(&st->bot[i].bytes);
+		recycle(&st->ring[i].items);
+		recycle(&st->ring[i].bytes);
+	}
+	if (nspool < SPOOL) {
+		spool[nspool++] = st;
+		return;
 	}
 	free(st->bot);
 	free(st->ring);
@@ -460,7 +527,9 @@ getz(const char **p)
  * Pack the stack of a track: its numbers, then the starts written (a
  * mask of the slots, then each time from the one before), the roots
  * that left, and the roots, each with its items (arrival, -dur, kind
- * and length) and their bytes.  The ring starts at 0 when thawed.
+ * and length) and their bytes, but those it starts with alike with the
+ * packet before: most of a track's are alike up to their args.  The
+ * ring starts at 0 when thawed.
  */
 static void
 freeze(uint32_t track)
@@ -468,9 +537,10 @@ freeze(uint32_t track)
 	struct stack *st = stacks[track];
 	const struct ptitem *it;
 	struct root *r;
-	uint64_t mask = 0;
+	const char *prev = NULL, *q;
+	uint64_t mask = 0, seq = 0;
 	int64_t last = 0;
-	size_t i, j, n, old = capcolds;
+	size_t i, j, k, n, prevn = 0, old = capcolds;
 
 	packed.n = 0;
 	pb_varint(&packed, st->half);
@@ -502,12 +572,19 @@ freeze(uint32_t track)
 		n = r->items.n / sizeof(*it);
 		pb_varint(&packed, n);
 		for (j = 0; j < n; j++) {
-			pb_varint(&packed, it[j].seq);
+			putz((int64_t)(it[j].seq - seq));
+			seq = it[j].seq;
 			putz(it[j].key);
 			pb_varint(&packed, it[j].kind);
+			q = r->bytes.p + it[j].off;
+			for (k = 0; k < prevn && k < it[j].len &&
+			    prev[k] == q[k]; k++)
+				;
 			pb_varint(&packed, it[j].len);
-			lt_buf_add(&packed, r->bytes.p + it[j].off,
-			    it[j].len);
+			pb_varint(&packed, k);
+			lt_buf_add(&packed, q + k, it[j].len - k);
+			prev = q;
+			prevn = it[j].len;
 		}
 	}
 	if (track >= capcolds) {
@@ -530,12 +607,12 @@ thaw(uint32_t track)
 	struct stack *st;
 	struct ptitem x;
 	struct root *r;
-	uint64_t mask;
+	struct ltbuf t;
+	uint64_t mask, seq = 0;
 	int64_t last = 0;
-	size_t i, j, n;
+	size_t i, j, k, n;
 
-	st = lt_calloc(1, sizeof(*st));
-	st->half = getv(&p);
+	st = newstack(getv(&p));
 	st->nbot = getv(&p);
 	st->nring = getv(&p);
 	st->nleft = (unsigned)getv(&p);
@@ -553,8 +630,6 @@ thaw(uint32_t track)
 		st->left[i].end = st->left[i].start + getz(&p);
 		last = st->left[i].start;
 	}
-	st->bot = lt_calloc(st->half, sizeof(*st->bot));
-	st->ring = lt_calloc(st->half, sizeof(*st->ring));
 	for (i = 0; i < depth(st); i++) {
 		r = at(st, i);
 		r->start = last + getz(&p);
@@ -563,13 +638,20 @@ thaw(uint32_t track)
 		n = getv(&p);
 		for (j = 0; j < n; j++) {
 			memset(&x, 0, sizeof(x));
-			x.seq = getv(&p);
+			x.seq = seq += (uint64_t)getz(&p);
 			x.key = getz(&p);
 			x.kind = (uint8_t)getv(&p);
 			x.len = (uint32_t)getv(&p);
 			x.track = track;
-			keep(r, &x, p);
-			p += x.len;
+			k = getv(&p);
+			pk[1].n = 0;
+			lt_buf_add(&pk[1], pk[0].p, k);
+			lt_buf_add(&pk[1], p, x.len - k);
+			p += x.len - k;
+			keep(r, &x, pk[1].p);
+			t = pk[0];
+			pk[0] = pk[1];
+			pk[1] = t;
 		}
 	}
 	free(c->p);
@@ -654,12 +736,22 @@ pt_roots_free(void)
 	for (t = 0; t < nstacks; t++)
 		if ((st = stacks[t]) != NULL)
 			dispose(st);
+	while (nspool > 0) {
+		st = spool[--nspool];
+		free(st->bot);
+		free(st->ring);
+		free(st);
+	}
+	while (nbpool > 0)
+		lt_buf_free(&bpool[--nbpool]);
 	for (t = 0; t < capcolds; t++)
 		free(colds[t].p);
 	free(colds);
 	colds = NULL;
 	capcolds = 0;
 	lt_buf_free(&packed);
+	lt_buf_free(&pk[0]);
+	lt_buf_free(&pk[1]);
 	free(stacks);
 	stacks = NULL;
 	nstacks = capstacks = ntracks = 0;

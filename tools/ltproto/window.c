@@ -33,7 +33,7 @@
 
 #define NIL	0		/* no entry: seqs start at 1 */
 #ifndef SWEEP
-#define SWEEP	65536		/* events between sweeps: a power of 2 */
+#define SWEEP	16384		/* events between sweeps: a power of 2 */
 #endif
 
 struct ent {
