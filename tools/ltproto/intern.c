@@ -31,8 +31,9 @@
  * known by its length and its first and last eight bytes (or four, or
  * three), which are the whole of a string of 16 bytes or less, a longer
  * one compared with its copy in the table.  seqs has a bit for each of
- * the sequences 0 to 63 it is defined on, so that a thread's records
- * look up neither table nor bits.
+ * the sequences 0 to 63 it is defined on, and last the last of the
+ * others it was found on, so that a thread's records (which come in
+ * runs) look up neither table nor bits.
  */
 #define CACHE		128
 struct memo {
@@ -41,6 +42,8 @@ struct memo {
 	uint64_t	 gen;		/* reset count + 1 when valid */
 	uint32_t	 n;
 	uint32_t	 iid;
+	uint32_t	 last;		/* a sequence from 64 up it is */
+					/*   defined on, or 0 */
 };
 
 struct table {
@@ -297,12 +300,14 @@ pt_iid(int t, const char *p, size_t n)
 	    0xbf58476d1ce4e5b9ULL) >> 57];
 	if (m->gen == gen && m->n == n && m->a == a && m->z == z &&
 	    (n <= 16 || memcmp(keys.p + tb->off[m->iid - 1], p, n) == 0)) {
-		if (cur < 64 && (m->seqs >> cur & 1))
+		if (cur < 64 ? (m->seqs >> cur & 1) != 0 : m->last == cur)
 			return m->iid;
 		if (!defined(t, m->iid))
 			define(t, m->iid, p, n);
 		if (cur < 64)
 			m->seqs |= 1ULL << cur;
+		else
+			m->last = cur;
 		return m->iid;
 	}
 	k.t = tb;
@@ -331,6 +336,7 @@ pt_iid(int t, const char *p, size_t n)
 	m->z = z;
 	m->iid = (uint32_t)iid;
 	m->seqs = cur < 64 ? 1ULL << cur : 0;
+	m->last = cur < 64 ? 0 : cur;
 	return iid;
 }
 

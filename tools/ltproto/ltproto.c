@@ -10,7 +10,9 @@
  * It reads what ltjson reads and writes what Perfetto makes of ltjson's
  * trace, so the two import alike.  Streams: memory is that of the
  * tracks, the interned strings and a window of the last events, not of
- * the stream.  The modules are beside this file.
+ * the stream; the tracks of threads gone are packed to what they hold
+ * for the end of the trace (roots.c, window.c).  The modules are beside
+ * this file.
  */
 #include <getopt.h>
 #include <stdio.h>

@@ -197,6 +197,7 @@ void	pt_out_restart(uint32_t);
 void	pt_out_base(int64_t);
 int64_t	pt_out_t0(void);
 void	pt_out_drain(uint32_t);
+void	pt_out_sweep(void);
 /* A packet held in the window: its place there. */
 struct pthandle {
 	uint64_t	 pos;
@@ -225,6 +226,7 @@ int	pt_roots_cross(uint32_t, int64_t, int64_t);
 void	pt_roots_gone(uint32_t, int64_t);
 void	pt_roots_budget(size_t);
 void	pt_roots_flush(void);
+void	pt_roots_sweep(void);
 void	pt_roots_free(void);
 long long pt_roots_lost(void);
 

@@ -62,12 +62,94 @@ struct stack {
 	struct span	 left[LEFT];	/* the last roots that left */
 	unsigned	 nleft, nextleft;
 	int64_t		 leftmax;	/* no end of theirs is later */
+	int		 used;		/* since the last pt_roots_sweep() */
 };
 
 static struct stack	**stacks;	/* by track uuid */
 static size_t		  nstacks, capstacks, ntracks;
 static size_t		  budget = 65536;
 static long long	  lost;
+
+/*
+ * The stacks of tracks left alone a while, packed (freeze): a stream
+ * has a track for every thread it ever had, and those whose threads
+ * are gone keep their last roots (written at the end, with nothing to
+ * enclose them), the starts written and the roots that left, for as
+ * long as a slice may come there.  Packed, that is their bytes and a
+ * few varints, not the arrays of a stack in use.
+ */
+static struct cold {
+	char		*p;		/* NULL: not packed */
+	size_t		 n;
+}			 *colds;	/* by track uuid, as stacks */
+static size_t		  capcolds;
+static struct ltbuf	  packed;
+static struct ltbuf	  pk[2];	/* thaw's last packet, and its next */
+
+static void	thaw(uint32_t);
+
+/*
+ * Stacks and buffers let go of, for the next ones: tracks are packed
+ * and unpacked all the time, and malloc's would cost more than the rest.
+ */
+#define SPOOL	16
+#define BPOOL	256
+#define BUFKEEP	4096		/* bytes: a larger buffer is freed */
+static struct stack	 *spool[SPOOL];
+static size_t		  nspool;
+static struct ltbuf	  bpool[BPOOL];
+static size_t		  nbpool;
+
+/* A stack with nothing in it, half roots each side. */
+static struct stack *
+newstack(size_t half)
+{
+	struct stack *st;
+	struct root *bot, *ring;
+	size_t i;
+
+	for (i = 0; i < nspool; i++)
+		if (spool[i]->half == half)
+			break;
+	if (i < nspool) {
+		st = spool[i];
+		spool[i] = spool[--nspool];
+		bot = st->bot;
+		ring = st->ring;
+		memset(st, 0, sizeof(*st));
+		memset(bot, 0, half * sizeof(*bot));
+		memset(ring, 0, half * sizeof(*ring));
+		st->bot = bot;
+		st->ring = ring;
+	} else {
+		st = lt_calloc(1, sizeof(*st));
+		st->bot = lt_calloc(half, sizeof(*st->bot));
+		st->ring = lt_calloc(half, sizeof(*st->ring));
+	}
+	st->half = half;
+	return st;
+}
+
+/* A buffer let go of: to the pool, or freed. */
+static void
+recycle(struct ltbuf *b)
+{
+	if (b->cap > 0 && b->cap <= BUFKEEP && nbpool < BPOOL) {
+		b->n = 0;
+		bpool[nbpool++] = *b;
+		b->p = NULL;
+		b->cap = 0;
+	} else
+		lt_buf_free(b);
+}
+
+/* A buffer for a root, from the pool if it has one. */
+static void
+fresh(struct ltbuf *b)
+{
+	if (b->cap == 0 && nbpool > 0)
+		*b = bpool[--nbpool];
+}
 
 static struct stack *
 stackof(uint32_t track, int create)
@@ -82,18 +164,22 @@ stackof(uint32_t track, int create)
 		    sizeof(*stacks));
 		memset(stacks + old, 0, (capstacks - old) * sizeof(*stacks));
 	}
-	if ((st = stacks[track]) != NULL || !create)
+	if (stacks[track] == NULL && track < capcolds &&
+	    colds[track].p != NULL)
+		thaw(track);
+	if ((st = stacks[track]) != NULL || !create) {
+		if (st != NULL)
+			st->used = 1;
 		return st;
-	st = lt_calloc(1, sizeof(*st));
+	}
+	ntracks++;
+	for (i = HALFMAX; i > HALFMIN && i > budget / (2 * ntracks); i /= 2)
+		;
+	st = newstack(i);
 	for (i = 0; i < GONE; i++)
 		st->gone[i] = INT64_MIN;	/* no time is: ts >= 0 */
-	ntracks++;
-	for (st->half = HALFMAX; st->half > HALFMIN &&
-	    st->half > budget / (2 * ntracks); st->half /= 2)
-		;
-	st->bot = lt_calloc(st->half, sizeof(*st->bot));
-	st->ring = lt_calloc(st->half, sizeof(*st->ring));
 	stacks[track] = st;
+	st->used = 1;
 	if ((size_t)track + 1 > nstacks)
 		nstacks = (size_t)track + 1;
 	return st;
@@ -220,6 +306,8 @@ keep(struct root *r, const struct ptitem *it, const char *p)
 {
 	struct ptitem x = *it;
 
+	fresh(&r->bytes);
+	fresh(&r->items);
 	x.off = r->bytes.n;
 	lt_buf_add(&r->bytes, p, it->len);
 	lt_buf_add(&r->items, &x, sizeof(x));
@@ -383,6 +471,211 @@ pt_roots_keep(uint32_t track, int64_t ts, const struct ptitem *it, size_t n,
 	return 1;
 }
 
+/* A stack let go of, and its buffers: to the pools, or freed. */
+static void
+dispose(struct stack *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->half; i++) {
+		recycle(&st->bot[i].items);
+		recycle(&st->bot[i].bytes);
+		recycle(&st->ring[i].items);
+		recycle(&st->ring[i].bytes);
+	}
+	if (nspool < SPOOL) {
+		spool[nspool++] = st;
+		return;
+	}
+	free(st->bot);
+	free(st->ring);
+	free(st);
+}
+
+/* Signed numbers as varints: times near the last one, -durs. */
+static void
+putz(int64_t v)
+{
+	pb_varint(&packed, (uint64_t)v << 1 ^ (v < 0 ? UINT64_MAX : 0));
+}
+
+static uint64_t
+getv(const char **p)
+{
+	const unsigned char *q = (const unsigned char *)*p;
+	uint64_t v = 0;
+	unsigned sh = 0;
+
+	while (*q & 0x80) {
+		v |= (uint64_t)(*q++ & 0x7f) << sh;
+		sh += 7;
+	}
+	v |= (uint64_t)*q++ << sh;
+	*p = (const char *)q;
+	return v;
+}
+
+static int64_t
+getz(const char **p)
+{
+	uint64_t v = getv(p);
+
+	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+/*
+ * Pack the stack of a track: its numbers, then the starts written (a
+ * mask of the slots, then each time from the one before), the roots
+ * that left, and the roots, each with its items (arrival, -dur, kind
+ * and length) and their bytes, but those it starts with alike with the
+ * packet before: most of a track's are alike up to their args.  The
+ * ring starts at 0 when thawed.
+ */
+static void
+freeze(uint32_t track)
+{
+	struct stack *st = stacks[track];
+	const struct ptitem *it;
+	struct root *r;
+	const char *prev = NULL, *q;
+	uint64_t mask = 0, seq = 0;
+	int64_t last = 0;
+	size_t i, j, k, n, prevn = 0, old = capcolds;
+
+	packed.n = 0;
+	pb_varint(&packed, st->half);
+	pb_varint(&packed, st->nbot);
+	pb_varint(&packed, st->nring);
+	pb_varint(&packed, st->nleft);
+	pb_varint(&packed, st->nextleft);
+	putz(st->leftmax);
+	for (i = 0; i < GONE; i++)
+		if (st->gone[i] != INT64_MIN)
+			mask |= 1ULL << i;
+	pb_varint(&packed, mask);
+	for (i = 0; i < GONE; i++)
+		if (st->gone[i] != INT64_MIN) {
+			putz(st->gone[i] - last);
+			last = st->gone[i];
+		}
+	for (i = 0; i < st->nleft; i++) {
+		putz(st->left[i].start - last);
+		putz(st->left[i].end - st->left[i].start);
+		last = st->left[i].start;
+	}
+	for (i = 0; i < depth(st); i++) {
+		r = at(st, i);
+		putz(r->start - last);
+		putz(r->end - r->start);
+		last = r->start;
+		it = (const struct ptitem *)(const void *)r->items.p;
+		n = r->items.n / sizeof(*it);
+		pb_varint(&packed, n);
+		for (j = 0; j < n; j++) {
+			putz((int64_t)(it[j].seq - seq));
+			seq = it[j].seq;
+			putz(it[j].key);
+			pb_varint(&packed, it[j].kind);
+			q = r->bytes.p + it[j].off;
+			for (k = 0; k < prevn && k < it[j].len &&
+			    prev[k] == q[k]; k++)
+				;
+			pb_varint(&packed, it[j].len);
+			pb_varint(&packed, k);
+			lt_buf_add(&packed, q + k, it[j].len - k);
+			prev = q;
+			prevn = it[j].len;
+		}
+	}
+	if (track >= capcolds) {
+		colds = lt_grow(colds, &capcolds, (size_t)track + 1,
+		    sizeof(*colds));
+		memset(colds + old, 0, (capcolds - old) * sizeof(*colds));
+	}
+	colds[track].p = memcpy(lt_malloc(packed.n), packed.p, packed.n);
+	colds[track].n = packed.n;
+	dispose(st);
+	stacks[track] = NULL;
+}
+
+/* The stack of a track, unpacked to be used. */
+static void
+thaw(uint32_t track)
+{
+	struct cold *c = &colds[track];
+	const char *p = c->p;
+	struct stack *st;
+	struct ptitem x;
+	struct root *r;
+	struct ltbuf t;
+	uint64_t mask, seq = 0;
+	int64_t last = 0;
+	size_t i, j, k, n;
+
+	st = newstack(getv(&p));
+	st->nbot = getv(&p);
+	st->nring = getv(&p);
+	st->nleft = (unsigned)getv(&p);
+	st->nextleft = (unsigned)getv(&p);
+	st->leftmax = getz(&p);
+	mask = getv(&p);
+	for (i = 0; i < GONE; i++)
+		if (mask >> i & 1) {
+			st->gone[i] = last + getz(&p);
+			last = st->gone[i];
+		} else
+			st->gone[i] = INT64_MIN;
+	for (i = 0; i < st->nleft; i++) {
+		st->left[i].start = last + getz(&p);
+		st->left[i].end = st->left[i].start + getz(&p);
+		last = st->left[i].start;
+	}
+	for (i = 0; i < depth(st); i++) {
+		r = at(st, i);
+		r->start = last + getz(&p);
+		r->end = r->start + getz(&p);
+		last = r->start;
+		n = getv(&p);
+		for (j = 0; j < n; j++) {
+			memset(&x, 0, sizeof(x));
+			x.seq = seq += (uint64_t)getz(&p);
+			x.key = getz(&p);
+			x.kind = (uint8_t)getv(&p);
+			x.len = (uint32_t)getv(&p);
+			x.track = track;
+			k = getv(&p);
+			pk[1].n = 0;
+			lt_buf_add(&pk[1], pk[0].p, k);
+			lt_buf_add(&pk[1], p, x.len - k);
+			p += x.len - k;
+			keep(r, &x, pk[1].p);
+			t = pk[0];
+			pk[0] = pk[1];
+			pk[1] = t;
+		}
+	}
+	free(c->p);
+	c->p = NULL;
+	c->n = 0;
+	stacks[track] = st;
+}
+
+/*
+ * Every so many events: the stacks that nothing used since the last
+ * time are packed.
+ */
+void
+pt_roots_sweep(void)
+{
+	size_t t;
+
+	for (t = 0; t < nstacks; t++)
+		if (stacks[t] != NULL && !stacks[t]->used)
+			freeze((uint32_t)t);
+		else if (stacks[t] != NULL)
+			stacks[t]->used = 0;
+}
+
 /*
  * Let every root go, the oldest first: their packets then come in
  * order of time (window.c writes times as deltas).  Nothing comes to
@@ -396,7 +689,10 @@ pt_roots_flush(void)
 	size_t t, i;
 
 	for (t = 0; t < nstacks; t++) {
-		if ((st = stacks[t]) == NULL)
+		if ((st = stacks[t]) == NULL && (st = stackof((uint32_t)t,
+		    0)) != NULL)
+			st->used = 0;	/* thawed: packed again below */
+		if (st == NULL)
 			continue;
 		for (i = 0; i < depth(st); i++) {
 			r = at(st, i);
@@ -404,6 +700,8 @@ pt_roots_flush(void)
 			release((uint32_t)t, st, r->start);
 		}
 		st->nbot = st->nring = st->head = 0;
+		if (!st->used)
+			freeze((uint32_t)t);
 	}
 }
 
@@ -433,21 +731,27 @@ void
 pt_roots_free(void)
 {
 	struct stack *st;
-	size_t t, i;
+	size_t t;
 
-	for (t = 0; t < nstacks; t++) {
-		if ((st = stacks[t]) == NULL)
-			continue;
-		for (i = 0; i < st->half; i++) {
-			lt_buf_free(&st->bot[i].items);
-			lt_buf_free(&st->bot[i].bytes);
-			lt_buf_free(&st->ring[i].items);
-			lt_buf_free(&st->ring[i].bytes);
-		}
+	for (t = 0; t < nstacks; t++)
+		if ((st = stacks[t]) != NULL)
+			dispose(st);
+	while (nspool > 0) {
+		st = spool[--nspool];
 		free(st->bot);
 		free(st->ring);
 		free(st);
 	}
+	while (nbpool > 0)
+		lt_buf_free(&bpool[--nbpool]);
+	for (t = 0; t < capcolds; t++)
+		free(colds[t].p);
+	free(colds);
+	colds = NULL;
+	capcolds = 0;
+	lt_buf_free(&packed);
+	lt_buf_free(&pk[0]);
+	lt_buf_free(&pk[1]);
 	free(stacks);
 	stacks = NULL;
 	nstacks = capstacks = ntracks = 0;

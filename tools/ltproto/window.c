@@ -32,6 +32,9 @@
 #include "ltproto.h"
 
 #define NIL	0		/* no entry: seqs start at 1 */
+#ifndef SWEEP
+#define SWEEP	16384		/* events between sweeps: a power of 2 */
+#endif
 
 struct ent {
 	int64_t		 ts;
@@ -95,13 +98,14 @@ pt_out_open(int fd, const char *name, size_t events)
  * first beyond.  The roots (roots.c) let go of their oldest first, for
  * the same reason.
  */
-#define PENDMAX		40	/* bytes of an X end that waits */
+#define PENDMAX		24	/* bytes of an X end that waits: */
+				/*   they have 21 at most */
 #define PENDCAP		4096
 
 struct pend {
 	int64_t		 ts;
 	uint32_t	 track;
-	uint32_t	 len;
+	uint8_t		 len;
 	char		 p[PENDMAX];
 };
 
@@ -109,6 +113,7 @@ static struct seqout {
 	uint64_t	 last;		/* of CLOCK_DELTA */
 	struct pend	*e;		/* e[lo..n), in order of time: */
 	size_t		 lo, n, cap;	/*   most come after the others */
+	int		 used;		/* since the last pt_out_sweep() */
 }			*seqout;	/* by sequence id */
 static size_t		 capseqout;
 static int64_t		 base;		/* BOOTTIME ns where our clocks start */
@@ -235,6 +240,7 @@ pend(int64_t ts, uint32_t track, const char *p, size_t n)
 		return;
 	}
 	so = seqof(p, n);
+	so->used = 1;
 	if (so->n - so->lo == PENDCAP)
 		unpend(so);
 	if (so->n == so->cap) {
@@ -252,7 +258,7 @@ pend(int64_t ts, uint32_t track, const char *p, size_t n)
 	memmove(so->e + i + 1, so->e + i, (so->n - i) * sizeof(*so->e));
 	so->e[i].ts = ts;
 	so->e[i].track = track;
-	so->e[i].len = (uint32_t)n;
+	so->e[i].len = (uint8_t)n;
 	memcpy(so->e[i].p, p, n);
 	so->n++;
 }
@@ -264,6 +270,39 @@ pt_out_drain(uint32_t id)
 	if (id < capseqout)
 		while (seqout[id].lo < seqout[id].n)
 			unpend(&seqout[id]);
+}
+
+/*
+ * Every so many events: the ends of the sequences that had none to
+ * wait since the last time get an array of their size, or none.  Most
+ * of a stream's sequences are those of threads gone, whose last ends
+ * wait for the end of the stream.
+ */
+void
+pt_out_sweep(void)
+{
+	struct seqout *so;
+	struct pend *e;
+	size_t i, n;
+
+	for (i = 0; i < capseqout; i++) {
+		so = &seqout[i];
+		if (so->used) {
+			so->used = 0;
+			continue;
+		}
+		n = so->n - so->lo;
+		if (so->cap == n)
+			continue;
+		/* a copy, not realloc: the whole of the old one is free */
+		e = n > 0 ? lt_reallocarray(NULL, n, sizeof(*e)) : NULL;
+		if (n > 0)
+			memcpy(e, so->e + so->lo, n * sizeof(*e));
+		free(so->e);
+		so->e = e;
+		so->lo = 0;
+		so->n = so->cap = n;
+	}
 }
 
 /* Every X end waiting. */
@@ -628,7 +667,10 @@ pt_hold(int64_t ts, uint32_t track, int kind, int64_t dur, const char *p,
 
 	if (n > UINT32_MAX)
 		lt_die(LT_EXIT_DATA, "an event of %zu bytes: too large", n);
-	arrivals++;
+	if ((++arrivals & (SWEEP - 1)) == 0) {
+		pt_out_sweep();
+		pt_roots_sweep();
+	}
 	if (kind == PT_KXBEGIN) {
 		memset(&x, 0, sizeof(x));
 		x.seq = arrivals;
