@@ -143,10 +143,12 @@ struct span {
 /* A chunk as a worker handles it: download, read, delete. */
 struct chunk {
 	int64_t		 id;
-	int		 used;
-	int		 held;		/* downloaded, not yet deleted */
-	int		 hasdl, dllinked;
-	int		 hasrd, rdlinked;
+	int64_t		 gone;		/* deleted here, download not linked */
+	unsigned char	 used;
+	unsigned char	 held;		/* downloaded, not yet deleted */
+	unsigned char	 hasdl, dllinked;
+	unsigned char	 hasrd, rdlinked;
+	unsigned char	 isgone;	/* gone is set */
 	struct span	 dl;		/* its last download */
 	struct span	 rd;		/* its last read */
 };
@@ -168,6 +170,8 @@ struct proc {
 	int64_t		 dlsum, rdsum;
 	struct chunk	*ch;		/* open addressing, by chunk id */
 	size_t		 nch, capch;
+	size_t		 ngone;		/* chunks of ch that are gone */
+	int64_t		 gonemin;	/* ... the earliest of their times */
 	struct ctr	 ctr;
 	int64_t		 maxdl;		/* the longest download */
 	int64_t		 first;		/* its earliest span */
@@ -403,6 +407,7 @@ void	st_wait(struct rank *, int64_t, int64_t, int64_t, int64_t,
 	    const struct io *, size_t, struct epoch *);
 void	st_prefetch(struct ev *);
 struct chunk *st_chunkfind(struct proc *, int64_t);
+void	st_chunk_expire(struct proc *);
 struct epoch *st_epochof(struct rank *, int64_t);
 
 /* -------- cause.c -------- */
