@@ -319,6 +319,7 @@ struct run {
 	struct ltout	*out;		/* the stream, with -t */
 	struct ltidtab	 procs;
 	struct ltidtab	 thrs;
+	struct thr	*lastthr;	/* the thread of the last record */
 	size_t		 nprocs;
 	struct rank	**ranks;
 	size_t		 nranks, capranks;

@@ -47,8 +47,16 @@ st_proc(const struct ltfield *pid, const struct ltfield *tid,
 	struct thr *t;
 	int isnew;
 
-	if ((t = lt_id_get(&ST.thrs, pid, tid, 0, NULL)) != NULL) {
+	/* The lines of a thread come in runs: its last one first. */
+	if ((t = ST.lastthr) != NULL && t->h.keyn == 2 + pid->n + tid->n &&
+	    t->tidoff == 2 + pid->n &&
+	    memcmp(t->h.key + 1, pid->p, pid->n) == 0 &&
+	    memcmp(t->h.key + t->tidoff, tid->p, tid->n) == 0) {
 		*tp = t;
+		return t->p;
+	}
+	if ((t = lt_id_get(&ST.thrs, pid, tid, 0, NULL)) != NULL) {
+		*tp = ST.lastthr = t;
 		return t->p;
 	}
 	if (!idok(pid) || !idok(tid)) {
@@ -66,7 +74,7 @@ st_proc(const struct ltfield *pid, const struct ltfield *tid,
 		p->node = -1;
 	}
 	t->p = p;
-	*tp = t;
+	*tp = ST.lastthr = t;
 	return p;
 }
 
