@@ -581,8 +581,9 @@ chunk(struct proc *p, int64_t id)
 {
 	size_t i;
 
-	if (2 * (p->nch + 1) > p->capch)
-		rehash(p, p->capch != 0 ? 2 * p->capch : 8, INT64_MIN);
+	/* Most workers hold a few chunks: small tables, 3/4 full at most. */
+	if (4 * (p->nch + 1) > 3 * p->capch)
+		rehash(p, p->capch != 0 ? 2 * p->capch : 4, INT64_MIN);
 	for (i = chunkhome(p, id); p->ch[i].used;
 	    i = (i + 1) & (p->capch - 1))
 		if (p->ch[i].id == id)
@@ -645,7 +646,7 @@ st_chunk_expire(struct proc *p)
 	before = ssub(p->ctr.latest, p->ctr.horizon);
 	if (p->gonemin >= before)
 		return;
-	for (cap = 8; 2 * (p->nch + 1) > cap; cap *= 2)
+	for (cap = 4; 4 * (p->nch + 1) > 3 * cap; cap *= 2)
 		;
 	rehash(p, cap, before);
 	if (p->nch == 0)
