@@ -131,6 +131,7 @@ struct thr {
 	struct proc	*p;
 	char		*name;		/* thread_name, a JSON string */
 	char		*sort;		/* thread_sort_index, as written */
+	char		 sortin[8];	/* ... when short */
 };
 
 /* A span of a thread: where a flow binds. */

@@ -1004,8 +1004,11 @@ st_meta(const struct ltrec *rec)
 	to = LT_IS(*nm, "thread_name") ? &t->name : &t->sort;
 	if (LT_IS(*nm, "thread_name") && (vn < 2 || v[0] != '"'))
 		return NULL;
-	free(*to);
-	*to = lt_malloc(vn + 1);
+	if (*to != t->sortin)
+		free(*to);
+	/* A sort index is a short number: in the thread, no allocation. */
+	*to = to == &t->sort && vn < sizeof(t->sortin) ? t->sortin :
+	    lt_malloc(vn + 1);
 	memcpy(*to, v, vn);
 	(*to)[vn] = '\0';
 	return NULL;
@@ -1085,7 +1088,8 @@ freethr(void *e)
 	struct thr *t = e;
 
 	free(t->name);
-	free(t->sort);
+	if (t->sort != t->sortin)
+		free(t->sort);
 }
 
 void
