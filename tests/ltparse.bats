@@ -1012,3 +1012,15 @@ bigtrace() {
 	run -2 --separate-stderr ltparse -P 2/2 -S "$T/d" "$T/F.log"
 	[ "$stderr" = "ltparse: $T/F.log: not the file the other parts of this run read ($T/d/ltparse.run): replaced while it was read, or the directory of another run" ]
 }
+
+@test "ltparse: the pid and tid columns follow the thread of each line when threads interleave" {
+	for i in 1 2 3; do
+		printf 'ts:%d.0;PID:7; TID:111; name: read;ph: B;cat: read;\n' "${i}01"
+		printf 'ts:%d.0;PID:7; TID:222; name: read;ph: B;cat: read;\n' "${i}02"
+		printf 'ts:%d.0;PID:7; TID:111; name: read;ph: B;cat: read;\n' "${i}03"
+		printf 'ts:%d.0;PID:8; TID:333; name: read;ph: B;cat: read;\n' "${i}04"
+	done > "$BATS_TEST_TMPDIR/il.log"
+	ltparse "$BATS_TEST_TMPDIR/il.log" > "$BATS_TEST_TMPDIR/il.lt1"
+	got=$(awk -F'\t' '$2 == "B" { printf "%s.%s ", $3, $4 }' "$BATS_TEST_TMPDIR/il.lt1")
+	[ "$got" = "7.1 7.2 7.1 8.1 7.1 7.2 7.1 8.1 7.1 7.2 7.1 8.1 " ] || { echo "$got"; false; }
+}

@@ -511,3 +511,41 @@ EOF
 	ltstat -o "$T/r.txt" "$HAND"
 	ltstat "$HAND" | cmp - "$T/r.txt"
 }
+
+@test "ltstat -t: a deleted chunk links its download to a read written late, within the horizon only" {
+	f=$BATS_TEST_TMPDIR/gone.lt1
+	# Chunk 5's read comes just after its delete; chunk 6's comes after
+	# the worker has moved 5 s on, past its counters' horizon (1 s):
+	# its chunk is forgotten, as its counters count the read late.
+	printf '#lt1\n%s\n' \
+	    '1000	X	1	2	100	download	download	{"chunk":5}	{}' \
+	    '1300	X	1	3	10	delete	delete	{"chunk":5}	{}' \
+	    '1150	X	1	4	100	read	read	{"chunk":5}	{}' \
+	    '2000	X	1	2	100	download	download	{"chunk":6}	{}' \
+	    '2300	X	1	3	10	delete	delete	{"chunk":6}	{}' \
+	    '5000000	X	1	2	100	download	download	{"chunk":7}	{}' \
+	    '2150	X	1	4	100	read	read	{"chunk":6}	{}' > "$f"
+	ltstat -t -o /dev/null "$f" > "$BATS_TEST_TMPDIR/t.lt1"
+	[ "$(grep -c '	flow	chunk	' "$BATS_TEST_TMPDIR/t.lt1")" = 2 ]
+	grep -q '^1000	s	1	2	-	flow	chunk	{"chunk":5}' "$BATS_TEST_TMPDIR/t.lt1"
+	grep -q '^1150	f	1	4	-	flow	chunk	' "$BATS_TEST_TMPDIR/t.lt1"
+	# A read after the delete, then the chunk again: its delete links
+	# that read, as before.
+	printf '#lt1\n%s\n' \
+	    '1000	X	1	2	100	download	download	{"chunk":5}	{}' \
+	    '1300	X	1	3	10	delete	delete	{"chunk":5}	{}' \
+	    '1150	X	1	4	100	read	read	{"chunk":5}	{}' \
+	    '9000000	X	1	2	100	download	download	{"chunk":5}	{}' \
+	    '9000300	X	1	3	10	delete	delete	{"chunk":5}	{}' > "$f"
+	ltstat -t -o /dev/null "$f" > "$BATS_TEST_TMPDIR/t.lt1"
+	grep -q '^1150	s	1	4	-	flow	chunk	{"chunk":5}' "$BATS_TEST_TMPDIR/t.lt1"
+	grep -q '^9000300	f	1	3	-	flow	chunk	' "$BATS_TEST_TMPDIR/t.lt1"
+}
+
+@test "ltstat -t: valgrind-clean on a small long-job log" {
+	command -v valgrind > /dev/null || skip "no valgrind"
+	genlog -n 20000 -e 8 -w 4 -r 2 -a async > "$BATS_TEST_TMPDIR/g.log"
+	ltparse "$BATS_TEST_TMPDIR/g.log" | ltpair | ltlanefix -q > "$BATS_TEST_TMPDIR/l.lt1"
+	valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+	    ltstat -t -o "$BATS_TEST_TMPDIR/r.txt" "$BATS_TEST_TMPDIR/l.lt1" > /dev/null
+}

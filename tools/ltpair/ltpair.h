@@ -80,11 +80,12 @@ struct thread {
 	struct span	*fresh;		/* open and not announced yet */
 	struct thread	*dnext;		/* in the list of threads to tell */
 	long long	 nopen;
-	int		 indexed;	/* its open spans are by name too */
-	int		 dirty;
-	int		 quiet;		/* never told: pid or tid not a column */
 	int64_t		 last;		/* latest time since it had none open */
 	int64_t		 now;		/* latest time seen on it */
+	/* Flags in bytes: a log may have a thread for every task. */
+	unsigned char	 indexed;	/* its open spans are by name too */
+	unsigned char	 dirty;
+	unsigned char	 quiet;		/* never told: pid or tid not a column */
 };
 
 struct spans {

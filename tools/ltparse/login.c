@@ -19,7 +19,8 @@ event(const struct pspin *ip, const struct pslog *lg, size_t n,
 {
 	struct psthread *th;
 	struct psnorm nm;
-	const char *tab;
+	const char *tab, *id;
+	size_t idn;
 
 	ps_lognorm(lg, &nm);
 	th = ps_thread(ip, lg->pid, lg->tid);
@@ -35,8 +36,8 @@ event(const struct pspin *ip, const struct pslog *lg, size_t n,
 		s->t0done = 1;
 		return;
 	}
-	ps_logrec(&s->rec, lg, &nm, th->id, th->idn, n,
-	    &s->n[PS_C_REPLACED]);
+	id = ps_threadid(th, &idn);
+	ps_logrec(&s->rec, lg, &nm, id, idn, n, &s->n[PS_C_REPLACED]);
 	if (!s->t0done) {
 		tab = memchr(s->rec.p, '\t', s->rec.n);
 		ps_sink_t0(s, s->rec.p, (size_t)(tab - s->rec.p), lg->ph.p[0]);

@@ -180,8 +180,6 @@ struct psthread {
 	uint32_t	 tid;		/* small, unique within the process */
 	uint32_t	 next;		/* next thread of the process, or 0 */
 	unsigned	 roles;		/* PS_ROLE_* of its events */
-	unsigned char	 idn;
-	char		 id[40];	/* "\tpid\ttid\t-\t", made once */
 };
 
 enum {
@@ -214,6 +212,7 @@ struct psproc {
 struct psthread	*ps_thread(const struct pspin *, uint64_t, uint64_t);
 int	ps_hasthread(const struct pspin *, uint64_t, uint64_t);
 struct psproc	*ps_threadproc(const struct psthread *);
+const char *ps_threadid(const struct psthread *, size_t *);
 void	ps_learn(struct psproc *, const struct pslog *, const struct psnorm *);
 void	ps_names(struct pssink *, const struct pspin *);
 void	ps_procs_save(FILE *);

@@ -26,6 +26,9 @@ static struct psproc	*procs;
 static size_t		 nprocs, capprocs;
 static struct ltmap	 tbyid, pbykey, pbypid;
 static uint32_t		 lastthread;	/* the thread ps_thread() gave last */
+static char		 thid[48];	/* ps_threadid()'s, of thread thidof */
+static size_t		 thidn;
+static uint32_t		 thidof;
 
 struct tkey {
 	uint32_t	 proc;
@@ -141,12 +144,6 @@ ps_thread(const struct pspin *in, uint64_t pid, uint64_t os)
 	th->tid = ++pr->nthreads;
 	th->next = 0;
 	th->roles = 0;
-	th->id[0] = '\t';
-	th->idn = 1 + (unsigned char)lt_u64_fmt(th->id + 1, pr->pid);
-	th->id[th->idn++] = '\t';
-	th->idn += (unsigned char)lt_u64_fmt(th->id + th->idn, th->tid);
-	memcpy(th->id + th->idn, "\t-\t", 3);
-	th->idn += 3;
 	if (pr->last != 0)
 		threads[pr->last].next = (uint32_t)nthreads;
 	else
@@ -176,6 +173,28 @@ struct psproc *
 ps_threadproc(const struct psthread *th)
 {
 	return &procs[th->proc];
+}
+
+/*
+ * "\tpid\ttid\t-\t" of th, for its lines: made when the thread changes
+ * (its lines come in runs), not kept for every thread.
+ */
+const char *
+ps_threadid(const struct psthread *th, size_t *n)
+{
+	uint32_t t = (uint32_t)(th - threads);
+
+	if (t != thidof) {
+		thid[0] = '\t';
+		thidn = 1 + lt_u64_fmt(thid + 1, procs[th->proc].pid);
+		thid[thidn++] = '\t';
+		thidn += lt_u64_fmt(thid + thidn, th->tid);
+		memcpy(thid + thidn, "\t-\t", 3);
+		thidn += 3;
+		thidof = t;
+	}
+	*n = thidn;
+	return thid;
 }
 
 static int
@@ -472,5 +491,5 @@ ps_procs_free(void)
 	procs = NULL;
 	nthreads = 1;
 	capthreads = nprocs = capprocs = 0;
-	lastthread = 0;
+	lastthread = thidof = 0;
 }

@@ -235,6 +235,10 @@ st_cause_prefetch(struct proc *p)
 	p->prefetched = 1;
 	if (p->grp != NULL)
 		release(p);
+	/* No read is held after it: a worker that ends keeps no array. */
+	free(p->held);
+	p->held = NULL;
+	p->nheld = p->capheld = 0;
 }
 
 /* What g's workers held is taken as it is: a wait needs it now. */

@@ -147,8 +147,10 @@ span(const struct ltrec *rec)
 		if ((why = work(p, rec, &ev)) != NULL)
 			return why;
 	}
-	if (p->io)
+	if (p->io) {
 		st_ctr_advance(p, ev.ts + ev.dur);
+		st_chunk_expire(p);
+	}
 	if (p->grp != NULL)
 		st_cause_tick(p->grp, ev.ts + ev.dur);
 	/* A PyTorch profiler's event (kineto.c sees only its categories). */

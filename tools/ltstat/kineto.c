@@ -56,24 +56,27 @@ static const char *const commname[] = {
 static int
 kindof(const struct ltfield *cat)
 {
-	static const struct { const char *s; int k; } t[] = {
-		{ "cpu_op", E_OP }, { "operator", E_OP },
-		{ "user_annotation", E_ANNOT },
-		{ "gpu_user_annotation", E_ANNOT }, { "python", E_PYTHON },
-		{ "runtime", E_RUNTIME }, { "cuda_runtime", E_RUNTIME },
-		{ "mtia_runtime", E_RUNTIME }, { "glow_runtime", E_RUNTIME },
-		{ "xpu_runtime", E_RUNTIME },
-		{ "privateuse1_runtime", E_RUNTIME }, { "kernel", E_KERNEL },
-		{ "memcpy", E_MEMCPY }, { "gpu_memcpy", E_MEMCPY },
-		{ "memset", E_MEMSET }, { "gpu_memset", E_MEMSET }, { NULL, 0 }
+	/* With their lengths: every span of every log is looked up. */
+#define K(s, k)	{ s, sizeof(s) - 1, k }
+	static const struct { const char *s; size_t n; int k; } t[] = {
+		K("cpu_op", E_OP), K("operator", E_OP),
+		K("user_annotation", E_ANNOT),
+		K("gpu_user_annotation", E_ANNOT), K("python", E_PYTHON),
+		K("runtime", E_RUNTIME), K("cuda_runtime", E_RUNTIME),
+		K("mtia_runtime", E_RUNTIME), K("glow_runtime", E_RUNTIME),
+		K("xpu_runtime", E_RUNTIME),
+		K("privateuse1_runtime", E_RUNTIME), K("kernel", E_KERNEL),
+		K("memcpy", E_MEMCPY), K("gpu_memcpy", E_MEMCPY),
+		K("memset", E_MEMSET), K("gpu_memset", E_MEMSET), { NULL, 0, 0 }
 	};
+#undef K
 	size_t i;
 	int k;
 
 	if (cat->n < 6 || cat->n > 19)
 		return -1;
 	for (k = 0; t[k].s != NULL; k++) {
-		if (strlen(t[k].s) != cat->n)
+		if (t[k].n != cat->n)
 			continue;
 		for (i = 0; i < cat->n; i++)
 			if ((cat->p[i] | 0x20) != t[k].s[i] &&

@@ -131,6 +131,7 @@ struct thr {
 	struct proc	*p;
 	char		*name;		/* thread_name, a JSON string */
 	char		*sort;		/* thread_sort_index, as written */
+	char		 sortin[8];	/* ... when short */
 };
 
 /* A span of a thread: where a flow binds. */
@@ -143,10 +144,12 @@ struct span {
 /* A chunk as a worker handles it: download, read, delete. */
 struct chunk {
 	int64_t		 id;
-	int		 used;
-	int		 held;		/* downloaded, not yet deleted */
-	int		 hasdl, dllinked;
-	int		 hasrd, rdlinked;
+	int64_t		 gone;		/* deleted here, download not linked */
+	unsigned char	 used;
+	unsigned char	 held;		/* downloaded, not yet deleted */
+	unsigned char	 hasdl, dllinked;
+	unsigned char	 hasrd, rdlinked;
+	unsigned char	 isgone;	/* gone is set */
 	struct span	 dl;		/* its last download */
 	struct span	 rd;		/* its last read */
 };
@@ -168,6 +171,8 @@ struct proc {
 	int64_t		 dlsum, rdsum;
 	struct chunk	*ch;		/* open addressing, by chunk id */
 	size_t		 nch, capch;
+	size_t		 ngone;		/* chunks of ch that are gone */
+	int64_t		 gonemin;	/* ... the earliest of their times */
 	struct ctr	 ctr;
 	int64_t		 maxdl;		/* the longest download */
 	int64_t		 first;		/* its earliest span */
@@ -315,6 +320,7 @@ struct run {
 	struct ltout	*out;		/* the stream, with -t */
 	struct ltidtab	 procs;
 	struct ltidtab	 thrs;
+	struct thr	*lastthr;	/* the thread of the last record */
 	size_t		 nprocs;
 	struct rank	**ranks;
 	size_t		 nranks, capranks;
@@ -403,6 +409,7 @@ void	st_wait(struct rank *, int64_t, int64_t, int64_t, int64_t,
 	    const struct io *, size_t, struct epoch *);
 void	st_prefetch(struct ev *);
 struct chunk *st_chunkfind(struct proc *, int64_t);
+void	st_chunk_expire(struct proc *);
 struct epoch *st_epochof(struct rank *, int64_t);
 
 /* -------- cause.c -------- */

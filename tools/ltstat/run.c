@@ -47,8 +47,16 @@ st_proc(const struct ltfield *pid, const struct ltfield *tid,
 	struct thr *t;
 	int isnew;
 
-	if ((t = lt_id_get(&ST.thrs, pid, tid, 0, NULL)) != NULL) {
+	/* The lines of a thread come in runs: its last one first. */
+	if ((t = ST.lastthr) != NULL && t->h.keyn == 2 + pid->n + tid->n &&
+	    t->tidoff == 2 + pid->n &&
+	    memcmp(t->h.key + 1, pid->p, pid->n) == 0 &&
+	    memcmp(t->h.key + t->tidoff, tid->p, tid->n) == 0) {
 		*tp = t;
+		return t->p;
+	}
+	if ((t = lt_id_get(&ST.thrs, pid, tid, 0, NULL)) != NULL) {
+		*tp = ST.lastthr = t;
 		return t->p;
 	}
 	if (!idok(pid) || !idok(tid)) {
@@ -66,7 +74,7 @@ st_proc(const struct ltfield *pid, const struct ltfield *tid,
 		p->node = -1;
 	}
 	t->p = p;
-	*tp = t;
+	*tp = ST.lastthr = t;
 	return p;
 }
 
@@ -540,23 +548,42 @@ st_chunkfind(struct proc *p, int64_t id)
 	return NULL;
 }
 
+/*
+ * The chunks of p move to a table of cap slots, but those gone before
+ * before: a worker's table holds what a record yet to come may name.
+ */
+static void
+rehash(struct proc *p, size_t cap, int64_t before)
+{
+	struct chunk *old = p->ch;
+	size_t i, j, n = p->capch;
+
+	p->ch = cap != 0 ? lt_calloc(cap, sizeof(*p->ch)) : NULL;
+	p->capch = cap;
+	p->nch = p->ngone = 0;
+	for (i = 0; i < n; i++) {
+		if (!old[i].used || (old[i].isgone && old[i].gone < before))
+			continue;
+		for (j = chunkhome(p, old[i].id); p->ch[j].used;
+		    j = (j + 1) & (cap - 1))
+			;
+		p->ch[j] = old[i];
+		p->nch++;
+		if (old[i].isgone && (p->ngone++ == 0 ||
+		    old[i].gone < p->gonemin))
+			p->gonemin = old[i].gone;
+	}
+	free(old);
+}
+
 static struct chunk *
 chunk(struct proc *p, int64_t id)
 {
-	struct chunk *old;
-	size_t i, n;
+	size_t i;
 
-	if (2 * (p->nch + 1) > p->capch) {
-		old = p->ch;
-		n = p->capch;
-		p->capch = n != 0 ? 2 * n : 64;
-		p->ch = lt_calloc(p->capch, sizeof(*p->ch));
-		p->nch = 0;
-		for (i = 0; i < n; i++)
-			if (old[i].used)
-				*chunk(p, old[i].id) = old[i];
-		free(old);
-	}
+	/* Most workers hold a few chunks: small tables, 3/4 full at most. */
+	if (4 * (p->nch + 1) > 3 * p->capch)
+		rehash(p, p->capch != 0 ? 2 * p->capch : 4, INT64_MIN);
 	for (i = chunkhome(p, id); p->ch[i].used;
 	    i = (i + 1) & (p->capch - 1))
 		if (p->ch[i].id == id)
@@ -578,6 +605,8 @@ unchunk(struct proc *p, struct chunk *c)
 {
 	size_t i = (size_t)(c - p->ch), j = i, h, mask = p->capch - 1;
 
+	if (c->isgone)
+		p->ngone--;
 	for (;;) {
 		p->ch[i].used = 0;
 		for (;;) {
@@ -593,7 +622,35 @@ unchunk(struct proc *p, struct chunk *c)
 		i = j;
 	}
 done:
-	p->nch--;
+	if (--p->nch == 0) {
+		free(p->ch);
+		p->ch = NULL;
+		p->capch = 0;
+	}
+}
+
+/*
+ * A chunk deleted before its download was linked to a read waits for a
+ * read that ltpair wrote late, but no longer than the horizon of the
+ * worker's counters: what comes later than that is late for them too.
+ * Sample spans never link a download, so their chunks all go this way.
+ */
+void
+st_chunk_expire(struct proc *p)
+{
+	int64_t before;
+	size_t cap;
+
+	if (p->ngone == 0)
+		return;
+	before = ssub(p->ctr.latest, p->ctr.horizon);
+	if (p->gonemin >= before)
+		return;
+	for (cap = 4; 4 * (p->nch + 1) > 3 * cap; cap *= 2)
+		;
+	rehash(p, cap, before);
+	if (p->nch == 0)
+		rehash(p, 0, INT64_MIN);
 }
 
 /* Keep the n longest of list (at most ST.ntop), longest first. */
@@ -739,6 +796,9 @@ st_io(struct ev *ev, int kind)
 				p->maxdl = ev->dur;
 		}
 		if (c != NULL) {
+			if (c->isgone)
+				p->ngone--;
+			c->isgone = 0;
 			c->dl = sp;
 			c->hasdl = 1;
 			c->dllinked = 0;
@@ -766,6 +826,10 @@ st_io(struct ev *ev, int kind)
 						sl->rd = ev->dur;
 				}
 			}
+			/* Its read waits for a delete: kept till then. */
+			if (c->isgone)
+				p->ngone--;
+			c->isgone = 0;
 			c->rd = sp;
 			c->hasrd = 1;
 			c->rdlinked = 0;
@@ -791,6 +855,14 @@ st_io(struct ev *ev, int kind)
 			/* A read ltpair wrote late still finds its download. */
 			if (!c->hasdl || c->dllinked)
 				unchunk(p, c);
+			else {
+				if (!c->isgone)
+					p->ngone++;
+				c->isgone = 1;
+				c->gone = end;
+				if (p->ngone == 1 || end < p->gonemin)
+					p->gonemin = end;
+			}
 		}
 	}
 	st_ctr_advance(p, end);
@@ -932,8 +1004,11 @@ st_meta(const struct ltrec *rec)
 	to = LT_IS(*nm, "thread_name") ? &t->name : &t->sort;
 	if (LT_IS(*nm, "thread_name") && (vn < 2 || v[0] != '"'))
 		return NULL;
-	free(*to);
-	*to = lt_malloc(vn + 1);
+	if (*to != t->sortin)
+		free(*to);
+	/* A sort index is a short number: in the thread, no allocation. */
+	*to = to == &t->sort && vn < sizeof(t->sortin) ? t->sortin :
+	    lt_malloc(vn + 1);
 	memcpy(*to, v, vn);
 	(*to)[vn] = '\0';
 	return NULL;
@@ -1013,7 +1088,8 @@ freethr(void *e)
 	struct thr *t = e;
 
 	free(t->name);
-	free(t->sort);
+	if (t->sort != t->sortin)
+		free(t->sort);
 }
 
 void
