@@ -118,17 +118,23 @@ struct lane {
 	size_t		 tid, tidlen;	/* the tid column text, in ids.text */
 };
 
-/* A thread: one of every (pid, tid) ever seen, so it is small. */
+/*
+ * A thread: one of every (pid, tid) ever seen, so it is small.  Its pid
+ * and tid are kept as struct id's v and len, len 0 for an integer (a
+ * JSON text is never empty); lf_key gives them back.
+ */
 struct thread {
-	struct id	 pid, tid;
+	int64_t		 pid, tid;	/* the value, or offset in ids.text */
+	uint32_t	 pidlen, tidlen;	/* ID_TEXT's len; 0: ID_INT */
+	uint32_t	 hash;		/* of (pid, tid), for ids.slot */
 	uint32_t	 track;		/* index + 1 in tracks, 0 for none */
 	uint32_t	 alias;		/* + 1: the thread of its records */
-	size_t		 name, sort;	/* in ids.text: */
-	uint32_t	 namelen;	/* thread_name contents; 0: none */
-	uint32_t	 sortlen;	/* thread_sort_index value */
-	uint32_t	 col;		/* + 1: a thread renamed, its tid column
+	uint32_t	 name, namelen;	/* in ids.text: thread_name contents;
+					   namelen 0: none */
+	uint32_t	 sort, sortlen;	/* thread_sort_index value */
+	unsigned	 col : 31;	/* + 1: a thread renamed, its tid column
 					   in ids.col */
-	int		 islane;	/* a lane's tid */
+	unsigned	 islane : 1;	/* a lane's tid */
 };
 
 #define LF_NCACHE	8
@@ -142,7 +148,8 @@ struct idcache {
 struct ids {
 	struct thread	*th;
 	size_t		 n, cap;
-	struct ltmap	 map;
+	uint32_t	*slot;		/* open addressing: thread + 1, 0 free */
+	size_t		 capslot;
 	struct ltbuf	 text;
 	struct lane	*col;		/* the tid columns of threads renamed */
 	size_t		 ncol, capcol;
@@ -154,6 +161,7 @@ struct ids {
 
 void	lf_ids_init(struct ids *);
 const char *lf_text(const struct ids *, size_t);
+void	lf_key(const struct ids *, uint32_t, int, struct id *);
 int	lf_getid(const struct ltrec *, int, struct id *);
 uint32_t lf_thread(struct ids *, const struct id *, const struct id *, int);
 uint32_t lf_cached(struct ids *, const struct ltrec *);
