@@ -193,11 +193,10 @@ struct lfplace {
  */
 struct track {
 	uint32_t	 thread;
-	uint32_t	 first;		/* whole.c: its first slice */
-	uint32_t	 start, n;	/* whole.c: its slices in byidx[start..+n) */
 	uint32_t	 moved, snaps;
-	uint32_t	 nlane, caplane;
-	struct lane	*lane;		/* lane k is lane[k - 1] */
+	uint32_t	 nlane;
+	struct lane	*lane;		/* lane k is lane[k - 1]; room for
+					   2, 4, 8... */
 	struct lfplace	*pl;		/* NULL: none now */
 };
 
