@@ -169,21 +169,30 @@ keep(struct ids *ids, const struct id *id, int64_t *v, uint32_t *len)
 	}
 }
 
+static uint64_t
+thhash(const struct ids *ids, const struct id *pid, const struct id *tid)
+{
+	return idhash(ids, tid, idhash(ids, pid, 0xcbf29ce484222325ULL));
+}
+
 /*
- * The slots hold thread indexes + 1, at most half of them taken; the
- * hash is in the thread, so a slot is 4 bytes, as there is one (or
- * more) for every thread ever seen.
+ * The slots hold thread indexes + 1, at most half of them taken, and
+ * no hash, made again from the threads when they grow: a slot is 4
+ * bytes, as there is one (or more) for every thread ever seen.
  */
 static void
 grow(struct ids *ids)
 {
 	size_t cap = ids->capslot != 0 ? ids->capslot * 2 : 256, i, t;
+	struct id pid, tid;
 
 	free(ids->slot);
 	ids->slot = lt_calloc(cap, sizeof(*ids->slot));
 	ids->capslot = cap;
 	for (t = 0; t < ids->n; t++) {
-		for (i = ids->th[t].hash & (cap - 1); ids->slot[i] != 0;
+		lf_key(ids, (uint32_t)t, LT_PID, &pid);
+		lf_key(ids, (uint32_t)t, LT_TID, &tid);
+		for (i = thhash(ids, &pid, &tid) & (cap - 1); ids->slot[i] != 0;
 		    i = (i + 1) & (cap - 1))
 			;
 		ids->slot[i] = (uint32_t)t + 1;
@@ -196,11 +205,11 @@ lf_thread(struct ids *ids, const struct id *pid, const struct id *tid,
     int add)
 {
 	struct thread *th;
-	uint32_t h, v;
+	uint64_t h;
+	uint32_t v;
 	size_t i;
 
-	h = (uint32_t)idhash(ids, tid, idhash(ids, pid,
-	    0xcbf29ce484222325ULL));
+	h = thhash(ids, pid, tid);
 	if (add && (ids->n + 1) * 2 > ids->capslot)
 		grow(ids);
 	if (ids->capslot == 0)
@@ -208,7 +217,7 @@ lf_thread(struct ids *ids, const struct id *pid, const struct id *tid,
 	for (i = h & (ids->capslot - 1); (v = ids->slot[i]) != 0;
 	    i = (i + 1) & (ids->capslot - 1)) {
 		th = &ids->th[v - 1];
-		if (th->hash == h && ideq(ids, th->tid, th->tidlen, tid) &&
+		if (ideq(ids, th->tid, th->tidlen, tid) &&
 		    ideq(ids, th->pid, th->pidlen, pid))
 			return v - 1;
 	}
@@ -221,7 +230,6 @@ lf_thread(struct ids *ids, const struct id *pid, const struct id *tid,
 	memset(th, 0, sizeof(*th));
 	keep(ids, pid, &th->pid, &th->pidlen);
 	keep(ids, tid, &th->tid, &th->tidlen);
-	th->hash = h;
 	ids->slot[i] = (uint32_t)ids->n + 1;
 	return (uint32_t)ids->n++;
 }
@@ -406,8 +414,8 @@ lf_rename(struct ids *ids, uint32_t t)
 	char num[LT_NUMBUF];
 	uint32_t r;
 
-	if (ids->th[t].alias != 0)
-		return ids->th[t].alias - 1;
+	if (ids->th[t].ren != 0)
+		return ids->th[t].ren - 1;
 	lf_key(ids, t, LT_PID, &pid);
 	memset(&id, 0, sizeof(id));
 	id.kind = ID_INT;
@@ -420,10 +428,11 @@ lf_rename(struct ids *ids, uint32_t t)
 	c->tid = ids->text.n;
 	lt_buf_add(&ids->text, num, lt_i64_fmt(num, id.v));
 	c->tidlen = ids->text.n - c->tid;
-	if (ids->ncol >= 1U << 31)
+	/* ren has 31 bits. */
+	if (ids->ncol >= 1U << 31 || r >= (1U << 31) - 1)
 		lt_die(LT_EXIT_SYS, "too many threads renamed");
-	ids->th[r].col = (uint32_t)ids->ncol;
-	ids->th[t].alias = r + 1;
+	ids->th[r].ren = (uint32_t)ids->ncol;
+	ids->th[t].ren = r + 1;
 	return r;
 }
 
@@ -431,7 +440,9 @@ lf_rename(struct ids *ids, uint32_t t)
 const struct lane *
 lf_col(const struct ids *ids, uint32_t t)
 {
-	return ids->th[t].col != 0 ? &ids->col[ids->th[t].col - 1] : NULL;
+	const struct thread *th = &ids->th[t];
+
+	return !th->islane && th->ren != 0 ? &ids->col[th->ren - 1] : NULL;
 }
 
 /* Python's str() of the JSON value v: strings without their quotes. */

@@ -402,7 +402,7 @@ owner(struct lf *lf, uint32_t th)
 {
 	if (!lf->ids.th[th].islane)
 		return th;
-	if (lf->ids.th[th].alias == 0)
+	if (lf->ids.th[th].ren == 0)
 		lf->nrenamed++;
 	return lf_rename(&lf->ids, th);
 }

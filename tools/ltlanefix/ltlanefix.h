@@ -121,19 +121,18 @@ struct lane {
 /*
  * A thread: one of every (pid, tid) ever seen, so it is small.  Its pid
  * and tid are kept as struct id's v and len, len 0 for an integer (a
- * JSON text is never empty); lf_key gives them back.
+ * JSON text is never empty); lf_key gives them back.  48 bytes.
  */
 struct thread {
 	int64_t		 pid, tid;	/* the value, or offset in ids.text */
 	uint32_t	 pidlen, tidlen;	/* ID_TEXT's len; 0: ID_INT */
-	uint32_t	 hash;		/* of (pid, tid), for ids.slot */
 	uint32_t	 track;		/* index + 1 in tracks, 0 for none */
-	uint32_t	 alias;		/* + 1: the thread of its records */
 	uint32_t	 name, namelen;	/* in ids.text: thread_name contents;
 					   namelen 0: none */
 	uint32_t	 sort, sortlen;	/* thread_sort_index value */
-	unsigned	 col : 31;	/* + 1: a thread renamed, its tid column
-					   in ids.col */
+	unsigned	 ren : 31;	/* a lane's tid: + 1, the thread of its
+					   records; else + 1, a thread renamed,
+					   its tid column in ids.col */
 	unsigned	 islane : 1;	/* a lane's tid */
 };
 
