@@ -59,6 +59,15 @@ idlen(size_t n)
 	return (uint32_t)n;
 }
 
+/* Where n bytes of a name go in ids.text, kept in 32 bits. */
+static uint32_t
+textoff(const struct ids *ids, size_t n)
+{
+	if (ids->text.n + n > UINT32_MAX)
+		lt_die(LT_EXIT_SYS, "names of 4 GiB or more");
+	return (uint32_t)ids->text.n;
+}
+
 /*
  * The key of column col (pid or tid) of rec, its text in rec.  Returns
  * 0 when the member is absent, or is null, which Perfetto treats alike;
@@ -106,15 +115,26 @@ lf_getid(const struct ltrec *rec, int col, struct id *id)
 	return 1;
 }
 
-static int
-ideq(const struct ids *ids, const struct id *a, const struct id *b)
+/* Column col (LT_PID or LT_TID) of thread t, as a stored key. */
+void
+lf_key(const struct ids *ids, uint32_t t, int col, struct id *id)
 {
-	if (a->kind != b->kind)
-		return 0;
-	if (a->kind == ID_INT)
-		return a->v == b->v;
-	return a->len == b->len &&
-	    memcmp(idtext(ids, a), idtext(ids, b), a->len) == 0;
+	const struct thread *th = &ids->th[t];
+
+	memset(id, 0, sizeof(*id));
+	id->v = col == LT_PID ? th->pid : th->tid;
+	id->len = col == LT_PID ? th->pidlen : th->tidlen;
+	id->kind = id->len == 0 ? ID_INT : ID_TEXT;
+}
+
+/* Stored key v, len (as in struct thread) is id. */
+static int
+ideq(const struct ids *ids, int64_t v, uint32_t len, const struct id *id)
+{
+	if (len == 0)
+		return id->kind == ID_INT && id->v == v;
+	return id->kind == ID_TEXT && id->len == len &&
+	    memcmp(lf_text(ids, (size_t)v), idtext(ids, id), len) == 0;
 }
 
 static uint64_t
@@ -134,32 +154,49 @@ idhash(const struct ids *ids, const struct id *id, uint64_t h)
 	return h ^ h >> 29;
 }
 
-struct idpair {
-	const struct ids	*ids;
-	const struct id		*pid, *tid;
-};
-
-static int
-threadeq(const void *arg, uint32_t v)
+/* A key kept: its text, if it has one, copied into ids->text. */
+static void
+keep(struct ids *ids, const struct id *id, int64_t *v, uint32_t *len)
 {
-	const struct idpair *k = arg;
-	const struct thread *th = &k->ids->th[v];
-
-	return ideq(k->ids, &th->pid, k->pid) && ideq(k->ids, &th->tid, k->tid);
+	*v = id->v;
+	*len = 0;
+	if (id->kind == ID_TEXT) {
+		*len = id->len;
+		if (id->p != NULL) {
+			*v = (int64_t)ids->text.n;
+			lt_buf_add(&ids->text, id->p, id->len);
+		}
+	}
 }
 
-/* A key kept: its text, if it has one, copied into ids->text. */
-static struct id
-keep(struct ids *ids, const struct id *id)
+static uint64_t
+thhash(const struct ids *ids, const struct id *pid, const struct id *tid)
 {
-	struct id k = *id;
+	return idhash(ids, tid, idhash(ids, pid, 0xcbf29ce484222325ULL));
+}
 
-	if (k.kind == ID_TEXT && k.p != NULL) {
-		k.v = (int64_t)ids->text.n;
-		lt_buf_add(&ids->text, k.p, k.len);
-		k.p = NULL;
+/*
+ * The slots hold thread indexes + 1, at most half of them taken, and
+ * no hash, made again from the threads when they grow: a slot is 4
+ * bytes, as there is one (or more) for every thread ever seen.
+ */
+static void
+grow(struct ids *ids)
+{
+	size_t cap = ids->capslot != 0 ? ids->capslot * 2 : 256, i, t;
+	struct id pid, tid;
+
+	free(ids->slot);
+	ids->slot = lt_calloc(cap, sizeof(*ids->slot));
+	ids->capslot = cap;
+	for (t = 0; t < ids->n; t++) {
+		lf_key(ids, (uint32_t)t, LT_PID, &pid);
+		lf_key(ids, (uint32_t)t, LT_TID, &tid);
+		for (i = thhash(ids, &pid, &tid) & (cap - 1); ids->slot[i] != 0;
+		    i = (i + 1) & (cap - 1))
+			;
+		ids->slot[i] = (uint32_t)t + 1;
 	}
-	return k;
 }
 
 /* The thread (pid, tid), made when add is set; LF_NONE if absent. */
@@ -167,25 +204,33 @@ uint32_t
 lf_thread(struct ids *ids, const struct id *pid, const struct id *tid,
     int add)
 {
-	struct idpair k = { ids, pid, tid };
 	struct thread *th;
-	uint32_t *v;
-	int made;
+	uint64_t h;
+	uint32_t v;
+	size_t i;
 
-	v = lt_map_get(&ids->map, idhash(ids, tid, idhash(ids, pid,
-	    0xcbf29ce484222325ULL)), threadeq, &k, add ? &made : NULL);
-	if (v == NULL)
+	h = thhash(ids, pid, tid);
+	if (add && (ids->n + 1) * 2 > ids->capslot)
+		grow(ids);
+	if (ids->capslot == 0)
 		return LF_NONE;
-	if (!add || !made)
-		return *v;
+	for (i = h & (ids->capslot - 1); (v = ids->slot[i]) != 0;
+	    i = (i + 1) & (ids->capslot - 1)) {
+		th = &ids->th[v - 1];
+		if (ideq(ids, th->tid, th->tidlen, tid) &&
+		    ideq(ids, th->pid, th->pidlen, pid))
+			return v - 1;
+	}
+	if (!add)
+		return LF_NONE;
 	if (ids->n >= LF_NONE - 1)
 		lt_die(LT_EXIT_SYS, "too many threads");
 	ids->th = lt_grow(ids->th, &ids->cap, ids->n + 1, sizeof(*ids->th));
 	th = &ids->th[ids->n];
 	memset(th, 0, sizeof(*th));
-	th->pid = keep(ids, pid);
-	th->tid = keep(ids, tid);
-	*v = (uint32_t)ids->n;
+	keep(ids, pid, &th->pid, &th->pidlen);
+	keep(ids, tid, &th->tid, &th->tidlen);
+	ids->slot[i] = (uint32_t)ids->n + 1;
 	return (uint32_t)ids->n++;
 }
 
@@ -265,13 +310,13 @@ lf_meta(struct ids *ids, const struct ltrec *rec, uint32_t t)
 	if (LT_IS(rec->f[LT_NAME], "thread_name") &&
 	    (v = lt_json_member(a->p, a->n, "name", &vn)) != NULL &&
 	    vn > 2 && v[0] == '"') {
-		th->name = ids->text.n;
+		th->name = textoff(ids, vn - 2);
 		th->namelen = idlen(vn - 2);
 		lt_buf_add(&ids->text, v + 1, vn - 2);
 	} else if (LT_IS(rec->f[LT_NAME], "thread_sort_index") &&
 	    (v = lt_json_member(a->p, a->n, "sort_index", &vn)) != NULL &&
 	    (v[0] == '-' || (unsigned)(v[0] - '0') < 10)) {
-		th->sort = ids->text.n;
+		th->sort = textoff(ids, vn);
 		th->sortlen = idlen(vn);
 		lt_buf_add(&ids->text, v, vn);
 	}
@@ -309,12 +354,14 @@ freetid(struct ids *ids, const struct id *pid)
 void
 lf_newlane(struct ids *ids, uint32_t t, uint32_t k, struct lane *ln)
 {
-	struct id pid = ids->th[t].pid, tid = ids->th[t].tid, id;
+	struct id pid, tid, id;
 	char num[LT_NUMBUF];
 	uint32_t r;
 	size_t off;
 	int j;
 
+	lf_key(ids, t, LT_PID, &pid);
+	lf_key(ids, t, LT_TID, &tid);
 	memset(&id, 0, sizeof(id));
 	ln->k = k;
 	id.kind = ID_INT;
@@ -362,13 +409,14 @@ lf_newlane(struct ids *ids, uint32_t t, uint32_t k, struct lane *ln)
 uint32_t
 lf_rename(struct ids *ids, uint32_t t)
 {
-	struct id pid = ids->th[t].pid, id;
+	struct id pid, id;
 	struct lane *c;
 	char num[LT_NUMBUF];
 	uint32_t r;
 
-	if (ids->th[t].alias != 0)
-		return ids->th[t].alias - 1;
+	if (ids->th[t].ren != 0)
+		return ids->th[t].ren - 1;
+	lf_key(ids, t, LT_PID, &pid);
 	memset(&id, 0, sizeof(id));
 	id.kind = ID_INT;
 	id.v = freetid(ids, &pid);
@@ -380,8 +428,11 @@ lf_rename(struct ids *ids, uint32_t t)
 	c->tid = ids->text.n;
 	lt_buf_add(&ids->text, num, lt_i64_fmt(num, id.v));
 	c->tidlen = ids->text.n - c->tid;
-	ids->th[r].col = (uint32_t)ids->ncol;
-	ids->th[t].alias = r + 1;
+	/* ren has 31 bits. */
+	if (ids->ncol >= 1U << 31 || r >= (1U << 31) - 1)
+		lt_die(LT_EXIT_SYS, "too many threads renamed");
+	ids->th[r].ren = (uint32_t)ids->ncol;
+	ids->th[t].ren = r + 1;
 	return r;
 }
 
@@ -389,7 +440,9 @@ lf_rename(struct ids *ids, uint32_t t)
 const struct lane *
 lf_col(const struct ids *ids, uint32_t t)
 {
-	return ids->th[t].col != 0 ? &ids->col[ids->th[t].col - 1] : NULL;
+	const struct thread *th = &ids->th[t];
+
+	return !th->islane && th->ren != 0 ? &ids->col[th->ren - 1] : NULL;
 }
 
 /* Python's str() of the JSON value v: strings without their quotes. */
@@ -457,7 +510,7 @@ lf_ids_free(struct ids *ids)
 {
 	free(ids->th);
 	free(ids->col);
-	lt_map_free(&ids->map);
+	free(ids->slot);
 	lt_buf_free(&ids->text);
 	lt_buf_free(&ids->base);
 	memset(ids, 0, sizeof(*ids));

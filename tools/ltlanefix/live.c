@@ -147,16 +147,21 @@ struct lth {
 };
 
 /*
- * A thread: awake, with its lth, or asleep (or never seen) with what
- * its lth will start from.
+ * A thread: awake (isup[th] set), with its lth, or asleep (or never
+ * seen) with what its lth will start from: 16 bytes and 1, as a long
+ * job has threads by the thousand.
  */
 struct slot {
-	struct lth	*t;
-	int64_t		 now, floor;
+	int64_t		 now;
+	union {
+		int64_t		 floor;	/* asleep */
+		struct lth	*t;	/* awake */
+	} u;
 };
 
 static struct slot	*slots;
-static size_t		 nslots, capslots;	/* made, room for */
+static uint8_t		*isup;
+static size_t		 nslots, capslots, capup;	/* made, room for */
 static uint32_t		*awake;		/* the threads that have an lth */
 static size_t		 nawake, capawake;
 static unsigned		 nround;		/* rounds of ROUND lines */
@@ -291,14 +296,17 @@ wake(uint32_t th)
 		/* Only those made are touched: a long job has many. */
 		slots = lt_grow(slots, &capslots, (size_t)th + 1,
 		    sizeof(*slots));
+		isup = lt_grow(isup, &capup, (size_t)th + 1, sizeof(*isup));
 		for (; nslots <= th; nslots++) {
-			slots[nslots].t = NULL;
-			slots[nslots].now = slots[nslots].floor = INT64_MIN;
+			isup[nslots] = 0;
+			slots[nslots].now = slots[nslots].u.floor = INT64_MIN;
 		}
 	}
-	t = slots[th].t = lt_calloc(1, sizeof(*t));
+	t = lt_calloc(1, sizeof(*t));
 	t->now = slots[th].now;
-	t->floor = t->maxend = slots[th].floor;
+	t->floor = t->maxend = slots[th].u.floor;
+	slots[th].u.t = t;
+	isup[th] = 1;
 	t->stamp = nround;
 	awake = lt_grow(awake, &capawake, nawake + 1, sizeof(*awake));
 	awake[nawake++] = th;
@@ -310,7 +318,8 @@ lth(uint32_t th)
 {
 	struct lth *t;
 
-	if (th < nslots && (t = slots[th].t) != NULL) {
+	if (th < nslots && isup[th]) {
+		t = slots[th].u.t;
 		t->stamp = nround;
 		return t;
 	}
@@ -355,14 +364,15 @@ static void
 doze(struct lf *lf, uint32_t th)
 {
 	struct slot *s = &slots[th];
+	struct lth *t = s->u.t;
 	uint32_t trk = lf->ids.th[th].track;
 
 	if (trk != 0)
 		lf_track_done(lf, trk - 1);
-	s->now = s->t->now;
-	s->floor = s->t->maxend;
-	lthfree(s->t);
-	s->t = NULL;
+	s->now = t->now;
+	s->u.floor = t->maxend;
+	isup[th] = 0;
+	lthfree(t);
 }
 
 /*
@@ -377,7 +387,7 @@ look(struct lf *lf)
 
 	for (i = 0; i < nawake; i++) {
 		th = awake[i];
-		if (slots[th].t->stamp != nround && quiet(slots[th].t))
+		if (slots[th].u.t->stamp != nround && quiet(slots[th].u.t))
 			doze(lf, th);
 		else
 			awake[n++] = th;
@@ -392,7 +402,7 @@ owner(struct lf *lf, uint32_t th)
 {
 	if (!lf->ids.th[th].islane)
 		return th;
-	if (lf->ids.th[th].alias == 0)
+	if (lf->ids.th[th].ren == 0)
 		lf->nrenamed++;
 	return lf_rename(&lf->ids, th);
 }
@@ -1292,7 +1302,7 @@ lf_live_start(struct lf *lf)
 static void
 placelate(struct lf *lf, uint32_t th)
 {
-	struct lth *t = slots[th].t;
+	struct lth *t = slots[th].u.t;
 	uint32_t trk = lf->ids.th[th].track - 1, base, *idx, i;
 	struct lfslice *sl;
 	struct lftrack eng;
@@ -1335,8 +1345,9 @@ lf_live_end(struct lf *lf)
 
 	dropped(lf);
 	for (i = 0; i < nslots; i++) {
-		if ((t = slots[i].t) == NULL)
+		if (!isup[i])
 			continue;
+		t = slots[i].u.t;
 		t->nph = t->nlph = 0;
 		if (t->pend.on) {
 			expect = 1;
@@ -1352,7 +1363,7 @@ lf_live_end(struct lf *lf)
 			    NULL);
 	}
 	for (i = 0; i < nslots; i++)
-		if (slots[i].t != NULL)
+		if (isup[i])
 			placelate(lf, (uint32_t)i);
 	/*
 	 * The new lanes are named after the last M record, or the last
@@ -1389,9 +1400,10 @@ lf_live_free(void)
 	size_t i;
 
 	for (i = 0; i < nslots; i++)
-		if (slots[i].t != NULL)
-			lthfree(slots[i].t);
+		if (isup[i])
+			lthfree(slots[i].u.t);
 	free(slots);
+	free(isup);
 	free(awake);
 	free(outq);
 	while ((h = freeheld) != NULL) {

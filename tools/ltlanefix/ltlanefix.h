@@ -118,17 +118,22 @@ struct lane {
 	size_t		 tid, tidlen;	/* the tid column text, in ids.text */
 };
 
-/* A thread: one of every (pid, tid) ever seen, so it is small. */
+/*
+ * A thread: one of every (pid, tid) ever seen, so it is small.  Its pid
+ * and tid are kept as struct id's v and len, len 0 for an integer (a
+ * JSON text is never empty); lf_key gives them back.  48 bytes.
+ */
 struct thread {
-	struct id	 pid, tid;
+	int64_t		 pid, tid;	/* the value, or offset in ids.text */
+	uint32_t	 pidlen, tidlen;	/* ID_TEXT's len; 0: ID_INT */
 	uint32_t	 track;		/* index + 1 in tracks, 0 for none */
-	uint32_t	 alias;		/* + 1: the thread of its records */
-	size_t		 name, sort;	/* in ids.text: */
-	uint32_t	 namelen;	/* thread_name contents; 0: none */
-	uint32_t	 sortlen;	/* thread_sort_index value */
-	uint32_t	 col;		/* + 1: a thread renamed, its tid column
-					   in ids.col */
-	int		 islane;	/* a lane's tid */
+	uint32_t	 name, namelen;	/* in ids.text: thread_name contents;
+					   namelen 0: none */
+	uint32_t	 sort, sortlen;	/* thread_sort_index value */
+	unsigned	 ren : 31;	/* a lane's tid: + 1, the thread of its
+					   records; else + 1, a thread renamed,
+					   its tid column in ids.col */
+	unsigned	 islane : 1;	/* a lane's tid */
 };
 
 #define LF_NCACHE	8
@@ -142,7 +147,8 @@ struct idcache {
 struct ids {
 	struct thread	*th;
 	size_t		 n, cap;
-	struct ltmap	 map;
+	uint32_t	*slot;		/* open addressing: thread + 1, 0 free */
+	size_t		 capslot;
 	struct ltbuf	 text;
 	struct lane	*col;		/* the tid columns of threads renamed */
 	size_t		 ncol, capcol;
@@ -154,6 +160,7 @@ struct ids {
 
 void	lf_ids_init(struct ids *);
 const char *lf_text(const struct ids *, size_t);
+void	lf_key(const struct ids *, uint32_t, int, struct id *);
 int	lf_getid(const struct ltrec *, int, struct id *);
 uint32_t lf_thread(struct ids *, const struct id *, const struct id *, int);
 uint32_t lf_cached(struct ids *, const struct ltrec *);
@@ -185,11 +192,10 @@ struct lfplace {
  */
 struct track {
 	uint32_t	 thread;
-	uint32_t	 first;		/* whole.c: its first slice */
-	uint32_t	 start, n;	/* whole.c: its slices in byidx[start..+n) */
 	uint32_t	 moved, snaps;
-	uint32_t	 nlane, caplane;
-	struct lane	*lane;		/* lane k is lane[k - 1] */
+	uint32_t	 nlane;
+	struct lane	*lane;		/* lane k is lane[k - 1]; room for
+					   2, 4, 8... */
 	struct lfplace	*pl;		/* NULL: none now */
 };
 

@@ -150,6 +150,7 @@ lf_putlanes(struct ltout *out, const struct ids *ids,
 	const struct thread *th;
 	const struct track *tr;
 	const struct lane *ln;
+	struct id pid, tid;
 	char num[LT_NUMBUF];
 	size_t t, l, base;
 	long long n = 0;
@@ -159,13 +160,15 @@ lf_putlanes(struct ltout *out, const struct ids *ids,
 		if (tr->nlane == 0)
 			continue;
 		th = &ids->th[tr->thread];
+		lf_key(ids, tr->thread, LT_PID, &pid);
+		lf_key(ids, tr->thread, LT_TID, &tid);
 		sort.n = name.n = 0;
 		if (th->sortlen > 0)
 			lt_buf_add(&sort, lf_text(ids, th->sort), th->sortlen);
-		else if (th->tid.kind == ID_INT && th->tid.v >= 0 &&
-		    th->tid.v <= INT32_MAX) {
-			lt_buf_add(&sort, num, lt_i64_fmt(num, th->tid.v));
-			putmeta(out, ids, &th->pid, sort.p, sort.n,
+		else if (tid.kind == ID_INT && tid.v >= 0 &&
+		    tid.v <= INT32_MAX) {
+			lt_buf_add(&sort, num, lt_i64_fmt(num, tid.v));
+			putmeta(out, ids, &pid, sort.p, sort.n,
 			    "thread_sort_index", "sort_index", sort.p, sort.n,
 			    0);
 			n++;
@@ -174,7 +177,7 @@ lf_putlanes(struct ltout *out, const struct ids *ids,
 			lt_buf_add(&name, lf_text(ids, th->name), th->namelen);
 		else {
 			tmp.n = 0;
-			lf_showid(&tmp, ids, &th->tid);
+			lf_showid(&tmp, ids, &tid);
 			lt_buf_adds(&name, "tid ");
 			lt_esc(&name, tmp.p, tmp.n);
 		}
@@ -184,12 +187,12 @@ lf_putlanes(struct ltout *out, const struct ids *ids,
 			name.n = base;
 			snprintf(num, sizeof(num), " lane %u", ln->k);
 			lt_buf_adds(&name, num);
-			putmeta(out, ids, &th->pid, lf_text(ids, ln->tid),
+			putmeta(out, ids, &pid, lf_text(ids, ln->tid),
 			    ln->tidlen, "thread_name", "name", name.p, name.n,
 			    1);
 			n++;
 			if (sort.n > 0) {
-				putmeta(out, ids, &th->pid,
+				putmeta(out, ids, &pid,
 				    lf_text(ids, ln->tid), ln->tidlen,
 				    "thread_sort_index", "sort_index", sort.p,
 				    sort.n, 0);

@@ -106,11 +106,11 @@ uselane(struct lf *lf, uint32_t t, uint32_t k)
 
 	while (k > tr->nlane) {
 		/* Most tracks have no lane or one: start small. */
-		if (tr->nlane == tr->caplane) {
-			tr->caplane = tr->caplane != 0 ? 2 * tr->caplane : 2;
-			tr->lane = lt_reallocarray(tr->lane, tr->caplane,
+		if (tr->nlane == 0 || (tr->nlane >= 2 &&
+		    (tr->nlane & (tr->nlane - 1)) == 0))
+			tr->lane = lt_reallocarray(tr->lane,
+			    tr->nlane != 0 ? 2 * (size_t)tr->nlane : 2,
 			    sizeof(*tr->lane));
-		}
 		lf_newlane(&lf->ids, tr->thread, (uint32_t)tr->nlane + 1,
 		    &tr->lane[tr->nlane]);
 		tr->nlane++;
