@@ -62,6 +62,23 @@ need() {
 	missing "$1 is not installed${pkg:+ (Debian: apt-get install $pkg)}"
 }
 
+# vg PROG ARG...: PROG of tools/bin run under valgrind's memcheck (an
+# error or a leak fails it), or as it is where valgrind cannot run it: a
+# sanitized build (make check-asan) checks itself, and what is not a
+# native ELF file (CI's aarch64 wrappers) runs under qemu.
+vg() {
+	local p=$TOP/tools/bin/$1
+	shift
+	need valgrind
+	if grep -q __asan_init "$p" ||
+	    [ "$(od -An -c -N4 "$p" | tr -d ' ')" != 177ELF ]; then
+		"$p" "$@"
+	else
+		valgrind -q --error-exitcode=99 --leak-check=full \
+		    --errors-for-leak-kinds=all "$p" "$@"
+	fi
+}
+
 # built NAME...: each NAME is a program of this project (tools/bin/,
 # tests/gen/, tests/bench/) and is built.  Fails, never skips: what make
 # check builds must be there.
