@@ -549,8 +549,9 @@ st_chunkfind(struct proc *p, int64_t id)
 }
 
 /*
- * The chunks of p move to a table of cap slots, but those gone before
- * before: a worker's table holds what a record yet to come may name.
+ * The chunks of p move to a table of cap slots, but for those deleted
+ * before the time before: a worker's table holds what a record yet to
+ * come may name.
  */
 static void
 rehash(struct proc *p, size_t cap, int64_t before)
