@@ -722,6 +722,20 @@ misplaced_end_event	0	DL	2" ]
 	[ -z "$output" ]
 }
 
+# gone PID...: each process ends within 10 s (gone, or a zombie for a
+# moment, until init reaps it).
+gone() {
+	local p n
+	for p; do
+		n=0
+		while kill -0 "$p" 2>/dev/null && [ "$n" -lt 100 ]; do
+			sleep 0.1
+			n=$((n + 1))
+		done
+		run ! kill -0 "$p"
+	done
+}
+
 @test "-P: a trace processor with no answer within LT_TP_TIMEOUT seconds is stopped, and said" {
 	local t="$BATS_TEST_TMPDIR/tmp" b="$BATS_TEST_TMPDIR/bin" tp
 	mkdir "$t" "$b"
@@ -731,15 +745,7 @@ misplaced_end_event	0	DL	2" ]
 	run -2 --separate-stderr env TMPDIR="$t" LT_TP_TIMEOUT=1 TRACE_PROCESSOR="$b/tp" ltcheck -P "$D/kineto-crossing.json"
 	[ "$stderr" = "ltcheck: $b/tp: no answer after 1 s: stopped (LT_TP_TIMEOUT gives it longer)" ]
 	tp=$(cat "$b/tp.pid")
-	# (gone, or a zombie for a moment, until init reaps it)
-	for p in $tp; do
-		n=0
-		while kill -0 "$p" 2>/dev/null && [ "$n" -lt 100 ]; do
-			sleep 0.1
-			n=$((n + 1))
-		done
-		run ! kill -0 "$p"
-	done
+	gone $tp
 	run -0 find "$t" -type f
 	[ -z "$output" ]
 	run -2 --separate-stderr env LT_TP_TIMEOUT=0 TRACE_PROCESSOR="$b/tp" ltcheck -P "$D/kineto-crossing.json"
@@ -764,13 +770,5 @@ misplaced_end_event	0	DL	2" ]
 	[ "$st" -eq 143 ]
 	run -0 find "$t" -type f
 	[ -z "$output" ]
-	# (gone, or a zombie for a moment, until init reaps it)
-	for p in $tp; do
-		n=0
-		while kill -0 "$p" 2>/dev/null && [ "$n" -lt 100 ]; do
-			sleep 0.1
-			n=$((n + 1))
-		done
-		run ! kill -0 "$p"
-	done
+	gone $tp
 }
