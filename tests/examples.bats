@@ -415,9 +415,14 @@ commands() {
 	END { flush() }'
 }
 
-# key PAGE COMMAND: the command as CHECKS names it.
+# key PAGE COMMAND: KEY set to the command as CHECKS names it (no
+# subshell: it runs for every entry and every command).
 key() {
-	printf '%s %s\n' "$1" "$2" | tr '\037' ' ' | tr -s ' '
+	KEY="$1 $2"
+	KEY=${KEY//$'\037'/ }
+	while [[ $KEY == *"  "* ]]; do
+		KEY=${KEY//  / }
+	done
 }
 
 # table: CHECKS into the arrays WANT (exit status), CHECK (the check) and
@@ -429,7 +434,8 @@ table() {
 		case $line in
 		@*)
 			read -r at page st cmd <<<"$line"
-			k=$(key "$page" "$cmd")
+			key "$page" "$cmd"
+			k=$KEY
 			WANT[$k]=$st
 			CHECK[$k]=''
 			[ "$at" = @tp ] && TPNEED[$k]=1
@@ -468,14 +474,16 @@ inputs() {
 # the inputs, and check each.  MODE notp leaves out the commands that
 # need the trace processor; MODE tp runs them too, with $TP as
 # ~/bin/trace_processor and trace_processor_shell on PATH.  Appends what
-# went wrong to $T/failed, a line per command run to $T/ran (tp: only
-# those that need the trace processor), one per command left out to
-# $T/left.  Runs in a subshell, without bats' traps and set -e: each
-# command's status is looked at, as a reader would.
+# went wrong to $T/failed, a line per command run to $T/ran, one per
+# command left out to $T/left; for the commands that need the trace
+# processor, to $T/failed.tp and $T/ran.tp instead.  Runs in a subshell,
+# without bats' traps and set -e: each command's status is looked at, as
+# a reader would.
 run_page() (
 	trap - DEBUG ERR
 	set +eE
 	local page=$1 mode=$2 dir="$T/run/$1" sec cmd k st cst i=0 out err
+	local failed ran
 	mkdir -p "$T/run"
 	cp -R "$T/inputs" "$dir"
 	cd "$dir" || exit 1
@@ -495,7 +503,8 @@ run_page() (
 			echo "$page: wraps at 80 columns: $cmd" >>"$T/failed"
 			continue
 		fi
-		k=$(key "$page" "$cmd")
+		key "$page" "$cmd"
+		k=$KEY
 		if [ -z "${WANT[$k]+set}" ]; then
 			echo "$page ($sec): no entry in CHECKS for: $k" >>"$T/failed"
 			continue
@@ -505,17 +514,18 @@ run_page() (
 			echo "$k" >>"$T/left"
 			continue
 		fi
-		out=$dir/.out$i err=$dir/.err$i
+		out=$dir/.out$i err=$dir/.err$i failed=$T/failed ran=$T/ran
+		if [ -n "${TPNEED[$k]:-}" ]; then
+			failed=$T/failed.tp ran=$T/ran.tp
+		fi
 		{ eval "${cmd//$'\037'/$'\n'}"; } </dev/null >"$out" 2>"$err"
 		st=$?
-		if [ "$mode" = notp ] || [ -n "${TPNEED[$k]:-}" ]; then
-			echo "$k" >>"$T/ran"
-		fi
+		echo "$k" >>"$ran"
 		if [ "$st" != "${WANT[$k]}" ]; then
 			{
 				echo "$k: exit $st, not ${WANT[$k]}"
 				sed 's/^/  stderr: /' "$err" | head -n 20
-			} >>"$T/failed"
+			} >>"$failed"
 			continue
 		fi
 		( set -e; eval "${CHECK[$k]}" ) >"$dir/.check" 2>&1
@@ -526,7 +536,7 @@ run_page() (
 				printf '%s' "${CHECK[$k]}" | sed 's/^/  check: /'
 				sed 's/^/  said: /' "$dir/.check" | head -n 20
 				sed 's/^/  stderr: /' "$err" | head -n 10
-			} >>"$T/failed"
+			} >>"$failed"
 		fi
 	done 4<"$T/cmds.$page"
 	[ "$i" -gt 0 ] || echo "$page: no command found" >>"$T/failed"
@@ -535,7 +545,8 @@ run_page() (
 )
 
 # examples MODE PAGE...: run_page for each PAGE, then fail, saying why,
-# if anything went wrong.
+# if anything went wrong but a command that needs the trace processor
+# ($T/failed.tp tells those).
 examples() {
 	local mode=$1 p
 	shift
@@ -550,6 +561,8 @@ examples() {
 	: >"$T/ran"
 	: >"$T/left"
 	: >"$T/shown"
+	: >"$T/failed.tp"
+	: >"$T/ran.tp"
 	for p; do
 		run_page "$p" "$mode"
 	done
@@ -559,10 +572,16 @@ examples() {
 	fi
 }
 
+# The first test runs the examples that use the trace processor too
+# when there is one; it keeps what they did in $BATS_FILE_TMPDIR for the
+# second, which runs them itself when run alone.
 @test "every command of every man page runs as written and does what its caption says" {
-	local k n
+	local k n mode=notp
+	if tp_find 2>/dev/null; then
+		mode=tp
+	fi
 	# shellcheck disable=SC2086
-	examples notp $PAGES
+	examples "$mode" $PAGES
 	# every entry of CHECKS is a command a page shows
 	for k in "${!WANT[@]}"; do
 		grep -qxF -e "$k" "$T/shown" ||
@@ -570,36 +589,59 @@ examples() {
 	done
 	n=$(wc -l <"$T/ran")
 	[ "$n" -gt 60 ]
-	echo "# ran $n examples of $(echo $PAGES | wc -w) man pages;" \
-	    "$(wc -l <"$T/left") more need Perfetto's trace processor" \
-	    "(the next test)" >&3
+	if [ "$mode" = tp ]; then
+		cp "$T/ran.tp" "$T/failed.tp" "$BATS_FILE_TMPDIR/"
+		echo "# ran $n examples of $(echo $PAGES | wc -w) man pages," \
+		    "and the $(wc -l <"$T/ran.tp") that need Perfetto's trace" \
+		    "processor (the next test judges those)" >&3
+	else
+		echo "# ran $n examples of $(echo $PAGES | wc -w) man pages;" \
+		    "$(wc -l <"$T/left") more need Perfetto's trace processor" \
+		    "(the next test)" >&3
+	fi
 }
 
 @test "the examples that use Perfetto's trace processor" {
 	local k pages=''
 	tp_need
 	table
-	# the pages that show one, each run whole: the examples before it
-	# make its input
-	for k in "${!TPNEED[@]}"; do
-		[[ " $pages " == *" ${k%% *} "* ]] || pages="$pages ${k%% *}"
-	done
-	# shellcheck disable=SC2086
-	examples tp $pages
-	[ "$(wc -l <"$T/ran")" -eq "${#TPNEED[@]}" ]
+	if [ ! -e "$BATS_FILE_TMPDIR/ran.tp" ]; then
+		# run alone: the pages that show one, each run whole (the
+		# examples before it make its input)
+		for k in "${!TPNEED[@]}"; do
+			[[ " $pages " == *" ${k%% *} "* ]] || pages="$pages ${k%% *}"
+		done
+		# shellcheck disable=SC2086
+		examples tp $pages
+		cp "$T/ran.tp" "$T/failed.tp" "$BATS_FILE_TMPDIR/"
+	fi
+	if [ -s "$BATS_FILE_TMPDIR/failed.tp" ]; then
+		cat "$BATS_FILE_TMPDIR/failed.tp"
+		return 1
+	fi
+	[ "$(wc -l <"$BATS_FILE_TMPDIR/ran.tp")" -eq "${#TPNEED[@]}" ]
 	echo "# ran the ${#TPNEED[@]} examples that use the trace processor" >&3
 }
 
 @test "every page's SEE ALSO names every other page" {
-	local p q
-	for p in $PAGES; do
-		for q in $PAGES; do
-			[ "$p" != "$q" ] || continue
-			awk '/^\.Sh SEE ALSO/ { s = 1; next } /^\.Sh / { s = 0 } s' \
-			    "$TOP/man/$p" | grep -qx "\\.Xr ${q%.*} ${q##*.}\\( ,\\)\\?" ||
-			    { echo "$p: SEE ALSO lacks ${q%.*}(${q##*.})"; return 1; }
-		done
-	done
+	# one awk reads every page: the .Xr lines of its SEE ALSO
+	(cd "$TOP/man" && awk -v pages="$PAGES" '
+		BEGIN { n = split(pages, p, /[ \n]+/) }
+		FNR == 1 { s = 0 }
+		/^\.Sh SEE ALSO/ { s = 1; next }
+		/^\.Sh / { s = 0 }
+		s && /^\.Xr / { sub(/ ,$/, ""); seen[FILENAME, $2 "." $3] = 1 }
+		END {
+			for (i = 1; i <= n; i++)
+				for (j = 1; j <= n; j++)
+					if (i != j && !((p[i], p[j]) in seen)) {
+						q = p[j]
+						sub(/\./, "(", q)
+						print p[i] ": SEE ALSO lacks " q ")"
+						bad = 1
+					}
+			exit bad
+		}' $PAGES)
 	# and PAGES is every page
 	[ "$(cd "$TOP/man" && echo *)" = "$(echo $PAGES | tr ' ' '\n' | sort | tr '\n' ' ' | sed 's/ $//')" ]
 }

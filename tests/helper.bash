@@ -319,11 +319,21 @@ mutants() (
 # skipped, saying how to get one (with CI=true it fails).  Call it in the
 # test itself, not in $(...): a skip there ends only the subshell.
 tp_need() {
+	local st=0
+	tp_find || st=$?
+	[ "$st" -ne 2 ] || return 1
+	[ "$st" -eq 0 ] ||
+	    missing "Perfetto's trace processor is not installed: download trace_processor from https://github.com/google/perfetto/releases, then put it on PATH or set TRACE_PROCESSOR"
+}
+
+# tp_find: as tp_need, but return 1 where there is none (no skip), 2 for
+# a TRACE_PROCESSOR that is not a program (said).
+tp_find() {
 	TP=
 	if [ -n "${TRACE_PROCESSOR:-}" ]; then
 		TP=$(command -v "$TRACE_PROCESSOR") || {
 			echo "TRACE_PROCESSOR=$TRACE_PROCESSOR: not a program" >&2
-			return 1
+			return 2
 		}
 	elif TP=$(command -v trace_processor_shell) ||
 	    TP=$(command -v trace_processor); then
@@ -331,7 +341,7 @@ tp_need() {
 	elif [ -x "$TOP/../shared/perfetto/trace_processor_shell" ]; then
 		TP=$TOP/../shared/perfetto/trace_processor_shell
 	else
-		missing "Perfetto's trace processor is not installed: download trace_processor from https://github.com/google/perfetto/releases, then put it on PATH or set TRACE_PROCESSOR"
+		return 1
 	fi
 }
 
@@ -505,15 +515,20 @@ tp_view() {
 tp_same() {
 	local off v="$BATS_TEST_TMPDIR/tp_same" k n out=
 	off=$(sed -n 's/.*"ts_offset_us":\(-\{0,1\}[0-9]*\).*/\1/p' "$1")
-	tp_view "$1" "${off:-0}000" full >"$v.json" || return 1
-	tp_view "$2" 0 full >"$v.pftrace" || return 1
+	# one import of each trace: its view (.1) and its errors (.2)
+	tp_queries "$1" "$v.j" "$(tp_viewsql "$1" "${off:-0}000" full)" \
+	    "$TP_ERRORS" || return 1
+	tp_queries "$2" "$v.p" "$(tp_viewsql "$2" 0 full)" "$TP_ERRORS" ||
+	    return 1
+	sort "$v.j.1" >"$v.json"
+	sort "$v.p.1" >"$v.pftrace"
 	if ! cmp -s "$v.json" "$v.pftrace"; then
 		echo "$1 (-) and $2 (+) differ in Perfetto:"
 		diff -u "$v.json" "$v.pftrace" | sed -n '3,42p'
 		return 1
 	fi
-	tp_clean "$1" || return 1
-	tp_clean "$2" || return 1
+	tp_clean "$1" "$v.j.2" || return 1
+	tp_clean "$2" "$v.p.2" || return 1
 	for k in slice flow arg counter; do
 		n=$(grep -c "^\"$k|" "$v.json") || true
 		out="$out${out:+, }$n ${k}s"

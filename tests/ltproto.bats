@@ -627,7 +627,7 @@ same() {
 # when one has more to say; the packets they held come out at the end.
 @test "a long job (threads that come and go): the same in Perfetto as the JSON" {
 	tp_need
-	"$TOP/tests/gen/genlog" -n 200000 -e 40 -w 4 -r 2 -a async -s 3 |
+	"$TOP/tests/gen/genlog" -n 100000 -e 40 -w 4 -r 2 -a async -s 3 |
 	    ltparse | ltpair | ltlanefix -q | ltstat -t >"$T/long.lt"
 	same "$T/long.lt"
 }
