@@ -14,15 +14,17 @@ load helper
 D="$DATA/ltcheck"
 
 # The real importer, Perfetto's trace processor, judges the predictions.
-# counted FILE: what Perfetto counts when it imports FILE, a "counter TAB
-# value" line each, sorted: every stat above 0 but the importer's own
-# timings (info stats of source analysis); "fatal TAB 1" if the load
-# fails.
+# COUNTED: the query of what Perfetto counts, a "counter TAB value" row
+# each: every stat above 0 but the importer's own timings (info stats of
+# source analysis).
+COUNTED="select name || char(9) || sum(value) from stats
+    where value > 0 and not (severity = 'info' and source = 'analysis')
+    group by name"
+
+# counted FILE: COUNTED on FILE, sorted; "fatal TAB 1" if the load fails.
 counted() {
 	local rows="$BATS_TEST_TMPDIR/counted"
-	if ! tp_query "$1" "select name || char(9) || sum(value) from stats
-	    where value > 0 and not (severity = 'info' and source = 'analysis')
-	    group by name" >"$rows" 2>/dev/null; then
+	if ! tp_query "$1" "$COUNTED" >"$rows" 2>/dev/null; then
 		printf 'fatal\t1\n'
 		return
 	fi
@@ -46,9 +48,7 @@ agree() {
 	local f n=0 d="$BATS_TEST_TMPDIR/agree"
 	local q="$d.sql"
 	[ $# -gt 0 ] || { echo "agree: no file"; return 1; }
-	printf '%s\n' "select name || char(9) || sum(value) from stats
-	    where value > 0 and not (severity = 'info' and source = 'analysis')
-	    group by name" >"$q"
+	printf '%s\n' "$COUNTED" >"$q"
 	for f; do
 		n=$((n + 1))
 		tp_run "$f" "$q" "$d.tp.$n" 2>/dev/null ||
