@@ -6,25 +6,21 @@
  * single JSON event) does not fit.  Lines are handed out in place.
  * gzip-compressed input (magic bytes 1f 8b) is read through "gzip -dc",
  * so that every reader takes .gz files and compressed standard input.
- * A regular file can be mapped instead, a window at a time: its bytes
- * are then read where the page cache holds them, not copied.  A file
- * cut shorter while it is mapped (logrotate's copytruncate) makes the
- * bytes past its new end fault with SIGBUS: that is caught, and the
- * program ends with a message naming the file, exit 2.
+ * A regular file can be read as if it had a size fixed in advance
+ * (lt_in_bounded): the bytes written after are not read, and a file cut
+ * shorter meanwhile (logrotate's copytruncate) ends the program with a
+ * message naming the file, exit 2.
  */
-#include <sys/mman.h>
 #include <sys/wait.h>
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "core.h"
 
 #define INBUF	(1024 * 1024)
-#define INMAP	((size_t)64 << 20)	/* bytes mapped at a time */
 
 static void	(*watch)(const struct ltin *);
 
@@ -37,6 +33,7 @@ setup(struct ltin *in, int fd, const char *name)
 	in->name = name;
 	in->limit = -1;
 	in->child = -1;
+	in->size = -1;
 }
 
 void
@@ -175,150 +172,26 @@ reap(struct ltin *in, int check)
 		    "damaged compressed data", in->name, WEXITSTATUS(st));
 }
 
-/* The windows mapped, for the SIGBUS handler: few are at a time. */
-static struct {
-	const char	*p;
-	size_t		 n;
-	const char	*name;
-} maps[8];
-
-static void
-writes(const char *s)
-{
-	if (write(2, s, strlen(s)) < 0)
-		return;
-}
-
-static void
-onbus(int sig, siginfo_t *si, void *ctx)
-{
-	const char *a = si->si_addr;
-	size_t i;
-
-	(void)ctx;
-	for (i = 0; i < sizeof(maps) / sizeof(maps[0]); i++)
-		if (maps[i].p != NULL && a >= maps[i].p &&
-		    a < maps[i].p + maps[i].n) {
-			writes(lt_progname());
-			writes(": ");
-			writes(maps[i].name);
-			writes(": shrank while it was read\n");
-			_exit(LT_EXIT_SYS);
-		}
-	signal(sig, SIG_DFL);	/* not ours: the fault again, and the end */
-}
-
-/* Note a window mapped (n > 0) or unmapped (n == 0). */
-static void
-mapped(const char *p, size_t n, const char *name)
-{
-	static int caught;
-	struct sigaction sa;
-	size_t i;
-
-	if (!caught) {
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_sigaction = onbus;
-		sa.sa_flags = SA_SIGINFO;
-		sigemptyset(&sa.sa_mask);
-		sigaction(SIGBUS, &sa, NULL);
-		caught = 1;
-	}
-	for (i = 0; i < sizeof(maps) / sizeof(maps[0]); i++)
-		if (n > 0 ? maps[i].p == NULL : maps[i].p == p) {
-			maps[i].p = n > 0 ? p : NULL;
-			maps[i].n = n;
-			maps[i].name = name;
-			return;
-		}
-}
-
-/*
- * Map the window of a mapped input that holds byte at of its file, and
- * at least more bytes after it unless the file ends first; -1 when it
- * cannot be mapped.
- */
-static int
-mapat(struct ltin *in, off_t at, size_t more)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	off_t start = at - (page > 0 ? at % page : at);
-	size_t len = in->win;
-	void *map;
-
-	while ((off_t)len < in->size - start && len - (size_t)(at - start) <=
-	    more && len <= SIZE_MAX / 2)
-		len *= 2;		/* a line longer than the window */
-	in->win = len;
-	if ((off_t)len > in->size - start)
-		len = (size_t)(in->size - start);
-	if (in->buf != NULL) {
-		mapped(in->buf, 0, NULL);
-		munmap(in->buf, in->cap);
-	}
-	in->buf = NULL;
-	in->cap = in->pos = in->end = 0;
-	in->off = at;
-	in->eof = 1;
-	if (len == 0)
-		return 0;
-	if ((map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, in->fd, start)) ==
-	    MAP_FAILED)
-		return -1;
-	in->buf = map;
-	in->cap = in->end = len;
-	mapped(map, len, in->name);
-	in->off = start;
-	in->pos = (size_t)(at - start);
-	in->eof = start + (off_t)len == in->size;
-	return 0;
-}
-
-/* The same, or the end of the program. */
-static void
-remap(struct ltin *in, off_t at, size_t more)
-{
-	if (mapat(in, at, more) < 0)
-		lt_die(LT_EXIT_SYS, "%s: cannot map:", in->name);
-}
-
-int
-lt_in_map(struct ltin *in, const char *path, off_t size, off_t off)
+void
+lt_in_bounded(struct ltin *in, const char *path, off_t size, off_t off)
 {
 	int fd;
 
 	if ((fd = open(path, O_RDONLY)) < 0)
 		lt_die(LT_EXIT_SYS, "%s:", path);
-	setup(in, fd, path);
+	lt_in_fdopen(in, fd, path);
 	in->size = size;
-	in->win = INMAP;
-	in->mapped = 1;
-	if (mapat(in, off < size ? off : size, 0) < 0) {
-		close(fd);
-		return -1;
-	}
-	in->lineoff = in->off + (off_t)in->pos;
-	return 0;
+	lt_in_seek(in, off < size ? off : size);
 }
 
 void
 lt_in_seek(struct ltin *in, off_t off)
 {
-	if (in->mapped) {
-		if (off >= in->off && off <= in->off + (off_t)in->end &&
-		    in->end > 0)
-			in->pos = (size_t)(off - in->off);
-		else
-			remap(in, off < in->size ? off : in->size, 0);
-		in->eof = in->off + (off_t)in->end == in->size;
-	} else {
-		if (lseek(in->fd, off, SEEK_SET) != off)
-			lt_die(LT_EXIT_SYS, "%s: cannot seek:", in->name);
-		in->pos = in->end = 0;
-		in->off = off;
-		in->eof = 0;
-	}
-	in->lineoff = off;
+	if (lseek(in->fd, off, SEEK_SET) != off)
+		lt_die(LT_EXIT_SYS, "%s: cannot seek:", in->name);
+	in->pos = in->end = 0;
+	in->off = in->lineoff = off;
+	in->eof = off == in->size;
 }
 
 /*
@@ -329,17 +202,11 @@ lt_in_seek(struct ltin *in, off_t off)
 static size_t
 refill(struct ltin *in)
 {
-	size_t had = in->end - in->pos;
+	size_t want;
 	ssize_t r;
 
 	if (in->eof)
 		return 0;
-	if (in->mapped) {
-		remap(in, in->off + (off_t)in->pos, had);
-		if (watch != NULL)
-			watch(in);
-		return in->end - in->pos - had;
-	}
 	if (in->pos > 0) {
 		memmove(in->buf, in->buf + in->pos, in->end - in->pos);
 		in->off += (off_t)in->pos;
@@ -350,19 +217,26 @@ refill(struct ltin *in)
 		in->buf = lt_reallocarray(in->buf, in->cap * 2 + 1, 1);
 		in->cap *= 2;
 	}
+	want = in->cap - in->end;
+	if (in->size >= 0 && (off_t)want > in->size - in->off - (off_t)in->end)
+		want = (size_t)(in->size - in->off - (off_t)in->end);
 	for (;;) {
-		r = read(in->fd, in->buf + in->end, in->cap - in->end);
+		r = read(in->fd, in->buf + in->end, want);
 		if (r >= 0)
 			break;
 		if (errno != EINTR)
 			lt_die(LT_EXIT_SYS, "read error: %s:", in->name);
 	}
+	if (r == 0 && in->size >= 0)
+		lt_die(LT_EXIT_SYS, "%s: shrank while it was read", in->name);
 	if (r == 0) {
 		in->eof = 1;
 		if (in->child != -1)
 			reap(in, 1);
 	}
 	in->end += (size_t)r;
+	if (in->size >= 0 && in->off + (off_t)in->end == in->size)
+		in->eof = 1;
 	if (watch != NULL)
 		watch(in);
 	return (size_t)r;
@@ -444,11 +318,6 @@ lt_in_close(struct ltin *in)
 		close(in->fd);
 	if (in->child != -1)
 		reap(in, 0);
-	if (!in->mapped)
-		free(in->buf);
-	else if (in->buf != NULL) {
-		mapped(in->buf, 0, NULL);
-		munmap(in->buf, in->cap);
-	}
+	free(in->buf);
 	in->buf = NULL;
 }

@@ -164,9 +164,7 @@ struct ltin {
 	off_t		 lineoff;	/* file offset of the last line */
 	off_t		 limit;		/* stop reading here; -1 for none */
 	pid_t		 child;		/* decompressor, or -1 */
-	off_t		 size;		/* mapped: the bytes of the file */
-	size_t		 win;		/* mapped: the bytes mapped at a time */
-	int		 mapped;	/* buf is a mapping of the file */
+	off_t		 size;		/* the bytes to read, or -1: to the end */
 };
 
 void	lt_in_open(struct ltin *, const char *);
@@ -175,13 +173,12 @@ ssize_t	lt_in_line(struct ltin *, char **);
 size_t	lt_in_fill(struct ltin *, size_t);
 void	lt_in_close(struct ltin *);
 /*
- * A regular file of size bytes from byte off on, mapped a window at a
- * time instead of copied: -1, with nothing open, when it cannot be.
- * Its lines are not NUL-terminated (read it with lt_in_fill, not
- * lt_in_line).
+ * A regular file read from byte off on as if it were size bytes long:
+ * later bytes are not read, and one that ends sooner (cut shorter
+ * meanwhile) is an error, exit 2.
  */
-int	lt_in_map(struct ltin *, const char *, off_t, off_t);
-/* Read on from byte off of a file (its mapping kept when it holds off). */
+void	lt_in_bounded(struct ltin *, const char *, off_t, off_t);
+/* Read on from byte off of a file (not one read through gzip). */
 void	lt_in_seek(struct ltin *, off_t);
 /* Back to the start of a seekable input; -1 if not. */
 int	lt_in_rewind(struct ltin *);

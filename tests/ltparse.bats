@@ -495,11 +495,11 @@ shareparts() {
 	done
 }
 
-@test "ltparse -P: a range larger than the bytes mapped at a time, with a line longer than that" {
+@test "ltparse -P: a range far larger than the buffer, with a line longer than 64 MiB" {
 	need genlog
 	T=$BATS_TEST_TMPDIR
-	# 64 MiB are mapped at a time: a 70 MiB line (noise, skipped) makes
-	# the window grow, and the range that holds it is read in windows.
+	# a 70 MiB line (noise, skipped) makes the buffer grow, in a range
+	# read a buffer at a time
 	genlog -n 30000 -s 3 >"$T/g.log"
 	long=$(($(wc -l <"$T/g.log") + 1))
 	head -c 73400320 /dev/zero | tr '\0' x >>"$T/g.log"
@@ -950,12 +950,12 @@ bigtrace() {
 	[ "$stderr" = "ltparse: noph.json:$((n - 1)): skipped an event without ph" ]
 }
 
-@test "ltparse -P: a log cut shorter while a part maps it (logrotate's copytruncate) is an error naming it, exit 2, not SIGBUS" {
+@test "ltparse -P: a log cut shorter while a part reads it (logrotate's copytruncate) is an error naming it, exit 2" {
 	need genlog
 	T=$BATS_TEST_TMPDIR
 	# 20 MB, far more than the pipe and the output buffer hold: the part
-	# blocks writing with the rest of the file mapped, the file is cut to
-	# nothing, then the pipe is drained
+	# blocks writing with the rest of the file unread, the file is cut
+	# to nothing, then the pipe is drained
 	genlog -n 100000 -s 3 -q >"$T/t.log"
 	sh -c '{ ltparse -P 1/1 "$1" 2>"$1.err"; echo $? >"$1.st"; } |
 	    { head -c 1 >/dev/null; : >"$1"; cat >/dev/null; }' sh "$T/t.log"

@@ -19,9 +19,7 @@
  * of the cost of reading it) and leaves them in ltparse.K.scan; then it
  * takes those of the parts before it, converts its range, and leaves
  * its counters and what it learnt in ltparse.K.end, which the last part
- * adds to its own.  No part reads the bytes before its range, and each
- * reads its own through a mapping of the file, which the conversion
- * takes up from the first look when it still holds the range.  A part
+ * adds to its own.  No part reads the bytes before its range.  A part
  * holds a lock on ltparse.K.live while it runs, so that one waiting for
  * it knows when it died instead.  Without a directory, a part looks at
  * the bytes before its range itself, and the last part converts them
@@ -55,8 +53,6 @@ struct parts {
 	off_t		 total;
 	long		*lines;		/* per input, before our range */
 	int		 live;		/* fd of our lock */
-	struct ltin	 keep;		/* input kept by scan(), */
-	int		 kept;		/* its index, or -1 */
 	char		 run[64];	/* what the run's parts share */
 };
 
@@ -156,8 +152,7 @@ nominal(off_t total, int i, int n)
 /*
  * Open input i for the lines of the sequence that start in [a, b), the
  * lines of the input before them numbered already; 0 when there are
- * none in it.  The file is mapped, not copied; the input the last scan
- * kept is taken up where its mapping holds the range.
+ * none in it.
  */
 static int
 openrange(struct parts *pt, int i, off_t a, off_t b, struct ltin *in)
@@ -168,55 +163,27 @@ openrange(struct parts *pt, int i, off_t a, off_t b, struct ltin *in)
 	lb = b - base < size ? b - base : size;
 	if (la >= lb)
 		return 0;
-	if (pt->kept == i) {
-		*in = pt->keep;
-		pt->kept = -1;
-		lt_in_seek(in, la);
-	} else {
-		if (lt_in_map(in, pt->ins[i].path, size, la) < 0) {
-			lt_in_open(in, pt->ins[i].path);
-			if (la > 0)
-				lt_in_seek(in, la);
-		}
-		same(pt, i, in->fd);
-	}
+	lt_in_bounded(in, pt->ins[i].path, size, la);
+	same(pt, i, in->fd);
 	in->limit = lb < size ? lb : -1;
 	in->line = pt->lines[i];
 	return 1;
 }
 
-/* The input kept by the last scan goes, if it was not taken up. */
-static void
-unkeep(struct parts *pt)
-{
-	if (pt->kept >= 0)
-		lt_in_close(&pt->keep);
-	pt->kept = -1;
-}
-
-/*
- * The threads of the lines in [a, b) in sc, their number per input.
- * The first input looked at is kept open: its mapping may still hold
- * the bytes that are converted next.
- */
+/* The threads of the lines in [a, b) in sc, their number per input. */
 static void
 scan(struct parts *pt, off_t a, off_t b, struct psscan *sc, long *lines)
 {
 	struct ltin in;
 	int i;
 
-	unkeep(pt);
 	for (i = 0; i < pt->nin; i++) {
 		lines[i] = 0;
 		if (!openrange(pt, i, a, b, &in))
 			continue;
 		ps_logscan(&pt->ins[i], &in, sc);
 		lines[i] = in.line - pt->lines[i];
-		if (pt->kept < 0) {
-			pt->keep = in;
-			pt->kept = i;
-		} else
-			lt_in_close(&in);
+		lt_in_close(&in);
 	}
 }
 
@@ -233,7 +200,6 @@ convert(struct parts *pt, off_t a, off_t b, off_t quiet, struct pssink *s)
 		ps_login(&pt->ins[i], &in, quiet - inputbase(pt, i), s);
 		lt_in_close(&in);
 	}
-	unkeep(pt);
 }
 
 /* The threads of sc made, in order, as a whole run makes them. */
@@ -684,7 +650,6 @@ ps_parts(struct pspin *ins, int nin, int k, int n, const char *dir,
 	pt.n = n;
 	pt.dir = dir;
 	pt.live = -1;
-	pt.kept = -1;
 	if (dir != NULL)
 		fixrun(&pt);
 	for (i = 0; i < nin; i++)
@@ -698,7 +663,6 @@ ps_parts(struct pspin *ins, int nin, int k, int n, const char *dir,
 		shared(&pt, lo, hi, s);
 	else
 		alone(&pt, lo, hi, s);
-	unkeep(&pt);
 	if (pt.live >= 0)
 		close(pt.live);
 	free(pt.lines);
