@@ -115,6 +115,9 @@ CHECKS=$(cat <<'EOF'
 	[ ! -s "$out" ]
 	has "$err" '^processing [0-9]* track(s)$'
 	has "$err" '^moved slices ([1-9][0-9]*):$'
+@ litracer.7 0 litracer -o s.json s.lt1 # its trace, from ltpair on
+	litracer -q -o l.json litdata_debug.log 2>/dev/null
+	cmp l.json s.json
 @ litracer.7 0 sed -i '/^#valid$/d' s.lt1
 	nomatch '^#valid$' s.lt1
 	ltjson s.lt1 >/dev/null

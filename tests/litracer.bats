@@ -477,14 +477,72 @@ sumval() {
 	[ "${stderr_lines[1]}" = "litracer: no events in the input; t.json was not written" ]
 	[ "${#stderr_lines[@]}" -eq 2 ]
 	[ "$(cat t.json)" = previous ]
-	# an lt1 stream given to the driver: what to do with it
+	# an lt1 stream on standard input: no log, and ltparse says what
 	ltparse "$SAMPLE" >s.lt1
-	run -1 --separate-stderr litracer -q -o t.json s.lt1
-	[ "${stderr_lines[0]}" = "ltparse: no events: s.lt1 is an lt1 stream, which the stages after ltparse read (ltpair, ltlanefix, ltjson)" ]
+	run -1 --separate-stderr litracer -q -o t.json - <s.lt1
+	[ "${stderr_lines[0]}" = "ltparse: standard input is an lt1 stream, not a log: its lines are skipped (ltpair, ltlanefix and ltjson read it; litracer reads it as its only file)" ]
 	[ "$(cat t.json)" = previous ]
+	# beside a log, it is named too (after the summary, as the stages'
+	# messages), its lines counted as skipped, and the log converted as
+	# beside an empty file
+	run -0 --separate-stderr litracer -q -o t.json s.lt1 "$SAMPLE"
+	[ "${stderr_lines[1]}" = "ltparse: s.lt1 is an lt1 stream, not a log: its lines are skipped (ltpair, ltlanefix and ltjson read it; litracer reads it as its only file)" ]
+	[ "$(sumval "$stderr" skipped)" -eq $(($(truth noise_text) + $(wc -l <s.lt1))) ]
+	: >empty.log
+	litracer -q -o l.json empty.log "$SAMPLE" 2>/dev/null
+	diff <(grep -v '^"metadata"' l.json) <(grep -v '^"metadata"' t.json)
 	# to standard output: nothing to keep, the same status
 	run -1 --separate-stderr litracer -q -o - text.log
 	[ "${stderr_lines[1]}" = "litracer: no events in the input; the output is empty" ]
+	nolitter
+}
+
+@test "an lt1 stream as the only file: the chain starts where the stream stands, with the log's trace and summary" {
+	litracer -q -o log.json "$SAMPLE" 2>log.err
+	litracer -q --report --no-complete -o logk.json "$SAMPLE" >logk.out 2>logk.err
+	litracer -q -o log.pftrace "$SAMPLE" 2>/dev/null
+	ltparse "$SAMPLE" >p.lt
+	ltpair <p.lt >pp.lt
+	ltlanefix -q <pp.lt | ltstat -t >full.lt
+	# each stage the stream has been through is left out: not twice
+	for s in p pp full; do
+		run -0 --separate-stderr litracer -q -o $s.json $s.lt
+		[ "$stderr" = "$(cat log.err)" ]
+		cmp log.json $s.json
+	done
+	litracer -q -o p.pftrace p.lt 2>/dev/null
+	cmp log.pftrace p.pftrace
+	litracer -q --report --no-complete -o pk.json p.lt >pk.out 2>pk.err
+	cmp logk.json pk.json
+	cmp logk.out pk.out
+	cmp logk.err pk.err
+	# an option for a stage the stream has been through
+	run -2 --separate-stderr litracer -q --report full.lt
+	[ "$stderr" = "litracer: --report: full.lt has been through ltstat already; give litracer the stream from before ltstat, or the log" ]
+	run -2 --separate-stderr litracer -q --lane-report full.lt
+	[ "$stderr" = "litracer: --lane-report: full.lt has been through ltlanefix already; give litracer the stream from before ltlanefix, or the log" ]
+	run -2 --separate-stderr litracer -q --no-complete --no-lanefix pp.lt
+	[ "$stderr" = "litracer: --no-complete: pp.lt has been through ltpair already; give litracer the stream from before ltpair, or the log" ]
+	# spans as B and E: no insight, and the warning says so
+	ltlanefix -k -q <pp.lt >k.lt
+	run -0 --separate-stderr litracer -q -o k.json k.lt
+	[ "${stderr_lines[0]}" = "litracer: k.lt holds its spans as B and E (ltpair -k or ltlanefix -k): no data waits, flows or counters are added" ]
+	[ "$(sumval "$stderr" B)" = "$(sumval "$stderr" E)" ]
+	[ "$(sumval "$stderr" B)" -gt 0 ]
+	run -0 ltcheck -t k.json
+	[ -z "$output" ]
+	run -2 --separate-stderr litracer -q --report k.lt
+	[ "$stderr" = "litracer: --report: k.lt holds its spans as B and E (ltpair -k or ltlanefix -k), and ltstat reads X spans; give litracer the stream from before, or the log" ]
+	# ltpair -k's B and E are what --no-complete --no-lanefix asks for
+	ltpair -k <p.lt >be.lt
+	litracer -q --no-complete --no-lanefix -o logbe.json "$SAMPLE" 2>logbe.err
+	run -0 --separate-stderr litracer -q --no-complete --no-lanefix -o be.json be.lt
+	[ "$stderr" = "$(cat logbe.err)" ]
+	cmp logbe.json be.json
+	# -w: parsed already
+	run -0 --separate-stderr litracer -q -w 2 -o w.json full.lt
+	[ "${stderr_lines[0]}" = "litracer: -w: full.lt is an lt1 stream, parsed already; -w is ignored" ]
+	cmp log.json w.json
 	nolitter
 }
 

@@ -158,9 +158,16 @@ run(struct pspin *ins, int nin)
 		ps_sink_head(&sink);
 		for (i = 0; i < nin; i++) {
 			lt_in_open(&in, ins[i].path);
-			if (lt1 == NULL && lt_in_fill(&in, 4) >= 4 &&
-			    memcmp(in.buf + in.pos, "#lt1", 4) == 0)
+			if (lt_in_fill(&in, 4) >= 4 &&
+			    memcmp(in.buf + in.pos, "#lt1", 4) == 0) {
 				lt1 = ins[i].path;
+				lt_warn("%s is an lt1 stream, not a log: its "
+				    "lines are skipped (ltpair, ltlanefix and "
+				    "ltjson read it; litracer reads it as its "
+				    "only file)",
+				    strcmp(lt1, "-") == 0 ? "standard input" :
+				    lt1);
+			}
 			if ((form = ps_isjson(&in)) != 0) {
 				sink.ours = 0;
 				ps_jsonin(&ins[i], &in, form, &sink);
@@ -183,14 +190,12 @@ run(struct pspin *ins, int nin)
 	}
 	ps_sink_stats(&sink, ps_nlogprocs(), ps_nthreads());
 	n = sink.n[PS_C_LINES] - sink.n[PS_C_JSON];
-	if (sink.n[PS_C_EVENTS] == 0 && lt1 != NULL)
-		lt_warn("no events: %s is an lt1 stream, which the stages "
-		    "after ltparse read (ltpair, ltlanefix, ltjson)",
-		    strcmp(lt1, "-") == 0 ? "standard input" : lt1);
-	else if (sink.n[PS_C_EVENTS] == 0 && n > 0)
+	if (sink.n[PS_C_EVENTS] > 0 || lt1 != NULL)
+		return;		/* events, or an lt1 input was named above */
+	if (n > 0)
 		lt_warn("no events in %lld line%s: not a LitData "
 		    "enable_tracer() log?", n, n == 1 ? "" : "s");
-	else if (sink.n[PS_C_EVENTS] == 0 && sink.n[PS_C_JSON] > 0)
+	else if (sink.n[PS_C_JSON] > 0)
 		lt_warn("no trace event has a one-character ph");
 }
 
