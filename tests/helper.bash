@@ -505,23 +505,30 @@ tp_view() {
 	tp_query "$1" "$(tp_viewsql "$@")" | sort
 }
 
+# tp_views JSON PFTRACE MODE OUT: one import of each trace of one stream
+# (ltjson's, its times plus its metadata's ts_offset_us, and ltproto's):
+# its view (tp_viewsql MODE), sorted, in OUT.json and OUT.pftrace, and
+# its errors (TP_ERRORS) in OUT.j.2 and OUT.p.2.
+tp_views() {
+	local off
+	off=$(sed -n 's/.*"ts_offset_us":\(-\{0,1\}[0-9]*\).*/\1/p' "$1")
+	tp_queries "$1" "$4.j" "$(tp_viewsql "$1" "${off:-0}000" "$3")" \
+	    "$TP_ERRORS" || return 1
+	tp_queries "$2" "$4.p" "$(tp_viewsql "$2" 0 "$3")" "$TP_ERRORS" ||
+	    return 1
+	sort "$4.j.1" >"$4.json"
+	sort "$4.p.1" >"$4.pftrace"
+}
+
 # tp_same JSON PFTRACE: Perfetto imports the two traces of one stream
-# (ltjson's, its times plus its metadata's ts_offset_us, and ltproto's)
 # as the same trace, slice by slice (times, names, depth, thread),
 # flow by flow (the slices at each end) and arg by arg (keys with
 # their array indexes, types, values), with the same counters, threads
 # and processes; and both with no error and no data loss.  Prints what
 # it compared: "N slices, N flows, N args, N counters".
 tp_same() {
-	local off v="$BATS_TEST_TMPDIR/tp_same" k n out=
-	off=$(sed -n 's/.*"ts_offset_us":\(-\{0,1\}[0-9]*\).*/\1/p' "$1")
-	# one import of each trace: its view (.1) and its errors (.2)
-	tp_queries "$1" "$v.j" "$(tp_viewsql "$1" "${off:-0}000" full)" \
-	    "$TP_ERRORS" || return 1
-	tp_queries "$2" "$v.p" "$(tp_viewsql "$2" 0 full)" "$TP_ERRORS" ||
-	    return 1
-	sort "$v.j.1" >"$v.json"
-	sort "$v.p.1" >"$v.pftrace"
+	local v="$BATS_TEST_TMPDIR/tp_same" k n out=
+	tp_views "$1" "$2" full "$v" || return 1
 	if ! cmp -s "$v.json" "$v.pftrace"; then
 		echo "$1 (-) and $2 (+) differ in Perfetto:"
 		diff -u "$v.json" "$v.pftrace" | sed -n '3,42p'

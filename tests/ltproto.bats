@@ -31,23 +31,15 @@ view() {
 # the .pftrace loads with no error or data loss; with errors, with those
 # of the JSON but the slices it had to move (which ltproto moves itself).
 same() {
-	local off
 	ltjson "$1" >"$T/t.json" || return 1
 	ltproto -o "$T/t.pftrace" "$1" 2>"$T/ltproto.err" || return 1
-	off=$(sed -n 's/.*"ts_offset_us":\([0-9]*\).*/\1/p' "$T/t.json")
-	# one import of each trace for its view and its errors
-	tp_queries "$T/t.json" "$T/json" \
-	    "$(tp_viewsql "$T/t.json" "${off}000" "${2:-}")" "$TP_ERRORS" || return 1
-	tp_queries "$T/t.pftrace" "$T/proto" \
-	    "$(tp_viewsql "$T/t.pftrace" 0 "${2:-}")" "$TP_ERRORS" || return 1
-	sort "$T/json.1" >"$T/json.view"
-	sort "$T/proto.1" >"$T/proto.view"
-	[ -s "$T/proto.view" ] || { echo "nothing imported"; return 1; }
-	diff -u "$T/json.view" "$T/proto.view" | head -40
-	cmp -s "$T/json.view" "$T/proto.view" || return 1
-	cut -d, -f1,5 "$T/proto.2" >"$T/errors"
+	tp_views "$T/t.json" "$T/t.pftrace" "${2:-}" "$T/v" || return 1
+	[ -s "$T/v.pftrace" ] || { echo "nothing imported"; return 1; }
+	diff -u "$T/v.json" "$T/v.pftrace" | head -40
+	cmp -s "$T/v.json" "$T/v.pftrace" || return 1
+	cut -d, -f1,5 "$T/v.p.2" >"$T/errors"
 	if [ "${3:-}" = errors ]; then
-		cut -d, -f1,5 "$T/json.2" | grep -v '^"slice_spill_' >"$T/json.errors"
+		cut -d, -f1,5 "$T/v.j.2" | grep -v '^"slice_spill_' >"$T/json.errors"
 		diff -u "$T/json.errors" "$T/errors"
 	else
 		[ ! -s "$T/errors" ] || { cat "$T/errors"; return 1; }
@@ -186,13 +178,13 @@ same() {
 	    "-	M	7	9	-		thread_name	{\"name\":\"read lane 1\"}	{}" \
 	    "-	M	0	5	-		thread_name	{\"name\":\"zero\"}	{}"
 	run -0 same "$T/s"
-	grep -q '^"thread|8|eight|7|thread_sort_index_hint=-2"$' "$T/proto.view"
-	grep -q '^"thread|9|read lane 1|7|"$' "$T/proto.view"
-	grep -q '^"process|7|seven|process_sort_index_hint=3"$' "$T/proto.view"
+	grep -q '^"thread|8|eight|7|thread_sort_index_hint=-2"$' "$T/v.pftrace"
+	grep -q '^"thread|9|read lane 1|7|"$' "$T/v.pftrace"
+	grep -q '^"process|7|seven|process_sort_index_hint=3"$' "$T/v.pftrace"
 	# tid 0 and tid true are the pid; pid 7.9 is 7; bad pids are 0
-	grep -q '^"slice|13000|5000|d|c|0|thread_execution|7||7"$' "$T/proto.view"
-	grep -q '^"slice|20000|5000|e|c|0|thread_execution|7||7"$' "$T/proto.view"
-	grep -q '^"slice|30000|5000|f|c|0|thread_execution|5|zero|0"$' "$T/proto.view"
+	grep -q '^"slice|13000|5000|d|c|0|thread_execution|7||7"$' "$T/v.pftrace"
+	grep -q '^"slice|20000|5000|e|c|0|thread_execution|7||7"$' "$T/v.pftrace"
+	grep -q '^"slice|30000|5000|f|c|0|thread_execution|5|zero|0"$' "$T/v.pftrace"
 }
 
 @test "a string pid or tid is a process or thread named by it" {
@@ -201,13 +193,13 @@ same() {
 	    "13	X	7	\"s1\"	5	c	d	{}	{}" \
 	    "-	M	\"stream 7\"	\"s1\"	-		thread_name	{\"name\":\"renamed\"}	{}"
 	ltproto -o "$T/t.pftrace" "$T/s"
-	view "$T/t.pftrace" 0 >"$T/proto.view"
+	view "$T/t.pftrace" 0 >"$T/v.pftrace"
 	grep -q '^"slice|12000|5000|c|c|0|thread_execution|[0-9]*|s1|[0-9]*"$' \
-	    "$T/proto.view"
-	grep -q '^"process|[0-9]*|stream 7|"$' "$T/proto.view"
+	    "$T/v.pftrace"
+	grep -q '^"process|[0-9]*|stream 7|"$' "$T/v.pftrace"
 	# as in Perfetto's JSON importer, which ignores the M record
-	run -1 grep renamed "$T/proto.view"
-	[ "$(grep -c '^"thread|[0-9]*|s1|' "$T/proto.view")" -eq 2 ]
+	run -1 grep renamed "$T/v.pftrace"
+	[ "$(grep -c '^"thread|[0-9]*|s1|' "$T/v.pftrace")" -eq 2 ]
 }
 
 @test "a thread's first events on its process's sequence, then on its own" {
@@ -273,15 +265,15 @@ same() {
 	    "30	i	7	8	-	c	b	{\"s\":\"path\"}	{}" \
 	    "40	i	7	8	-	c	p	{\"E.legacy_name\":\"plain\",\"k\":1}	{}"
 	run -0 same "$T/s"
-	grep -q '^"arg|10000|a|8|i|int|-3"$' "$T/proto.view"
-	grep -q '^"arg|10000|a|8|d|real|1.5"$' "$T/proto.view"
-	grep -q '^"arg|10000|a|8|t|bool|true"$' "$T/proto.view"
-	grep -q '^"arg|10000|a|8|o.k\[2\].w|int|2"$' "$T/proto.view"
-	grep -q '^"arg|10000|a|8|E.name|string|dotted"$' "$T/proto.view"
-	grep -q '^"arg|30000|b|8|s|string|path"$' "$T/proto.view"
-	grep -q '^"arg|40000|p|8|E.legacy_name|string|plain"$' "$T/proto.view"
+	grep -q '^"arg|10000|a|8|i|int|-3"$' "$T/v.pftrace"
+	grep -q '^"arg|10000|a|8|d|real|1.5"$' "$T/v.pftrace"
+	grep -q '^"arg|10000|a|8|t|bool|true"$' "$T/v.pftrace"
+	grep -q '^"arg|10000|a|8|o.k\[2\].w|int|2"$' "$T/v.pftrace"
+	grep -q '^"arg|10000|a|8|E.name|string|dotted"$' "$T/v.pftrace"
+	grep -q '^"arg|30000|b|8|s|string|path"$' "$T/v.pftrace"
+	grep -q '^"arg|40000|p|8|E.legacy_name|string|plain"$' "$T/v.pftrace"
 	# null, {} and [] are no args to Perfetto's JSON importer either
-	run -1 grep -E '\|(n|ea|o\.e)\|' "$T/proto.view"
+	run -1 grep -E '\|(n|ea|o\.e)\|' "$T/v.pftrace"
 }
 
 @test "an integer above 2^63-1 is kept as a uint, where JSON wraps it" {
@@ -314,19 +306,19 @@ same() {
 	    "160	C	10	11	-	c	big	{\"i\":9007199254740993,\"n\":-12,\"z\":-0,\"e\":1e3}	{}" \
 	    "155	C	10	11	-	c	big	{\"i\":-9223372036854775808,\"n\":\"-7\",\"z\":0,\"e\":0.5}	{}"
 	run -0 same "$T/s"
-	grep -q '^"flow|40000|v2a|50000|v2b"$' "$T/proto.view"
-	grep -q '^"flow|50000|v2b|60000|v2c"$' "$T/proto.view"
-	grep -q '^"flow|90000|v1a|100000|v1b"$' "$T/proto.view"
-	grep -q '^"flow|100000|v1b|110000|v1c"$' "$T/proto.view"
-	grep -q '^"flow|120000|v1d|130000|v1e"$' "$T/proto.view"
-	grep -q '^"counter|150000|3.0|ctr a|10"$' "$T/proto.view"
-	grep -q '^"counter|140000|7.0|ctr s|10"$' "$T/proto.view"
+	grep -q '^"flow|40000|v2a|50000|v2b"$' "$T/v.pftrace"
+	grep -q '^"flow|50000|v2b|60000|v2c"$' "$T/v.pftrace"
+	grep -q '^"flow|90000|v1a|100000|v1b"$' "$T/v.pftrace"
+	grep -q '^"flow|100000|v1b|110000|v1c"$' "$T/v.pftrace"
+	grep -q '^"flow|120000|v1d|130000|v1e"$' "$T/v.pftrace"
+	grep -q '^"counter|150000|3.0|ctr a|10"$' "$T/v.pftrace"
+	grep -q '^"counter|140000|7.0|ctr s|10"$' "$T/v.pftrace"
 	grep -q 'counter values that are not numbers' "$T/ltproto.err"
 	# 2^53 + 1 rounds to 2^53 as in JSON; -2^63 is kept
-	grep -q '^"counter|160000|9007199254740992.0|big i|10"$' "$T/proto.view"
+	grep -q '^"counter|160000|9007199254740992.0|big i|10"$' "$T/v.pftrace"
 	grep -q '^"counter|155000|-9.2233720368547758e+18|big i|10"$' \
-	    "$T/proto.view"
-	grep -q '^"counter|155000|-7.0|big n|10"$' "$T/proto.view"
+	    "$T/v.pftrace"
+	grep -q '^"counter|155000|-7.0|big n|10"$' "$T/v.pftrace"
 }
 
 @test "instants: thread, process and global; async slices" {
@@ -342,9 +334,9 @@ same() {
 	    "21	b	10	12	-	c	L	{}	{\"id2\":{\"local\":\"0x3\"}}" \
 	    "31	e	10	12	-	c	L	{}	{\"id2\":{\"local\":\"0x3\"}}"
 	run -0 same "$T/s"
-	grep -q '^"slice|20000|10000|A|c|0|legacy_async_global_slice|||"$' "$T/proto.view"
-	grep -q '|ig|c|0|legacy_chrome_global_instants|' "$T/proto.view"
-	grep -q '|ip|c|0|chrome_process_instant|' "$T/proto.view"
+	grep -q '^"slice|20000|10000|A|c|0|legacy_async_global_slice|||"$' "$T/v.pftrace"
+	grep -q '|ig|c|0|legacy_chrome_global_instants|' "$T/v.pftrace"
+	grep -q '|ip|c|0|chrome_process_instant|' "$T/v.pftrace"
 }
 
 @test "slices of one time nest as in JSON, whatever their order" {
@@ -363,9 +355,9 @@ same() {
 	    "50	X	1	1	5	c	parent	{}	{}" \
 	    "50	X	1	1	9	c	grandparent	{}	{}"
 	run -0 same "$T/s"
-	grep -q '^"slice|10000|10000|B|c|0|' "$T/proto.view"
-	grep -q '^"slice|50000|9000|grandparent|c|0|' "$T/proto.view"
-	grep -q '^"slice|50000|1000|child|c|2|' "$T/proto.view"
+	grep -q '^"slice|10000|10000|B|c|0|' "$T/v.pftrace"
+	grep -q '^"slice|50000|9000|grandparent|c|0|' "$T/v.pftrace"
+	grep -q '^"slice|50000|1000|child|c|2|' "$T/v.pftrace"
 }
 
 @test "an epoch that starts with its first sample, thousands of events later" {
@@ -380,12 +372,12 @@ same() {
 		printf "1000\tX\t1\t1\t40000\tepoch\tepoch\t{}\t{}\n"
 	}' >"$T/s"
 	run -0 same "$T/s"
-	grep -q '^"slice|1000000|40000000|epoch|epoch|0|' "$T/proto.view"
-	grep -q '^"slice|1000000|5000|sample|sample|1|' "$T/proto.view"
+	grep -q '^"slice|1000000|40000000|epoch|epoch|0|' "$T/v.pftrace"
+	grep -q '^"slice|1000000|5000|sample|sample|1|' "$T/v.pftrace"
 	# A window of 2 events orders it too: the epoch waits with its sample.
 	ltproto -w 2 -o "$T/w.pftrace" "$T/s"
 	view "$T/w.pftrace" 0 >"$T/w.view"
-	cmp "$T/proto.view" "$T/w.view"
+	cmp "$T/v.pftrace" "$T/w.view"
 }
 
 @test "slices that cross go to a track of their own, with their times" {
@@ -396,7 +388,7 @@ same() {
 	    "12	X	1	1	10	c	C	{}	{}" \
 	    "11	X	1	1	20	c	D	{}	{}"
 	run -0 same "$T/s"
-	grep -q '^"slice|5000|10000|B|c|0|moved|1||1"$' "$T/proto.view"
+	grep -q '^"slice|5000|10000|B|c|0|moved|1||1"$' "$T/v.pftrace"
 }
 
 @test "slices that cross, in no order: each keeps its times" {
@@ -409,21 +401,21 @@ same() {
 	    "2	X	1	1	1	c	L	{}	{}" \
 	    "0	X	1	1	679	c	A	{}	{}"
 	run -0 same "$T/s1" nodepth
-	grep -q '^"slice|487000|242000|C|c||1||1"$' "$T/proto.view"
+	grep -q '^"slice|487000|242000|C|c||1||1"$' "$T/v.pftrace"
 	# R crosses D, which P enclosed and let go.
 	lt1 "$T/s2" \
 	    "2	X	1	1	5	c	D	{}	{}" \
 	    "1	X	1	1	18	c	P	{}	{}" \
 	    "1	X	1	1	5	c	R	{}	{}"
 	run -0 same "$T/s2" nodepth
-	grep -q '^"slice|1000|5000|R|c||1||1"$' "$T/proto.view"
+	grep -q '^"slice|1000|5000|R|c||1||1"$' "$T/v.pftrace"
 	# Q crosses D, and starts with T, which it encloses.
 	lt1 "$T/s3" \
 	    "1	X	1	1	5	c	D	{}	{}" \
 	    "2	X	1	1	1	c	T	{}	{}" \
 	    "2	X	1	1	5	c	Q	{}	{}"
 	run -0 same "$T/s3" nodepth
-	grep -q '^"slice|2000|5000|Q|c||1||1"$' "$T/proto.view"
+	grep -q '^"slice|2000|5000|Q|c||1||1"$' "$T/v.pftrace"
 	# L crosses S, which starts with E, a longer one.
 	lt1 "$T/s4" \
 	    "0	X	1	1	604	c	E	{}	{}" \
@@ -431,7 +423,7 @@ same() {
 	    "2	X	1	1	1	c	N	{}	{}" \
 	    "2	X	1	1	5	c	L	{}	{}"
 	run -0 same "$T/s4" nodepth
-	grep -q '^"slice|2000|5000|L|c||1||1"$' "$T/proto.view"
+	grep -q '^"slice|2000|5000|L|c||1||1"$' "$T/v.pftrace"
 }
 
 @test "slices with no name are [No name], as Perfetto's JSON importer says" {
@@ -446,7 +438,7 @@ same() {
 	    "10	X	1	1	2	c		{}	{}" \
 	    "11	n	1	1	-	c		{}	{\"id\":2}"
 	run -0 same "$T/s"
-	[ "$(grep -c '|\[No name\]|' "$T/proto.view")" -eq 4 ]
+	[ "$(grep -c '|\[No name\]|' "$T/v.pftrace")" -eq 4 ]
 }
 
 @test "M records: the first sort index stands, an empty name is ignored" {
@@ -465,8 +457,8 @@ same() {
 	# no error.
 	run -0 same "$T/s"
 	errors "$T/t.json" | grep -q '^"json_parser_failure",1$'
-	grep -q '^"process|1|last|process_sort_index_hint=3"$' "$T/proto.view"
-	grep -q '^"thread|1|t|1|thread_sort_index_hint=-2"$' "$T/proto.view"
+	grep -q '^"process|1|last|process_sort_index_hint=3"$' "$T/v.pftrace"
+	grep -q '^"thread|1|t|1|thread_sort_index_hint=-2"$' "$T/v.pftrace"
 }
 
 @test "interned strings start again past -i, and the trace is the same" {
