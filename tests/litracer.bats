@@ -543,6 +543,13 @@ sumval() {
 	run -0 --separate-stderr litracer -q -w 2 -o w.json full.lt
 	[ "${stderr_lines[0]}" = "litracer: -w: full.lt is an lt1 stream, parsed already; -w is ignored" ]
 	cmp log.json w.json
+	# through ltstat -t before ltlanefix: the flows ltstat added late
+	# stay on their threads, and ltlanefix says how many
+	ltstat -t <pp.lt >st.lt
+	run -0 --separate-stderr litracer -q -o st.json st.lt
+	[ "${stderr_lines[0]}" = "$(cat log.err)" ]
+	[[ "${stderr_lines[1]}" == "ltlanefix: "[1-9]*" flow(s) came after their slices were placed and stay on their threads as they came: "* ]]
+	[ "${#stderr_lines[@]}" = 2 ]
 	nolitter
 }
 

@@ -731,6 +731,27 @@ chain() {
 	[ "$(crossings "$BATS_TEST_TMPDIR/out.lt")" = 0 ]
 }
 
+# ltstat -t before ltlanefix: a read's flow to the delete of its chunk
+# comes when the delete has come, after the read went to a lane.
+@test "streamed: flows that come after their slices were placed stay, and -q still says how many" {
+	local o="$BATS_TEST_TMPDIR/o"
+	ltparse "$DATA/sample.log" | ltpair >"$o.pp"
+	ltstat -t <"$o.pp" >"$o.st"
+	ltlanefix "$o.st" >"$o" 2>"$o.err"
+	n=$(sed -n 's/^came too late to be placed in order: 0 slice(s), on lanes of their own, \([0-9]*\) flow(s), left as they were$/\1/p' "$o.err")
+	[ "$n" -gt 0 ]
+	[ "$(stat_of ltlanefix late "$o")" = "$n" ]
+	# one of them is at the start of a read that went to a lane
+	awk -F '\t' '$2 == "X" && $4 >= 1000 { moved[$1 FS $3] = 1 }
+	    $2 == "s" && $4 < 1000 && (($1 FS $3) in moved) { found = 1 }
+	    END { exit !found }' "$o"
+	run -0 --separate-stderr ltlanefix -q "$o.st"
+	[ "$stderr" = "ltlanefix: $n flow(s) came after their slices were placed and stay on their threads as they came: Perfetto may bind them to other slices (ltstat -t before ltlanefix adds its flows so late: put it after)" ]
+	# in the chain's order, none comes late, and -q says nothing
+	run -0 --separate-stderr ltlanefix -q "$o.pp"
+	[ -z "$stderr" ]
+}
+
 @test "streamed: a long job whose threads fall quiet, under valgrind: no error, no leak" {
 	genlog -n 80000 -e 20 -w 4 -r 2 -a async -s 10 | ltparse | ltpair >"$BATS_TEST_TMPDIR/in.lt"
 	[ "$(wc -l <"$BATS_TEST_TMPDIR/in.lt")" -gt 40000 ]

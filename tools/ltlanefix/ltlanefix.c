@@ -159,6 +159,12 @@ main(int argc, char *argv[])
 	}
 	stats(&lf);
 	lt_out_close(&lf.out);
+	/* Without the report, the one thing in it that may change a trace. */
+	if (lf.rep == NULL && lf.nlatef > 0)
+		lt_warn("%lld flow(s) came after their slices were placed and "
+		    "stay on their threads as they came: Perfetto may bind "
+		    "them to other slices (ltstat -t before ltlanefix adds "
+		    "its flows so late: put it after)", lf.nlatef);
 	/* The next stage has all of the stream before the report is made. */
 	if (lf.rep != NULL) {
 		n[LF_RSNAPS] = lf.nsnaps;
