@@ -59,7 +59,8 @@ MAN7 = $(wildcard man/*.7)
 GENLOG = tests/gen/genlog
 GENTRACE = tests/gen/gentrace
 RUNSTAT = tests/bench/runstat
-TESTPROGS = $(GENLOG) $(GENTRACE) $(RUNSTAT)
+SURVIVE = tests/gen/survive
+TESTPROGS = $(GENLOG) $(GENTRACE) $(RUNSTAT) $(SURVIVE)
 FUZZERS = $(patsubst %.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 # The same harnesses built by make check with CC, without libFuzzer
 # (tests/fuzz/main.c), from the objects: they must keep compiling.

@@ -90,6 +90,40 @@ fake() {
 	[[ "$output" == *"on awk -v seed=2 -f $DATA/ltpair/mutate.awk $DATA/ltpair/chrome.lt1"$'\n'* ]]
 }
 
+@test "survive_each: every input runs; the first crash is said and kept, even one that does not come again" {
+	local i in=()
+	for i in 1 2 3 4 5; do
+		echo "$i" >"$T/in.$i"
+		in+=("$T/in.$i")
+	done
+	what() { echo "input ${1##*.}"; }
+	# every input runs, in order, each once
+	fake log 'cat "$1" >>"$0.log"; exit 1'
+	run -0 survive_each what "$T/bin/log" -- "${in[@]}"
+	[ "$(tr -d '\n' <"$T/bin/log.log")" = 12345 ]
+	# the first crash ends the loop, said with its words and kept (the
+	# input comes last, after the arguments)
+	fake c4 'for f; do :; done; cat "$f" >>"$0.log"; [ "$(cat "$f")" -lt 4 ] || crash; exit 0'
+	run -1 survive_each what "$T/bin/c4" -x -- "${in[@]}"
+	[ "${lines[0]}" = "$T/bin/c4 -x: crashed (exit 134) on input 4" ]
+	[[ "${lines[-1]}" == "the input is kept in $T/litracer-input."* ]]
+	cmp "${lines[-1]##* }" "$T/in.4"
+	[ "$(tr -d '\n' <"$T/bin/c4.log")" = 12344 ]
+	# a sanitizer report with exit 0 is a crash too
+	fake ub '[ "$(cat "$1")" != 2 ] || echo "x.c:1:2: runtime error: y" >&2; exit 0'
+	run -1 survive_each what "$T/bin/ub" -- "${in[@]}"
+	[ "${lines[0]}" = "$T/bin/ub: crashed (exit 0) on input 2" ]
+	# a crash that the second run does not give fails too, said and kept
+	fake once 'if [ ! -e "$0.n" ]; then : >"$0.n"; echo "once: $1" >&2; crash; fi; exit 0'
+	run -1 survive_each what "$T/bin/once" -- "${in[@]}"
+	[ "${lines[0]}" = "$T/bin/once: crashed once on input 1, not when run again:" ]
+	[ "${lines[1]}" = "once: $T/in.1" ]
+	cmp "${lines[-1]##* }" "$T/in.1"
+	# a program that cannot be started fails the loop
+	run -1 survive_each what "$T/bin/nosuch" -- "${in[@]}"
+	[[ "$output" == *"survive: $T/bin/nosuch: No such file or directory"* ]]
+}
+
 @test "nomatch: a match or a missing file fails, no match passes" {
 	printf 'a\nb\n' >"$T/f"
 	run -0 nomatch c "$T/f"

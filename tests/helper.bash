@@ -201,6 +201,33 @@ survives() {
 	return 1
 }
 
+# survive_each WHAT CMD [ARG...] -- INPUT...: CMD ARG... survives every
+# INPUT, each started by tests/gen/survive (posix_spawn: a shell forking
+# itself costs a few times more than the tools run).  The first INPUT it
+# does not survive is run again by survives, which says so with the
+# words "WHAT INPUT" prints (WHAT is a command), keeps it and fails; a
+# crash that the second run does not give fails too, said and kept.
+survive_each() {
+	local what=$1 st=0 bad cmd=() err="$BATS_TEST_TMPDIR/survive_each.err"
+	shift
+	while [ "$1" != -- ]; do
+		cmd+=("$1")
+		shift
+	done
+	shift
+	bad=$(survive "$err" "${cmd[@]}" -- "$@") || st=$?
+	[ "$st" -ne 0 ] || return 0
+	if [ "$st" -ne 1 ]; then
+		echo "survive ${cmd[*]}: exit $st"
+		return 1
+	fi
+	survives "$("$what" "$bad")" "$bad" "${cmd[@]}" || return 1
+	echo "${cmd[*]}: crashed once on $("$what" "$bad"), not when run again:"
+	cat "$err"
+	keep "$bad"
+	return 1
+}
+
 # prefixes [-m MAX] STEP FILE CMD [ARG...]: CMD ARG... survives the
 # prefixes of FILE of 0, STEP, 2*STEP ... bytes, and the whole FILE.
 # One perl writes them all.  With -m, CMD reads up to MAX files in one
@@ -228,6 +255,14 @@ prefixes() (
 			last if $i == $n;
 		}' "$step" "$f" "$p" || return 1
 	size=$(wc -c <"$f") || return 1
+	if [ "$max" -eq 1 ]; then
+		_prefix_what() { echo "the first ${1##*/} bytes of $f (head -c ${1##*/})"; }
+		for ((i = 0; i < size; i += step)); do
+			batch+=("$p/$i")
+		done
+		survive_each _prefix_what "$@" -- "${batch[@]}" "$p/$size"
+		return
+	fi
 	while :; do
 		batch+=("$i")
 		if [ "${#batch[@]}" -ge "$max" ] || [ "$i" -ge "$size" ]; then
@@ -267,7 +302,7 @@ randbytes() {
 # the failure prints the LT_SEED that replays it.
 garbage() (
 	trap - DEBUG
-	local n=$1 i seed replay base=${LT_SEED:-$RANDOM}
+	local n=$1 i in=() base=${LT_SEED:-$RANDOM}
 	local g="$BATS_TEST_TMPDIR/garbage"
 	shift
 	awk -v base="$base" -v n="$n" -v g="$g" 'BEGIN {
@@ -286,13 +321,19 @@ garbage() (
 			close(h)
 		}
 	}' || return 1
+	_garbage_what() {
+		local i=${1#"$g".}
+		i=${i%.*}
+		case $1 in
+		*.600) printf '600 random bytes' ;;
+		*) printf '#lt1 and 3000 random bytes' ;;
+		esac
+		echo "; replay: LT_SEED=$((base + i)) bats $BATS_TEST_FILENAME -f '$BATS_TEST_DESCRIPTION'"
+	}
 	for ((i = 0; i < n; i++)); do
-		seed=$((base + i))
-		replay="replay: LT_SEED=$seed bats $BATS_TEST_FILENAME -f '$BATS_TEST_DESCRIPTION'"
-		survives "600 random bytes; $replay" "$g.$i.600" "$@" || return 1
-		survives "#lt1 and 3000 random bytes; $replay" "$g.$i.lt1" "$@" ||
-		    return 1
+		in+=("$g.$i.600" "$g.$i.lt1")
 	done
+	survive_each _garbage_what "$@" -- "${in[@]}"
 )
 
 # mutants N FILE CMD [ARG...]: CMD ARG... survives N damaged copies of
@@ -300,14 +341,15 @@ garbage() (
 # by one awk).
 mutants() (
 	trap - DEBUG
-	local n=$1 f=$2 seed m="$BATS_TEST_TMPDIR/mutant"
+	local n=$1 f=$2 seed in=() m="$BATS_TEST_TMPDIR/mutant"
 	shift 2
 	awk -v seeds="$n" -v out="$m." -f "$DATA/ltpair/mutate.awk" "$f" ||
 	    return 1
+	_mutant_what() { echo "awk -v seed=${1##*.} -f $DATA/ltpair/mutate.awk $f"; }
 	for ((seed = 1; seed <= n; seed++)); do
-		survives "awk -v seed=$seed -f $DATA/ltpair/mutate.awk $f" "$m.$seed" "$@" ||
-		    return 1
+		in+=("$m.$seed")
 	done
+	survive_each _mutant_what "$@" -- "${in[@]}"
 )
 
 # The real Perfetto importer: trace_processor_shell, the trace processor

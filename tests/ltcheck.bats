@@ -435,7 +435,7 @@ bands() {
 }
 
 @test "random bytes and mutated traces never crash it" {
-	local i
+	local i m=() f=$BATS_TEST_TMPDIR/m
 	garbage 40 ltcheck
 	for i in $(seq 1 40); do
 		# flip bytes of a real trace
@@ -446,10 +446,11 @@ bands() {
 				c = substr("{}[]\",:0-9eE.tfn ", int(rand() * 18) + 1, 1)
 				s = substr(s, 1, p - 1) c substr(s, p + 1)
 			}
-			print s }' "$D/PF-FLOW-BEFORE-SLICE.json" > "$BATS_TEST_TMPDIR/m"
-		survives "PF-FLOW-BEFORE-SLICE.json mutated with seed $i" \
-		    "$BATS_TEST_TMPDIR/m" ltcheck -t
+			print s }' "$D/PF-FLOW-BEFORE-SLICE.json" > "$f.$i"
+		m+=("$f.$i")
 	done
+	mutated() { echo "PF-FLOW-BEFORE-SLICE.json mutated with seed ${1##*.}"; }
+	survive_each mutated ltcheck -t -- "${m[@]}"
 }
 
 @test "X longer than 4.29 s: ordered and checked with their full dur" {
