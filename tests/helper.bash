@@ -256,6 +256,7 @@ prefixes() (
 		}' "$step" "$f" "$p" || return 1
 	size=$(wc -c <"$f") || return 1
 	if [ "$max" -eq 1 ]; then
+		# shellcheck disable=SC2317 # survive_each calls it
 		_prefix_what() { echo "the first ${1##*/} bytes of $f (head -c ${1##*/})"; }
 		for ((i = 0; i < size; i += step)); do
 			batch+=("$p/$i")
@@ -321,6 +322,7 @@ garbage() (
 			close(h)
 		}
 	}' || return 1
+	# shellcheck disable=SC2317 # survive_each calls it
 	_garbage_what() {
 		local i=${1#"$g".}
 		i=${i%.*}
@@ -345,6 +347,7 @@ mutants() (
 	shift 2
 	awk -v seeds="$n" -v out="$m." -f "$DATA/ltpair/mutate.awk" "$f" ||
 	    return 1
+	# shellcheck disable=SC2317 # survive_each calls it
 	_mutant_what() { echo "awk -v seed=${1##*.} -f $DATA/ltpair/mutate.awk $f"; }
 	for ((seed = 1; seed <= n; seed++)); do
 		in+=("$m.$seed")
