@@ -78,7 +78,9 @@ main(int argc, char *argv[])
 		    stderr);
 		return 2;
 	}
-	if ((fd = open(argv[1], O_RDWR | O_CREAT | O_TRUNC, 0666)) < 0)
+	/* appended to: each run writes from the start of the emptied file */
+	if ((fd = open(argv[1], O_RDWR | O_APPEND | O_CREAT | O_TRUNC,
+	    0666)) < 0)
 		die(argv[1]);
 	if ((errno = posix_spawn_file_actions_init(&fa)) != 0 ||
 	    (errno = posix_spawn_file_actions_addopen(&fa, 1, "/dev/null",
