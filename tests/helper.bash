@@ -202,8 +202,8 @@ survives() {
 }
 
 # survive_each WHAT CMD [ARG...] -- INPUT...: CMD ARG... survives every
-# INPUT, each started by tests/gen/survive (posix_spawn: a shell forking
-# itself costs a few times more than the tools run).  The first INPUT it
+# INPUT, each started by tests/gen/survive (posix_spawn, at about half
+# the cost of bats' shell forking itself).  The first INPUT it
 # does not survive is run again by survives, which says so with the
 # words "WHAT INPUT" prints (WHAT is a command), keeps it and fails; a
 # crash that the second run does not give fails too, said and kept.

@@ -13,9 +13,10 @@
  * and keep it.  Exit 0 when CMD survives every FILE, 2 on an error of
  * survive's own.
  *
- * The loops start thousands of processes: a shell forks itself for
- * each, while this starts each with posix_spawn, which costs a few
- * times less.
+ * The loops start thousands of processes: bats' shell forks itself for
+ * each, while this starts each with posix_spawn, which costs about half
+ * as much (ltpair on an empty stream: 8.4 ms from a bash loop, 4.5 ms
+ * from this).
  */
 #include <sys/types.h>
 #include <sys/wait.h>
