@@ -106,10 +106,11 @@ main(int argc, char *argv[])
 		if (!WIFEXITED(st) || WEXITSTATUS(st) > 1 ||
 		    holds(fd, "Sanitizer") || holds(fd, "runtime error:")) {
 			printf("%s\n", argv[i]);
-			free(cmd);
-			return 1;
+			break;
 		}
 	}
 	free(cmd);
-	return 0;
+	posix_spawn_file_actions_destroy(&fa);
+	close(fd);
+	return i < argc;
 }
