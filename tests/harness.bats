@@ -124,6 +124,15 @@ fake() {
 	# survives' shell says so)
 	run -1 survive_each what "$T/bin/nosuch" -- "${in[@]}"
 	[[ "$output" == *"$T/bin/nosuch: No such file or directory"* ]]
+	# -m 2: two inputs a run, in order; a run that exits 1 has each of
+	# its inputs run alone, and the crash is said as without -m (runs:
+	# 1 2, 1, 2, 3 4, 3, 4, and 4 again by survives)
+	fake m2 'for f; do cat "$f" >>"$0.log"; done; [ $# -eq 1 ] || exit 1; [ "$(cat "$1")" != 4 ] || crash; exit 0'
+	run -1 survive_each -m 2 what "$T/bin/m2" -- "${in[@]}"
+	[ "${lines[0]}" = "$T/bin/m2: crashed (exit 134) on input 4" ]
+	[ "$(tr -d '\n' <"$T/bin/m2.log")" = 121234344 ]
+	run -2 survive -m 0 "$T/err" true -- "${in[@]}"
+	[[ "$output" == "usage: survive [-m MAX]"* ]]
 }
 
 @test "nomatch: a match or a missing file fails, no match passes" {

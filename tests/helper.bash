@@ -201,28 +201,35 @@ survives() {
 	return 1
 }
 
-# survive_each WHAT CMD [ARG...] -- INPUT...: CMD ARG... survives every
-# INPUT, each started by tests/gen/survive (posix_spawn, at about half
-# the cost of bats' shell forking itself).  The first INPUT it
-# does not survive is run again by survives, which says so with the
-# words "WHAT INPUT" prints (WHAT is a command), keeps it and fails; a
-# crash that the second run does not give fails too, said and kept.
+# survive_each [-m MAX] WHAT CMD [ARG...] -- INPUT...: CMD ARG...
+# survives every INPUT, each started by tests/gen/survive (posix_spawn,
+# at about half the cost of bats' shell forking itself); with -m, up to
+# MAX of them a run (survive(1)'s -m).  The first INPUT it does not
+# survive is run again by survives, which says so with the words
+# "WHAT INPUT" prints (WHAT is a command), keeps it and fails; a crash
+# that the second run does not give fails too, said and kept.
 survive_each() {
-	local what=$1 st=0 bad cmd=() err="$BATS_TEST_TMPDIR/survive_each.err"
+	local many=() what st=0 bad how cmd=() err="$BATS_TEST_TMPDIR/survive_each.err"
+	if [ "$1" = -m ]; then
+		many=(-m "$2")
+		shift 2
+	fi
+	what=$1
 	shift
 	while [ "$1" != -- ]; do
 		cmd+=("$1")
 		shift
 	done
 	shift
-	bad=$(survive "$err" "${cmd[@]}" -- "$@") || st=$?
+	bad=$(survive "${many[@]}" "$err" "${cmd[@]}" -- "$@") || st=$?
 	[ "$st" -ne 0 ] || return 0
 	if [ "$st" -ne 1 ]; then
 		echo "survive ${cmd[*]}: exit $st"
 		return 1
 	fi
-	survives "$("$what" "$bad")" "$bad" "${cmd[@]}" || return 1
-	echo "${cmd[*]}: crashed once on $("$what" "$bad"), not when run again:"
+	how=$("$what" "$bad")
+	survives "$how" "$bad" "${cmd[@]}" || return 1
+	echo "${cmd[*]}: crashed once on $how, not when run again:"
 	cat "$err"
 	keep "$bad"
 	return 1
@@ -236,9 +243,9 @@ survive_each() {
 # prefix at a time, which names the prefix at fault.
 prefixes() (
 	trap - DEBUG
-	local max=1 step f size i=0 j p="$BATS_TEST_TMPDIR/prefix" batch=() st e
+	local many=() step f size i p="$BATS_TEST_TMPDIR/prefix" all=()
 	if [ "$1" = -m ]; then
-		max=$2
+		many=(-m "$2")
 		shift 2
 	fi
 	step=$1 f=$2
@@ -255,35 +262,12 @@ prefixes() (
 			last if $i == $n;
 		}' "$step" "$f" "$p" || return 1
 	size=$(wc -c <"$f") || return 1
-	if [ "$max" -eq 1 ]; then
-		# shellcheck disable=SC2317 # survive_each calls it
-		_prefix_what() { echo "the first ${1##*/} bytes of $f (head -c ${1##*/})"; }
-		for ((i = 0; i < size; i += step)); do
-			batch+=("$p/$i")
-		done
-		survive_each _prefix_what "$@" -- "${batch[@]}" "$p/$size"
-		return
-	fi
-	while :; do
-		batch+=("$i")
-		if [ "${#batch[@]}" -ge "$max" ] || [ "$i" -ge "$size" ]; then
-			st=0
-			if [ "$max" -gt 1 ]; then
-				"$@" "${batch[@]/#/$p/}" >/dev/null 2>"$p.err" || st=$?
-				e=$(grep -c -e Sanitizer -e 'runtime error:' "$p.err") || :
-			fi
-			if [ "$max" -eq 1 ] || [ "$st" -ne 0 ] || [ "$e" -ne 0 ]; then
-				for j in "${batch[@]}"; do
-					survives "the first $j bytes of $f (head -c $j)" "$p/$j" "$@" ||
-					    return 1
-				done
-			fi
-			batch=()
-		fi
-		[ "$i" -lt "$size" ] || return 0
-		i=$((i + step))
-		[ "$i" -le "$size" ] || i=$size
+	# shellcheck disable=SC2317 # survive_each calls it
+	_prefix_what() { echo "the first ${1##*/} bytes of $f (head -c ${1##*/})"; }
+	for ((i = 0; i < size; i += step)); do
+		all+=("$p/$i")
 	done
+	survive_each "${many[@]}" _prefix_what "$@" -- "${all[@]}" "$p/$size"
 )
 
 # randbytes SEED N: N bytes made from SEED, the same for the same SEED

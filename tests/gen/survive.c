@@ -2,7 +2,7 @@
 /*
  * survive: the fast path of the torture loops of tests/helper.bash.
  *
- *	survive ERRFILE CMD [ARG ...] -- FILE ...
+ *	survive [-m MAX] ERRFILE CMD [ARG ...] -- FILE ...
  *
  * Runs CMD ARG... FILE once for each FILE, in order, its standard
  * output to /dev/null and its standard error to ERRFILE.  CMD survives
@@ -12,6 +12,11 @@
  * and exits 1: the helper then runs that one again itself, to say how
  * and keep it.  Exit 0 when CMD survives every FILE, 2 on an error of
  * survive's own.
+ *
+ * With -m, each run is given up to MAX FILEs (a program that reads
+ * every file it is given, as ltparse does).  A run that exits 0 with no
+ * report passes them all; after any other run, each of its FILEs is
+ * run alone, as above, which names the one at fault.
  *
  * The loops start thousands of processes: bats' shell forks itself for
  * each, while this starts each with posix_spawn, which costs about half
@@ -64,53 +69,89 @@ holds(int fd, const char *s)
 	return 0;
 }
 
+static posix_spawn_file_actions_t fa;
+static const char *errfile;
+static int errfd;
+
+/*
+ * Run cmd (NULL-ended); did it survive?  With strict (a run of many
+ * files) only exit 0 counts.
+ */
+static int
+runs(char **cmd, int strict)
+{
+	pid_t pid;
+	int st;
+
+	if (ftruncate(errfd, 0) < 0)
+		die(errfile);
+	if ((errno = posix_spawnp(&pid, cmd[0], &fa, NULL, cmd,
+	    environ)) != 0)
+		die(cmd[0]);
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			die("waitpid");
+	return WIFEXITED(st) && WEXITSTATUS(st) <= (strict ? 0 : 1) &&
+	    !holds(errfd, "Sanitizer") && !holds(errfd, "runtime error:");
+}
+
 int
 main(int argc, char *argv[])
 {
-	posix_spawn_file_actions_t fa;
-	char **cmd;
-	int i, sep, st, fd;
-	pid_t pid;
+	char **cmd, *end;
+	int i, j, k, nc, sep, a = 1;
+	long max = 1;
 
-	for (sep = 2; sep < argc && strcmp(argv[sep], "--") != 0; sep++)
+	if (argc > 2 && strcmp(argv[1], "-m") == 0) {
+		errno = 0;
+		max = strtol(argv[2], &end, 10);
+		if (errno != 0 || end == argv[2] || *end != '\0' || max < 1 ||
+		    max > 100000)
+			max = 0;
+		a = 3;
+	}
+	for (sep = a + 1; sep < argc && strcmp(argv[sep], "--") != 0; sep++)
 		;
-	if (argc < 4 || sep == 2 || sep >= argc) {
-		fputs("usage: survive ERRFILE CMD [ARG ...] -- FILE ...\n",
-		    stderr);
+	if (max == 0 || argc < a + 4 || sep == a + 1 || sep >= argc) {
+		fputs("usage: survive [-m MAX] ERRFILE CMD [ARG ...] -- "
+		    "FILE ...\n", stderr);
 		return 2;
 	}
+	errfile = argv[a];
 	/* appended to: each run writes from the start of the emptied file */
-	if ((fd = open(argv[1], O_RDWR | O_APPEND | O_CREAT | O_TRUNC,
+	if ((errfd = open(errfile, O_RDWR | O_APPEND | O_CREAT | O_TRUNC,
 	    0666)) < 0)
-		die(argv[1]);
+		die(errfile);
 	if ((errno = posix_spawn_file_actions_init(&fa)) != 0 ||
 	    (errno = posix_spawn_file_actions_addopen(&fa, 1, "/dev/null",
 	    O_WRONLY, 0)) != 0 ||
-	    (errno = posix_spawn_file_actions_adddup2(&fa, fd, 2)) != 0 ||
-	    (errno = posix_spawn_file_actions_addclose(&fa, fd)) != 0)
+	    (errno = posix_spawn_file_actions_adddup2(&fa, errfd, 2)) != 0 ||
+	    (errno = posix_spawn_file_actions_addclose(&fa, errfd)) != 0)
 		die("posix_spawn_file_actions");
-	/* CMD ARG... FILE NULL */
-	if ((cmd = calloc((size_t)sep, sizeof(*cmd))) == NULL)
+	/* CMD ARG... FILE... NULL */
+	nc = sep - a - 1;
+	if ((cmd = calloc((size_t)nc + (size_t)max + 1, sizeof(*cmd))) ==
+	    NULL)
 		die("calloc");
-	memcpy(cmd, argv + 2, (size_t)(sep - 2) * sizeof(*cmd));
-	for (i = sep + 1; i < argc; i++) {
-		if (ftruncate(fd, 0) < 0)
-			die(argv[1]);
-		cmd[sep - 2] = argv[i];
-		if ((errno = posix_spawnp(&pid, cmd[0], &fa, NULL, cmd,
-		    environ)) != 0)
-			die(cmd[0]);
-		while (waitpid(pid, &st, 0) < 0)
-			if (errno != EINTR)
-				die("waitpid");
-		if (!WIFEXITED(st) || WEXITSTATUS(st) > 1 ||
-		    holds(fd, "Sanitizer") || holds(fd, "runtime error:")) {
-			printf("%s\n", argv[i]);
-			break;
+	memcpy(cmd, argv + a + 1, (size_t)nc * sizeof(*cmd));
+	for (i = sep + 1; i < argc; i += k) {
+		k = argc - i < max ? argc - i : (int)max;
+		memcpy(cmd + nc, argv + i, (size_t)k * sizeof(*cmd));
+		cmd[nc + k] = NULL;
+		if (runs(cmd, max > 1))
+			continue;
+		for (j = i; j < i + k; j++) {
+			cmd[nc] = argv[j];
+			cmd[nc + 1] = NULL;
+			if (max > 1 && runs(cmd, 0))
+				continue;
+			printf("%s\n", argv[j]);
+			goto out;
 		}
 	}
+out:
 	free(cmd);
 	posix_spawn_file_actions_destroy(&fa);
-	close(fd);
+	close(errfd);
 	return i < argc;
 }
