@@ -532,6 +532,30 @@ told() {
 	ltpair "$BATS_TEST_TMPDIR/x.lt" | awk '/^1\tX\t1\t1\t1\t/ { x = 1 } x && /^#open/ { bad = 1 } END { exit bad || !x }'
 }
 
+@test "ltpair: a thread with nothing open sleeps between rounds and wakes as it was: told again, at the latest time it reached" {
+	local i f=$BATS_TEST_TMPDIR/in.lt
+	# 1 1 (a short key) and a long key, each a span; 1 2 never has one.
+	# After a round, a record of each, earlier than what it reached,
+	# then another round.
+	{ printf '#lt1\n'
+	  for k in '1\t1' '1234567890123\t1234567890'; do
+		printf "1000\tB\t$k\t-\tc\ta\t{}\t{}\n2000\tE\t$k\t-\tc\ta\t{}\t{}\n"
+	  done
+	  printf '1500\tI\t1\t2\t-\tc\ti\t{}\t{}\n'
+	  for i in $(seq 5000); do printf '2100\tI\t9\t9\t-\tc\tf\t{}\t{}\n'; done
+	  printf '1500\tI\t1\t1\t-\tc\ti\t{}\t{}\n'
+	  printf '1600\tI\t1234567890123\t1234567890\t-\tc\ti\t{}\t{}\n'
+	  for i in $(seq 5000); do printf '2100\tI\t9\t9\t-\tc\tf\t{}\t{}\n'; done
+	} >"$f"
+	ltpair "$f" >"$f.out"
+	[ "$(grep '^#open' "$f.out" | tr '\t' ' ')" = "#open 1234567890123 1234567890 2000
+#open 1 1 2000
+#open 1234567890123 1234567890 2000
+#open 1 1 2000" ]
+	# the second round comes after the records that woke them
+	[ "$(grep -n '^1500	I	1	1	' "$f.out" | cut -d: -f1)" -lt "$(grep -n '^#open	1	1' "$f.out" | tail -1 | cut -d: -f1)" ]
+}
+
 @test "ltpair: valgrind-clean on a small long-job log (thousands of threads)" {
 	genlog -n 20000 -e 8 -w 4 -r 2 -a async > "$BATS_TEST_TMPDIR/g.log"
 	ltparse "$BATS_TEST_TMPDIR/g.log" > "$BATS_TEST_TMPDIR/p.lt1"

@@ -12,7 +12,9 @@
  * reaching the last event of its thread; both are marked in args.  With
  * -k the B and E records are kept as they are.  Every other record and
  * every directive passes through unchanged, in order.  Memory holds the
- * open B records and one entry per thread.  Under #valid (the stream's
+ * open B records, an entry for each thread with one open or seen since
+ * the last #open round, and 24 bytes for each other thread that ever had
+ * one (spans.c: it sleeps).  Under #valid (the stream's
  * records are valid and canonical) a B's args are split only when an E
  * or the index needs them.
  *
@@ -436,8 +438,9 @@ record(struct ltrd *rd, const struct ltrec *rec)
 		tell = 0;
 		break;
 	}
-	if ((th = lp_thread(&spans, rec, 0)) != NULL &&
-	    lt_rec_ts(rec, LT_TS, &ts) > 0)
+	/* Untimed (names at the end): no thread asleep wakes for it. */
+	if (lt_rec_ts(rec, LT_TS, &ts) > 0 &&
+	    (th = lp_thread(&spans, rec, 0)) != NULL)
 		touch(th, rec, ts);
 	putline(rec);
 }

@@ -88,8 +88,25 @@ struct thread {
 	unsigned char	 quiet;		/* never told: pid or tid not a column */
 };
 
+/*
+ * A thread asleep: no span open and all it reached told, so only the
+ * time it reached is kept, with its "PID\tTID" (keys longer than
+ * SLEEPKEY stay awake).  24 bytes: a long job has tens of thousands.
+ */
+#define SLEEPKEY	15
+
+struct sleeper {
+	int64_t		 now;
+	char		 key[SLEEPKEY];
+	unsigned char	 n;
+};
+
 struct spans {
 	struct ltidtab	 threads, names, groups;
+	struct sleeper	*zz;		/* every thread that slept, once */
+	size_t		 nzz, capzz;
+	uint32_t	*zslot;		/* open addressing: index + 1, 0 free */
+	size_t		 nzslot;
 	struct thread	*lastth;	/* of the last record */
 	struct span	*first, *last;	/* every open span, oldest first */
 	struct span	*freel;

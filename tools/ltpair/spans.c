@@ -14,6 +14,11 @@
  * there begins at NOW or later, or is one of those spans.  The X of such
  * a span is preceded by "#close PID TID TS".  So ltlanefix can place a
  * slice once no slice that begins before it can still come.
+ *
+ * A thread told of with no span open sleeps: its entry goes, and only
+ * its key and the time it reached stay (struct sleeper), for a long job
+ * has tens of thousands of threads, a few dozen alive at a time.  A
+ * record of it wakes it as it was, so what is told is the same.
  */
 #include <stdlib.h>
 
@@ -70,11 +75,89 @@ lp_spans_init(struct spans *sp, const struct keys *keys, struct ltrd *rd)
 	sp->latest = sp->told = INT64_MIN;
 }
 
+/* -------- threads asleep -------- */
+
+static size_t
+zhash(const char *p, size_t n)
+{
+	return (size_t)lt_mix(lt_hash(p, n));
+}
+
+/* The sleeper of the thread "PID\tTID" p, or NULL. */
+static struct sleeper *
+zfind(const struct spans *sp, const char *p, size_t n)
+{
+	struct sleeper *z;
+	size_t i, mask = sp->nzslot - 1;
+	uint32_t v;
+
+	if (sp->nzslot == 0 || n > SLEEPKEY)
+		return NULL;
+	for (i = zhash(p, n) & mask; (v = sp->zslot[i]) != 0;
+	    i = (i + 1) & mask) {
+		z = &sp->zz[v - 1];
+		if (z->n == n && memcmp(z->key, p, n) == 0)
+			return z;
+	}
+	return NULL;
+}
+
+/* Slot i for sleeper v + 1, the slots at most 3/4 full. */
+static void
+zput(struct spans *sp, uint32_t v)
+{
+	const struct sleeper *z = &sp->zz[v - 1];
+	size_t i, mask = sp->nzslot - 1;
+
+	for (i = zhash(z->key, z->n) & mask; sp->zslot[i] != 0;
+	    i = (i + 1) & mask)
+		;
+	sp->zslot[i] = v;
+}
+
+/*
+ * Thread th, with no span open and told of, sleeps: its entry goes, and
+ * the time it reached stays with its key (0 when the key is too long).
+ */
+static int
+zsleep(struct spans *sp, struct thread *th)
+{
+	const char *p = th->h.key + 1;
+	size_t n = th->h.keyn - 1, i;
+	struct sleeper *z;
+
+	if (n > SLEEPKEY)
+		return 0;
+	if ((z = zfind(sp, p, n)) == NULL) {
+		if (sp->nzz >= UINT32_MAX - 1)
+			return 0;
+		if ((sp->nzz + 1) * 4 > sp->nzslot * 3) {
+			free(sp->zslot);
+			sp->nzslot = sp->nzslot != 0 ? 2 * sp->nzslot : 1024;
+			sp->zslot = lt_calloc(sp->nzslot, sizeof(*sp->zslot));
+			for (i = 0; i < sp->nzz; i++)
+				zput(sp, (uint32_t)i + 1);
+		}
+		sp->zz = lt_grow(sp->zz, &sp->capzz, sp->nzz + 1,
+		    sizeof(*sp->zz));
+		z = &sp->zz[sp->nzz++];
+		memcpy(z->key, p, n);
+		z->n = (unsigned char)n;
+		zput(sp, (uint32_t)sp->nzz);
+	}
+	z->now = th->now;
+	if (sp->lastth == th)
+		sp->lastth = NULL;
+	lt_id_del(&sp->threads, th);
+	return 1;
+}
+
 /*
  * The thread of rec, made when add is set (a B), else NULL when it has
- * never had a span: nothing is known of such a thread.  Records of one
- * thread tend to come together: the last one is looked at first, by the
- * bytes of the pid and tid columns.
+ * never had a span: nothing is known of such a thread.  A thread asleep
+ * wakes, as it was.  Records of one thread tend to come together: the
+ * last one is looked at first, by the bytes of the pid and tid columns
+ * ("PID\tTID" in the line).
  */
 struct thread *
 lp_thread(struct spans *sp, const struct ltrec *rec, int add)
@@ -82,21 +165,23 @@ lp_thread(struct spans *sp, const struct ltrec *rec, int add)
 	const char *p = rec->f[LT_PID].p;
 	size_t n = (size_t)(rec->f[LT_TID].p + rec->f[LT_TID].n - p);
 	struct thread *th = sp->lastth;
-	int isnew;
+	const struct sleeper *z;
 
 	if (th != NULL && th->h.keyn == n + 1 &&
 	    memcmp(th->h.key + 1, p, n) == 0)
 		return th;
-	if (!add && sp->threads.n == 0)
+	if (!add && sp->threads.n == 0 && sp->nzz == 0)
 		return NULL;
-	th = lt_id_get(&sp->threads, &rec->f[LT_PID], &rec->f[LT_TID], add,
-	    &isnew);
-	if (th == NULL)
-		return NULL;
-	if (isnew) {
+	th = lt_id_get(&sp->threads, &rec->f[LT_PID], &rec->f[LT_TID], 0,
+	    NULL);
+	if (th == NULL) {
+		if ((z = zfind(sp, p, n)) == NULL && !add)
+			return NULL;
+		th = lt_id_get(&sp->threads, &rec->f[LT_PID],
+		    &rec->f[LT_TID], 1, NULL);
 		th->quiet = LT_ISNONE(rec->f[LT_PID]) ||
 		    LT_ISNONE(rec->f[LT_TID]);
-		th->now = INT64_MIN;
+		th->now = z != NULL ? z->now : INT64_MIN;
 	}
 	return sp->lastth = th;
 }
@@ -404,26 +489,30 @@ lp_group(struct spans *sp, const struct span *s, unsigned mask,
 void
 lp_tell(struct spans *sp, struct ltout *out)
 {
-	struct thread *th;
+	struct thread *th, *next;
 	struct span *s;
 
 	sp->told = sp->latest;
-	for (; (th = sp->dirty) != NULL; sp->dirty = th->dnext) {
+	for (th = sp->dirty; th != NULL; th = next) {
+		next = th->dnext;
 		th->dirty = 0;
-		if (th->quiet)
-			continue;
-		lt_out_write(out, "#open", 5);
-		lt_out_write(out, th->h.key, th->h.keyn);
-		lt_out_putc(out, '\t');
-		lt_put_us(out, th->now);
-		for (s = th->fresh; s != NULL; s = s->l[L_FRESH].next) {
+		if (!th->quiet) {
+			lt_out_write(out, "#open", 5);
+			lt_out_write(out, th->h.key, th->h.keyn);
 			lt_out_putc(out, '\t');
-			lt_put_field(out, &s->f[LT_TS]);
-			s->told = 1;
+			lt_put_us(out, th->now);
+			for (s = th->fresh; s != NULL; s = s->l[L_FRESH].next) {
+				lt_out_putc(out, '\t');
+				lt_put_field(out, &s->f[LT_TS]);
+				s->told = 1;
+			}
+			th->fresh = NULL;
+			lt_out_putc(out, '\n');
 		}
-		th->fresh = NULL;
-		lt_out_putc(out, '\n');
+		if (th->nopen == 0)
+			zsleep(sp, th);
 	}
+	sp->dirty = NULL;
 }
 
 /* "#close PID TID TS" before the X of a span told of. */
@@ -454,6 +543,8 @@ lp_spans_free(struct spans *sp)
 		free(s);
 	}
 	lt_id_free(&sp->threads, NULL);
+	free(sp->zz);
+	free(sp->zslot);
 	lt_id_free(&sp->names, NULL);
 	lt_id_free(&sp->groups, NULL);
 	lt_buf_free(&sp->key);
