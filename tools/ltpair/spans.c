@@ -102,7 +102,7 @@ zfind(const struct spans *sp, const char *p, size_t n)
 	return NULL;
 }
 
-/* Slot i for sleeper v + 1, the slots at most 3/4 full. */
+/* Sleeper v (its index + 1) into a free slot: there is one. */
 static void
 zput(struct spans *sp, uint32_t v)
 {
@@ -117,9 +117,10 @@ zput(struct spans *sp, uint32_t v)
 
 /*
  * Thread th, with no span open and told of, sleeps: its entry goes, and
- * the time it reached stays with its key (0 when the key is too long).
+ * the time it reached stays with its key.  One whose key is too long
+ * stays awake.
  */
-static int
+static void
 zsleep(struct spans *sp, struct thread *th)
 {
 	const char *p = th->h.key + 1;
@@ -127,10 +128,10 @@ zsleep(struct spans *sp, struct thread *th)
 	struct sleeper *z;
 
 	if (n > SLEEPKEY)
-		return 0;
+		return;
 	if ((z = zfind(sp, p, n)) == NULL) {
 		if (sp->nzz >= UINT32_MAX - 1)
-			return 0;
+			return;
 		if ((sp->nzz + 1) * 4 > sp->nzslot * 3) {
 			free(sp->zslot);
 			sp->nzslot = sp->nzslot != 0 ? 2 * sp->nzslot : 1024;
@@ -149,7 +150,6 @@ zsleep(struct spans *sp, struct thread *th)
 	if (sp->lastth == th)
 		sp->lastth = NULL;
 	lt_id_del(&sp->threads, th);
-	return 1;
 }
 
 /*
