@@ -63,6 +63,7 @@ header() {
 }
 
 # measure LABEL FILE STAGES CMD: time CMD on FILE beside STAGES cats.
+# With PEAKS set, "LABEL<TAB>peak KiB" is added to the file it names.
 measure() {
 	_bytes=$(wc -c < "$2")
 	_lines=$(wc -l < "$2")
@@ -76,6 +77,7 @@ measure() {
 		printf "%-36s %7.3f %7.3f %7.3f %8.1f %9.0f %9.1f\n", l, w,
 		    c, b, n / 1e6 / c, ln / w, r / 1024
 	}'
+	[ -z "${PEAKS:-}" ] || printf '%s\t%s\n' "$1" "$RSS" >> "$PEAKS"
 }
 
 # gentrace_cached NAME ARG...: path of a trace made once by gentrace ARG...
