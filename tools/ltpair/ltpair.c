@@ -14,9 +14,10 @@
  * every directive passes through unchanged, in order.  Memory holds the
  * open B records, an entry for each thread with one open or seen since
  * the last #open round, and 24 bytes for each other thread that ever had
- * one (spans.c: it sleeps).  Under #valid (the stream's
- * records are valid and canonical) a B's args are split only when an E
- * or the index needs them.
+ * one (spans.c: it sleeps; with -k, or once an X came, there are no
+ * rounds and every such thread keeps its entry).  Under #valid (the
+ * stream's records are valid and canonical) a B's args are split only
+ * when an E or the index needs them.
  *
  * Unless an X comes in (then ltpair cannot tell when a slice may still
  * come) or -k is given, it also tells which spans are open, in #open and
