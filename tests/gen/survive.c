@@ -14,9 +14,10 @@
  * survive's own.
  *
  * With -m, each run is given up to MAX FILEs (a program that reads
- * every file it is given, as ltparse does).  A run that exits 0 with no
- * report passes them all; after any other run, each of its FILEs is
- * run alone, as above, which names the one at fault.
+ * every file it is given, as ltparse does).  A run of several that exits
+ * 0 with no report passes them all; after any other, each of its FILEs
+ * is run alone, as above, which names the one at fault.  A run of one
+ * FILE is judged as above at once.
  *
  * The loops start thousands of processes: bats' shell forks itself for
  * each, while this starts each with posix_spawn, which costs about half
@@ -138,12 +139,12 @@ main(int argc, char *argv[])
 		k = argc - i < max ? argc - i : (int)max;
 		memcpy(cmd + nc, argv + i, (size_t)k * sizeof(*cmd));
 		cmd[nc + k] = NULL;
-		if (runs(cmd, max > 1))
+		if (runs(cmd, k > 1))
 			continue;
 		for (j = i; j < i + k; j++) {
 			cmd[nc] = argv[j];
 			cmd[nc + 1] = NULL;
-			if (max > 1 && runs(cmd, 0))
+			if (k > 1 && runs(cmd, 0))
 				continue;
 			printf("%s\n", argv[j]);
 			goto out;
