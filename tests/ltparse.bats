@@ -1024,3 +1024,35 @@ bigtrace() {
 	got=$(awk -F'\t' '$2 == "B" { printf "%s.%s ", $3, $4 }' "$BATS_TEST_TMPDIR/il.lt1")
 	[ "$got" = "7.1 7.2 7.1 8.1 7.1 7.2 7.1 8.1 7.1 7.2 7.1 8.1 " ] || { echo "$got"; false; }
 }
+
+@test "ltparse: a process of many threads keeps each one's tid, past the few it looks up on a list, whole and in parts" {
+	T=$BATS_TEST_TMPDIR
+	# 3 processes; threads come back in an interleaved order, 12 of
+	# them each in the first half of the log, 40 in the second.
+	awk 'BEGIN { for (i = 0; i < 600; i++) {
+		p = 100 + i % 3; t = 140000000000000 + (i * 7919) % (i < 300 ? 12 : 40)
+		printf "ts:%d.0;PID:%d; TID:%.0f; name: read;ph: B;cat: read;\n", 1000 + i, p, t
+	} }' > "$T/many.log"
+	ltparse "$T/many.log" > "$T/whole"
+	# every (pid, OS thread) has one tid, tids 1.. in order of first
+	# appearance within the process: 40 threads per process
+	paste -d' ' <(grep -o 'PID:[0-9]*; TID:[0-9]*' "$T/many.log") \
+	    <(awk -F'\t' '$2 == "B" { print $3 "." $4 }' "$T/whole") | sort -u > "$T/pairs"
+	[ "$(wc -l < "$T/pairs")" -eq 120 ]
+	[ "$(cut -d' ' -f1-2 "$T/pairs" | sort -u | wc -l)" -eq 120 ]
+	[ "$(cut -d' ' -f3 "$T/pairs" | sort -u | wc -l)" -eq 120 ]
+	awk '{ sub(/^PID:/, "", $1); split($3, a, "."); if (a[1] != $1 + 0) exit 1 }' "$T/pairs"
+	first=$(awk -F'\t' '$2 == "B" && $3 == 100 && !s[$4]++ { printf "%s ", $4 }' "$T/whole")
+	[ "$first" = "$(seq -s' ' 1 40) " ] || { echo "$first"; false; }
+	# the names at the end: one per thread, its OS id
+	[ "$(grep -c '	thread_name	{"name":"main 1400000000000[0-9]*"}' "$T/whole")" -eq 120 ]
+	# parts sharing their state give the same bytes
+	mkdir "$T/run"
+	pids=
+	for k in 1 2 3; do
+		ltparse -P $k/3 -S "$T/run" "$T/many.log" > "$T/part$k" &
+		pids="$pids $!"
+	done
+	for p in $pids; do wait "$p"; done
+	cat "$T/part1" "$T/part2" "$T/part3" | cmp - "$T/whole"
+}

@@ -193,17 +193,16 @@ enum {
 struct psproc {
 	uint64_t	 key;		/* block << 32 | OS pid */
 	uint64_t	 pid;		/* as written */
-	const struct pspin *in;
 	/*
-	 * The rank and the worker (-1: unknown) that its events give,
-	 * from each state they may start in (PS_START_*); in the first,
-	 * once all are read, the process's.
+	 * The rank and the worker (-1: unknown) that its events give; with
+	 * parts (-P), from the first state they may start in (PS_START_*),
+	 * the others being in procs.c, and once all are read, the process's.
 	 */
-	int64_t		 rank[PS_NSTART];
-	int64_t		 worker[PS_NSTART];
-	int64_t		 arank, aworker; /* ps_procs_load: of parts before */
-	int		 main;		/* wrote dataloader or batch spans */
-	int		 v1;		/* wrote 0.2.45-0.2.56 lines */
+	int64_t		 rank;
+	int64_t		 worker;
+	uint32_t	 in : 30;	/* the index of its input (argv has fewer) */
+	uint32_t	 main : 1;	/* wrote dataloader or batch spans */
+	uint32_t	 v1 : 1;	/* wrote 0.2.45-0.2.56 lines */
 	uint32_t	 nthreads;
 	uint32_t	 first;		/* first thread, or 0 */
 	uint32_t	 last;
@@ -215,6 +214,7 @@ struct psproc	*ps_threadproc(const struct psthread *);
 const char *ps_threadid(const struct psthread *, size_t *);
 void	ps_learn(struct psproc *, const struct pslog *, const struct psnorm *);
 void	ps_names(struct pssink *, const struct pspin *);
+void	ps_procs_parts(void);
 void	ps_procs_save(FILE *);
 int	ps_procs_load(FILE *, const struct pspin *, uint32_t);
 void	ps_procs_merged(void);

@@ -650,6 +650,7 @@ ps_parts(struct pspin *ins, int nin, int k, int n, const char *dir,
 	pt.n = n;
 	pt.dir = dir;
 	pt.live = -1;
+	ps_procs_parts();
 	if (dir != NULL)
 		fixrun(&pt);
 	for (i = 0; i < nin; i++)

@@ -25,6 +25,18 @@ static size_t		 nthreads = 1, capthreads;
 static struct psproc	*procs;
 static size_t		 nprocs, capprocs;
 static struct ltmap	 tbyid, pbykey, pbypid;
+
+/*
+ * With parts (-P), what a process's events give from the other states a
+ * part may start in, and what the parts before gave (ps_procs_load), by
+ * process as procs; without, a process has only its own (nstate 1).
+ */
+static struct psstart {
+	int64_t		 rank[PS_NSTART - 1], worker[PS_NSTART - 1];
+	int64_t		 arank, aworker;
+}			*starts;
+static size_t		 capstarts;
+static int		 nstate = 1;
 static uint32_t		 lastthread;	/* the thread ps_thread() gave last */
 static char		 thid[48];	/* ps_threadid()'s, of thread thidof */
 static size_t		 thidn;
@@ -85,6 +97,7 @@ getproc(const struct pspin *in, uint64_t os)
 {
 	uint64_t key = (uint64_t)in->block << 32 | os;
 	struct psproc *pr;
+	struct psstart *st;
 	uint32_t *v;
 	int created;
 
@@ -96,13 +109,18 @@ getproc(const struct pspin *in, uint64_t os)
 	memset(pr, 0, sizeof(*pr));
 	pr->key = key;
 	pr->pid = outpid(in, os);
-	pr->in = in;
-	pr->rank[PS_START_NONE] = pr->worker[PS_START_NONE] = -1;
-	pr->rank[PS_START_RANK] = PS_INHERIT;
-	pr->worker[PS_START_RANK] = -1;
-	pr->rank[PS_START_WORKER] = -1;
-	pr->worker[PS_START_WORKER] = PS_INHERIT;
-	pr->arank = pr->aworker = -1;
+	pr->in = in->index;
+	pr->rank = pr->worker = -1;
+	if (nstate > 1) {
+		starts = lt_grow(starts, &capstarts, nprocs + 1,
+		    sizeof(*starts));
+		st = &starts[nprocs];
+		st->rank[PS_START_RANK - 1] = PS_INHERIT;
+		st->worker[PS_START_RANK - 1] = -1;
+		st->rank[PS_START_WORKER - 1] = -1;
+		st->worker[PS_START_WORKER - 1] = PS_INHERIT;
+		st->arank = st->aworker = -1;
+	}
 	*v = (uint32_t)nprocs;
 	if (in->block != 0) {
 		v = lt_map_get(&pbypid, lt_mix(pr->pid), eqpid, &pr->pid,
@@ -113,34 +131,69 @@ getproc(const struct pspin *in, uint64_t os)
 	return pr;
 }
 
+/*
+ * The thread os of process pr, or 0.  A process's first LISTMAX threads
+ * are found on its list: a long job has tens of thousands of threads,
+ * most in worker processes of a few, and a slot of tbyid for each would
+ * cost more than the thread.  Beyond, a process's threads are in tbyid.
+ */
+#define LISTMAX		8
+
+static uint32_t
+findthread(const struct psproc *pr, uint64_t os)
+{
+	struct tkey k;
+	uint32_t t, *v;
+
+	if (pr->nthreads <= LISTMAX) {
+		for (t = pr->first; t != 0; t = threads[t].next)
+			if (threads[t].os == os)
+				return t;
+		return 0;
+	}
+	k.proc = (uint32_t)(pr - procs);
+	k.os = os;
+	if ((v = lt_map_get(&tbyid, thash(k.proc, os), eqthread, &k,
+	    NULL)) != NULL)
+		return *v;
+	return 0;
+}
+
+/* Thread t into tbyid. */
+static void
+mapthread(uint32_t t)
+{
+	struct tkey k;
+	int created;
+
+	k.proc = threads[t].proc;
+	k.os = threads[t].os;
+	*lt_map_get(&tbyid, thash(k.proc, k.os), eqthread, &k, &created) = t;
+}
+
 /* The thread (in, pid, os), made if new. */
 struct psthread *
 ps_thread(const struct pspin *in, uint64_t pid, uint64_t os)
 {
 	struct psthread *th;
 	struct psproc *pr;
-	struct tkey k;
-	uint32_t *v;
-	int created;
+	uint32_t t;
 
 	/* The lines of a thread often come in a run. */
 	if (lastthread != 0 && (th = &threads[lastthread])->os == os &&
-	    procs[th->proc].in == in &&
+	    procs[th->proc].in == in->index &&
 	    procs[th->proc].key == ((uint64_t)in->block << 32 | pid))
 		return th;
 	pr = getproc(in, pid);
-	k.proc = (uint32_t)(pr - procs);
-	k.os = os;
-	v = lt_map_get(&tbyid, thash(k.proc, os), eqthread, &k, &created);
-	if (!created)
-		return &threads[lastthread = *v];
+	if ((t = findthread(pr, os)) != 0)
+		return &threads[lastthread = t];
 	if (nthreads >= UINT32_MAX - 1)
 		lt_die(LT_EXIT_SYS, "too many threads");
 	threads = lt_grow(threads, &capthreads, nthreads + 1,
 	    sizeof(*threads));
 	th = &threads[nthreads];
 	th->os = os;
-	th->proc = k.proc;
+	th->proc = (uint32_t)(pr - procs);
 	th->tid = ++pr->nthreads;
 	th->next = 0;
 	th->roles = 0;
@@ -149,7 +202,13 @@ ps_thread(const struct pspin *in, uint64_t pid, uint64_t os)
 	else
 		pr->first = (uint32_t)nthreads;
 	pr->last = (uint32_t)nthreads;
-	lastthread = *v = (uint32_t)nthreads++;
+	/* Its list grows too long: the process's threads go to tbyid. */
+	if (pr->nthreads == LISTMAX + 1)
+		for (t = pr->first; t != 0; t = threads[t].next)
+			mapthread(t);
+	else if (pr->nthreads > LISTMAX + 1)
+		mapthread((uint32_t)nthreads);
+	lastthread = (uint32_t)nthreads++;
 	return th;
 }
 
@@ -158,15 +217,11 @@ int
 ps_hasthread(const struct pspin *in, uint64_t pid, uint64_t os)
 {
 	uint64_t key = (uint64_t)in->block << 32 | pid;
-	struct tkey k;
 	uint32_t *v;
 
 	if ((v = lt_map_get(&pbykey, lt_mix(key), eqkey, &key, NULL)) == NULL)
 		return 0;
-	k.proc = *v;
-	k.os = os;
-	return lt_map_get(&tbyid, thash(k.proc, os), eqthread, &k, NULL) !=
-	    NULL;
+	return findthread(&procs[*v], os) != 0;
 }
 
 struct psproc *
@@ -218,6 +273,27 @@ learnkv(const char *k, size_t kn, const char *v, size_t vn, int64_t *rank,
 		*worker = x;
 }
 
+/* Followed from each state a part may start in, with parts (-P). */
+void
+ps_procs_parts(void)
+{
+	nstate = PS_NSTART;
+}
+
+/* The rank and the worker of process p from start state i. */
+static int64_t *
+rankat(size_t p, int i)
+{
+	return i == PS_START_NONE ? &procs[p].rank : &starts[p].rank[i - 1];
+}
+
+static int64_t *
+workerat(size_t p, int i)
+{
+	return i == PS_START_NONE ? &procs[p].worker :
+	    &starts[p].worker[i - 1];
+}
+
 /*
  * The rank and worker of a process, from the env keys of its events:
  * each event sets them until both are known.  So that the parts of -P
@@ -228,15 +304,15 @@ void
 ps_learn(struct psproc *pr, const struct pslog *lg, const struct psnorm *nm)
 {
 	int64_t rank = -1, worker = -1;
+	size_t j, p = (size_t)(pr - procs);
 	int i, done = 1;
-	size_t j;
 
 	if (nm->role & PS_ROLE_LOADER)
 		pr->main = 1;
 	if (lg->gen == PS_GEN_V1)
 		pr->v1 = 1;
-	for (i = 0; i < PS_NSTART; i++)
-		done &= pr->rank[i] != -1 && pr->worker[i] != -1;
+	for (i = 0; i < nstate; i++)
+		done &= *rankat(p, i) != -1 && *workerat(p, i) != -1;
 	if (done)
 		return;
 	for (i = 0; i < nm->narg; i++)
@@ -245,13 +321,13 @@ ps_learn(struct psproc *pr, const struct pslog *lg, const struct psnorm *nm)
 	for (j = 0; j < lg->nkv && !nm->crash; j++)
 		learnkv(lg->kv[j].k, lg->kv[j].kn, lg->kv[j].v, lg->kv[j].vn,
 		    &rank, &worker);
-	for (i = 0; i < PS_NSTART; i++) {
-		if (pr->rank[i] != -1 && pr->worker[i] != -1)
+	for (i = 0; i < nstate; i++) {
+		if (*rankat(p, i) != -1 && *workerat(p, i) != -1)
 			continue;
 		if (rank >= 0)
-			pr->rank[i] = rank;
+			*rankat(p, i) = rank;
 		if (worker >= 0)
-			pr->worker[i] = worker;
+			*workerat(p, i) = worker;
 	}
 }
 
@@ -296,12 +372,12 @@ ps_procs_save(FILE *f)
 
 	for (i = 0; i < nprocs; i++) {
 		pr = &procs[i];
-		fprintf(f, "proc %u %llu %d", (unsigned)pr->in->index,
+		fprintf(f, "proc %u %llu %d", (unsigned)pr->in,
 		    (unsigned long long)(pr->key & UINT32_MAX),
 		    pr->main | pr->v1 << 1);
 		for (k = 0; k < PS_NSTART; k++)
-			fprintf(f, " %lld %lld", (long long)pr->rank[k],
-			    (long long)pr->worker[k]);
+			fprintf(f, " %lld %lld", (long long)*rankat(i, k),
+			    (long long)*workerat(i, k));
 		fputc('\n', f);
 	}
 	for (i = 1; i < nthreads; i++) {
@@ -309,7 +385,7 @@ ps_procs_save(FILE *f)
 		if (th->roles == 0)
 			continue;
 		pr = &procs[th->proc];
-		fprintf(f, "thread %u %llu %llu %u\n", (unsigned)pr->in->index,
+		fprintf(f, "thread %u %llu %llu %u\n", (unsigned)pr->in,
 		    (unsigned long long)(pr->key & UINT32_MAX),
 		    (unsigned long long)th->os, th->roles);
 	}
@@ -355,9 +431,10 @@ ps_procs_load(FILE *f, const struct pspin *ins, uint32_t nin)
 				rank[k] = r[k];
 				worker[k] = w[k];
 			}
-			pr->main |= main & 1;
-			pr->v1 |= main >> 1 & 1;
-			apply(&pr->arank, &pr->aworker, rank, worker);
+			pr->main |= (unsigned)main & 1;
+			pr->v1 |= (unsigned)main >> 1 & 1;
+			apply(&starts[pr - procs].arank,
+			    &starts[pr - procs].aworker, rank, worker);
 		} else if (strcmp(word, "thread") == 0) {
 			if (fscanf(f, "%u %llu %llu %u", &in, &pid, &os,
 			    &roles) != 4 || in >= nin ||
@@ -374,14 +451,20 @@ ps_procs_load(FILE *f, const struct pspin *ins, uint32_t nin)
 void
 ps_procs_merged(void)
 {
-	struct psproc *pr;
+	int64_t rank[PS_NSTART], worker[PS_NSTART];
+	struct psstart *st;
 	size_t i;
+	int k;
 
 	for (i = 0; i < nprocs; i++) {
-		pr = &procs[i];
-		apply(&pr->arank, &pr->aworker, pr->rank, pr->worker);
-		pr->rank[PS_START_NONE] = pr->arank;
-		pr->worker[PS_START_NONE] = pr->aworker;
+		st = &starts[i];
+		for (k = 0; k < PS_NSTART; k++) {
+			rank[k] = *rankat(i, k);
+			worker[k] = *workerat(i, k);
+		}
+		apply(&st->arank, &st->aworker, rank, worker);
+		procs[i].rank = st->arank;
+		procs[i].worker = st->aworker;
 	}
 }
 
@@ -389,8 +472,8 @@ ps_procs_merged(void)
 static long long
 label(const struct psproc *pr, const char *where, char *buf, size_t n)
 {
-	long long rank = pr->rank[PS_START_NONE];
-	long long worker = pr->worker[PS_START_NONE];
+	long long rank = pr->rank;
+	long long worker = pr->worker;
 
 	/* Before 0.2.57 every worker says worker_rank 0 (spec 13). */
 	if (pr->v1 && !pr->main && worker >= 0)
@@ -449,7 +532,7 @@ ps_names(struct pssink *s, const struct pspin *in)
 
 	for (i = 0; i < nprocs; i++) {
 		pr = &procs[i];
-		if (pr->in != in)
+		if (pr->in != in->index)
 			continue;
 		if (in->block != 0)
 			snprintf(where, sizeof(where), "%s, pid %llu",
@@ -484,12 +567,14 @@ ps_procs_free(void)
 {
 	free(threads);
 	free(procs);
+	free(starts);
 	lt_map_free(&tbyid);
 	lt_map_free(&pbykey);
 	lt_map_free(&pbypid);
 	threads = NULL;
 	procs = NULL;
+	starts = NULL;
 	nthreads = 1;
-	capthreads = nprocs = capprocs = 0;
+	capthreads = nprocs = capprocs = capstarts = 0;
 	lastthread = thidof = 0;
 }
