@@ -623,3 +623,32 @@ same() {
 	    ltparse | ltpair | ltlanefix -q | ltstat -t >"$T/long.lt"
 	same "$T/long.lt"
 }
+
+# cold FILE: 8000 threads of one slice each, then 27000 slices of one
+# thread: the 8000 tracks are left alone long enough to be packed, more
+# than 256 KiB of them.
+cold() {
+	awk 'BEGIN { print "#lt1"; ts = 1000
+		for (t = 1; t <= 8000; t++) { ts += 1.5
+			printf "%.2f\tX\t%d\t%d\t1\tread\tread\t{\"chunk\":%d}\t{}\n", ts, 100 + int(t / 4), t, t }
+		for (i = 0; i < 27000; i++) { ts += 1.5
+			printf "%.2f\tX\t7\t7\t1\tstep\tstep\t{}\t{}\n", ts }
+	}' > "$1"
+}
+
+@test "ltproto: tracks left alone go to a temporary file, deleted at once; without one the trace is the same, said once" {
+	cold "$T/cold.lt1"
+	mkdir "$T/tmp"
+	TMPDIR=$T/tmp ltproto -o "$T/disk.pftrace" "$T/cold.lt1" 2>"$T/err"
+	[ ! -s "$T/err" ]
+	[ -z "$(ls -A "$T/tmp")" ]
+	# no file can be made: in memory, and said
+	run -0 --separate-stderr env TMPDIR="$T/none" ltproto -o "$T/mem.pftrace" "$T/cold.lt1"
+	[ "$stderr" = "ltproto: cannot make a temporary file in $T/none (TMPDIR): No such file or directory; the tracks it holds stay in memory" ]
+	cmp "$T/disk.pftrace" "$T/mem.pftrace"
+	# the file cannot grow past 16 KiB: some tracks on disk, the rest
+	# in memory (SIGXFSZ ignored, so that the write fails)
+	run -0 --separate-stderr bash -c '(trap "" XFSZ; ulimit -f 16; TMPDIR=$1 exec ltproto "$2") | cat > "$3"' sh "$T/tmp" "$T/cold.lt1" "$T/part.pftrace"
+	[ "$stderr" = "ltproto: cannot write a temporary file in $T/tmp (TMPDIR): File too large; the tracks it holds stay in memory" ]
+	cmp "$T/disk.pftrace" "$T/part.pftrace"
+}

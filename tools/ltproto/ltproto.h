@@ -5,7 +5,9 @@
  * protos/): interned strings (intern.c), process, thread and counter
  * tracks (tracks.c), args as debug annotations (args.c), the window
  * that orders events of equal time and writes the output (window.c),
- * and the mapping of each record to trace packets (event.c).
+ * the slices no other encloses yet (roots.c) and, packed, those of
+ * tracks left alone (cold.c), and the mapping of each record to trace
+ * packets (event.c).
  */
 #ifndef LT_LTPROTO_H
 #define LT_LTPROTO_H
@@ -229,6 +231,15 @@ void	pt_roots_flush(void);
 void	pt_roots_sweep(void);
 void	pt_roots_free(void);
 long long pt_roots_lost(void);
+
+/*
+ * cold.c: the packed stacks of tracks left alone, in memory up to a
+ * bound, beyond it in a temporary file.
+ */
+int	pt_cold_has(uint32_t);
+void	pt_cold_put(uint32_t, const char *, size_t);
+char	*pt_cold_take(uint32_t, size_t *);
+void	pt_cold_free(void);
 
 /* event.c: records to packets. */
 struct ltrd;

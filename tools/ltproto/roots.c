@@ -71,18 +71,13 @@ static size_t		  budget = 65536;
 static long long	  lost;
 
 /*
- * The stacks of tracks left alone a while, packed (freeze): a stream
- * has a track for every thread it ever had, and those whose threads
- * are gone keep their last roots (written at the end, with nothing to
- * enclose them), the starts written and the roots that left, for as
- * long as a slice may come there.  Packed, that is their bytes and a
- * few varints, not the arrays of a stack in use.
+ * The stacks of tracks left alone a while are packed (freeze), and kept
+ * by cold.c: a stream has a track for every thread it ever had, and
+ * those whose threads are gone keep their last roots (written at the
+ * end, with nothing to enclose them), the starts written and the roots
+ * that left, for as long as a slice may come there.  Packed, that is
+ * their bytes and a few varints, not the arrays of a stack in use.
  */
-static struct cold {
-	char		*p;		/* NULL: not packed */
-	size_t		 n;
-}			 *colds;	/* by track uuid, as stacks */
-static size_t		  capcolds;
 static struct ltbuf	  packed;
 static struct ltbuf	  pk[2];	/* thaw's last packet, and its next */
 
@@ -164,8 +159,7 @@ stackof(uint32_t track, int create)
 		    sizeof(*stacks));
 		memset(stacks + old, 0, (capstacks - old) * sizeof(*stacks));
 	}
-	if (stacks[track] == NULL && track < capcolds &&
-	    colds[track].p != NULL)
+	if (stacks[track] == NULL && pt_cold_has(track))
 		thaw(track);
 	if ((st = stacks[track]) != NULL || !create) {
 		if (st != NULL)
@@ -540,7 +534,7 @@ freeze(uint32_t track)
 	const char *prev = NULL, *q;
 	uint64_t mask = 0, seq = 0;
 	int64_t last = 0;
-	size_t i, j, k, n, prevn = 0, old = capcolds;
+	size_t i, j, k, n, prevn = 0;
 
 	packed.n = 0;
 	pb_varint(&packed, st->half);
@@ -587,13 +581,7 @@ freeze(uint32_t track)
 			prevn = it[j].len;
 		}
 	}
-	if (track >= capcolds) {
-		colds = lt_grow(colds, &capcolds, (size_t)track + 1,
-		    sizeof(*colds));
-		memset(colds + old, 0, (capcolds - old) * sizeof(*colds));
-	}
-	colds[track].p = memcpy(lt_malloc(packed.n), packed.p, packed.n);
-	colds[track].n = packed.n;
+	pt_cold_put(track, packed.p, packed.n);
 	dispose(st);
 	stacks[track] = NULL;
 }
@@ -602,8 +590,8 @@ freeze(uint32_t track)
 static void
 thaw(uint32_t track)
 {
-	struct cold *c = &colds[track];
-	const char *p = c->p;
+	char *cold;
+	const char *p;
 	struct stack *st;
 	struct ptitem x;
 	struct root *r;
@@ -612,6 +600,7 @@ thaw(uint32_t track)
 	int64_t last = 0;
 	size_t i, j, k, n;
 
+	p = cold = pt_cold_take(track, &n);
 	st = newstack(getv(&p));
 	st->nbot = getv(&p);
 	st->nring = getv(&p);
@@ -654,9 +643,7 @@ thaw(uint32_t track)
 			pk[1] = t;
 		}
 	}
-	free(c->p);
-	c->p = NULL;
-	c->n = 0;
+	free(cold);
 	stacks[track] = st;
 }
 
@@ -744,11 +731,7 @@ pt_roots_free(void)
 	}
 	while (nbpool > 0)
 		lt_buf_free(&bpool[--nbpool]);
-	for (t = 0; t < capcolds; t++)
-		free(colds[t].p);
-	free(colds);
-	colds = NULL;
-	capcolds = 0;
+	pt_cold_free();
 	lt_buf_free(&packed);
 	lt_buf_free(&pk[0]);
 	lt_buf_free(&pk[1]);
