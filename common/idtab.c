@@ -84,14 +84,14 @@ lt_id_get(struct ltidtab *t, const struct ltfield *pid,
     const struct ltfield *tid, int add, int *isnew)
 {
 	struct ltid *e;
-	uint64_t h;
+	uint32_t h;
 	size_t b, n;
 
 	if (isnew != NULL)
 		*isnew = 0;
 	if (t->n == 0 && !add)
 		return NULL;
-	h = hash(pid, tid);
+	h = (uint32_t)hash(pid, tid);
 	if (t->nbkt != 0)
 		for (e = t->bkt[h & (t->nbkt - 1)]; e != NULL; e = e->next)
 			if (e->hash == h && same(e, pid, tid))
@@ -110,11 +110,13 @@ lt_id_get(struct ltidtab *t, const struct ltfield *pid,
 	e->hash = h;
 	/* Sized exactly: a table may hold millions of small keys. */
 	n = 1 + pid->n + (tid != NULL ? 1 + tid->n : 0);
+	if (n > UINT32_MAX)
+		lt_die(LT_EXIT_SYS, "a pid and tid of 4 GiB or more");
 	if (n > (e->keycap != 0 ? e->keycap : sizeof(e->keyin))) {
 		if (e->keycap != 0)
 			free(e->key);
 		e->key = lt_malloc(n);
-		e->keycap = n;
+		e->keycap = (uint32_t)n;
 	} else if (e->keycap == 0)
 		e->key = e->keyin;
 	e->key[0] = '\t';		/* never empty, even for "" */
@@ -123,7 +125,7 @@ lt_id_get(struct ltidtab *t, const struct ltfield *pid,
 		e->key[1 + pid->n] = '\t';
 		memcpy(e->key + 2 + pid->n, tid->p, tid->n);
 	}
-	e->keyn = n;
+	e->keyn = (uint32_t)n;
 	b = h & (t->nbkt - 1);
 	e->next = t->bkt[b];
 	t->bkt[b] = e;

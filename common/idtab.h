@@ -11,11 +11,11 @@
 
 struct ltid {
 	struct ltid	*next;
-	uint64_t	 hash;
 	char		*key;		/* TAB pid [TAB tid] */
-	size_t		 keyn;
-	size_t		 keycap;	/* 0: key is in keyin */
-	char		 keyin[24];	/* most keys: one cache line less */
+	uint32_t	 hash;		/* the low bits pick the bucket */
+	uint32_t	 keyn;
+	uint32_t	 keycap;	/* 0: key is in keyin */
+	char		 keyin[20];	/* most keys: 48 bytes in all */
 };
 
 struct ltidtab {
