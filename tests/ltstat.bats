@@ -206,6 +206,34 @@ f 9500 11 2 {} {\"bp\":\"e\",\"id\":4}" ]
 	cmp "$BATS_TEST_TMPDIR/r.json" "$BATS_TEST_TMPDIR/r3.json"
 }
 
+@test "ltstat -t: the wait track takes the last name and sort index its main thread was given, however many names the others were given" {
+	t=$BATS_TEST_TMPDIR/named.lt1
+	# hand.lt1, then the main thread renamed (longer, then shorter, and
+	# shorter again) among 6000 names of 2000 other threads, each longer
+	# than the last, so that the names kept are moved together.
+	{
+		cat "$HAND"
+		awk 'BEGIN {
+			n[1] = "the main thread of rank 0, named again"
+			n[2] = "main, at last"
+			n[3] = "m0"
+			for (i = 1; i <= 6000; i++) {
+				printf "-\tM\t12\t%d\t-\t\tthread_name\t{\"name\":\"worker %d %0" int(i / 100) + 1 "d\"}\t{}\n", i % 2000 + 1, i, i
+				if (i % 2000 == 0)
+					printf "-\tM\t10\t1\t-\t\tthread_name\t{\"name\":\"%s\"}\t{}\n", n[i / 2000]
+			}
+			printf "-\tM\t10\t1\t-\t\tthread_sort_index\t{\"sort_index\":-12345678901}\t{}\n"
+		}'
+	} > "$t"
+	ltstat -t -o /dev/null "$t" > "$t.out"
+	grep -qxF -e "$(printf -- '-\tM\t10\t1999\t-\t\tthread_name\t{"name":"m0 data wait"}\t{}')" "$t.out"
+	grep -qxF -e "$(printf -- '-\tM\t10\t1999\t-\t\tthread_sort_index\t{"sort_index":-12345678901}\t{}')" "$t.out"
+	# and what else it writes is what it writes without them
+	ltstat -t -o /dev/null "$HAND" | grep -v 'data wait"}\|sort_index' > "$t.hand"
+	grep -v '	M	12	\|data wait"}\|sort_index\|	M	10	1	' "$t.out" > "$t.rest"
+	grep -v '	M	10	1	' "$t.hand" | cmp - "$t.rest"
+}
+
 @test "ltstat: -x leaves out what -t would add, -n how many waits are listed" {
 	need node
 	ltstat -t -x flows,counters,share "$HAND" > "$BATS_TEST_TMPDIR/t.lt1"

@@ -192,8 +192,8 @@ void
 st_emit_meta(struct rank *r)
 {
 	const struct thr *m = r->main;
-	const char *tid = m->h.key + m->tidoff;
-	size_t tn = m->h.keyn - m->tidoff;
+	const char *tid = m->h.key + TIDOFF(m), *name, *sort;
+	size_t tn = m->h.keyn - TIDOFF(m);
 	int64_t v;
 
 	if (!(ST.tflag & T_WAITS))
@@ -203,8 +203,8 @@ st_emit_meta(struct rank *r)
 	lt_out_putc(ST.out, '\t');
 	put(r->wtid);
 	put("\t-\t\tthread_name\t{\"name\":");
-	if (m->name != NULL)
-		lt_out_write(ST.out, m->name, strlen(m->name) - 1);
+	if ((name = st_text(m->name)) != NULL)
+		lt_out_write(ST.out, name, strlen(name) - 1);
 	else if (tid[0] == '"') {
 		put("\"tid ");
 		lt_out_write(ST.out, tid + 1, tn - 2);
@@ -214,20 +214,21 @@ st_emit_meta(struct rank *r)
 	}
 	put(" data wait\"}\t{}\n");
 	/* No sort index to give without one or an integer tid. */
-	if (m->sort == NULL && lt_int_parse(tid, tn, &v) != LT_NUM_OK)
+	if ((sort = st_text(m->sort)) == NULL &&
+	    lt_int_parse(tid, tn, &v) != LT_NUM_OK)
 		return;
 	put("-\tM\t");
 	putpid(r->p);
 	lt_out_putc(ST.out, '\t');
 	put(r->wtid);
 	put("\t-\t\tthread_sort_index\t{\"sort_index\":");
-	if (m->sort != NULL)
-		put(m->sort);
+	if (sort != NULL)
+		put(sort);
 	else
 		lt_out_write(ST.out, tid, tn);
 	put("}\t{}\n");
 	/* A main thread without a sort index gets its tid, as lanes do. */
-	if (m->sort == NULL) {
+	if (sort == NULL) {
 		put("-\tM\t");
 		putthr(m);
 		put("\t-\t\tthread_sort_index\t{\"sort_index\":");

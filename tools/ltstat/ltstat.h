@@ -127,12 +127,14 @@ struct pwait {
 
 struct thr {
 	struct ltid	 h;		/* key: TAB pid TAB tid */
-	size_t		 tidoff;	/* the tid text in h.key */
 	struct proc	*p;
-	char		*name;		/* thread_name, a JSON string */
-	char		*sort;		/* thread_sort_index, as written */
-	char		 sortin[8];	/* ... when short */
+	uint32_t	 name;		/* thread_name, a JSON string */
+	uint32_t	 sort;		/* thread_sort_index, as written */
+					/*   (in ST.text, 0 for none) */
 };
+
+/* Where the tid is in the key of thread t: after its process's key. */
+#define TIDOFF(t)	((size_t)(t)->p->h.keyn + 1)
 
 /* A span of a thread: where a flow binds. */
 struct span {
@@ -352,6 +354,9 @@ struct run {
 	struct proc	*crashp;
 	int64_t		 crashts;
 	char		*crashmsg;	/* JSON string contents, or NULL */
+	/* the names and sort indexes of threads, each ending in NUL */
+	struct ltbuf	 text;
+	size_t		 textwaste;	/* bytes of it no thread uses */
 	/* the configuration lines of the log (#config), distinct */
 	struct cfg	*cfg;
 	size_t		 ncfg, capcfg;
@@ -394,6 +399,7 @@ struct ev {
 
 struct proc *st_proc(const struct ltfield *, const struct ltfield *,
 	    struct thr **, const char **);
+const char *st_text(uint32_t);
 const char *st_args(struct proc *, const struct ltfield *, struct ev *,
 	    int);
 const char *st_cat(const struct ltfield *, int64_t);

@@ -49,9 +49,9 @@ st_proc(const struct ltfield *pid, const struct ltfield *tid,
 
 	/* The lines of a thread come in runs: its last one first. */
 	if ((t = ST.lastthr) != NULL && t->h.keyn == 2 + pid->n + tid->n &&
-	    t->tidoff == 2 + pid->n &&
+	    t->p->h.keyn == 1 + pid->n &&
 	    memcmp(t->h.key + 1, pid->p, pid->n) == 0 &&
-	    memcmp(t->h.key + t->tidoff, tid->p, tid->n) == 0) {
+	    memcmp(t->h.key + TIDOFF(t), tid->p, tid->n) == 0) {
 		*tp = t;
 		return t->p;
 	}
@@ -65,7 +65,6 @@ st_proc(const struct ltfield *pid, const struct ltfield *tid,
 		return NULL;
 	}
 	t = lt_id_get(&ST.thrs, pid, tid, 1, &isnew);
-	t->tidoff = 2 + pid->n;
 	p = lt_id_get(&ST.procs, pid, NULL, 1, &isnew);
 	if (isnew) {
 		p->seq = ST.nprocs++;
@@ -216,8 +215,8 @@ st_cat(const struct ltfield *name, int64_t dur)
 static void
 waittid(struct rank *r)
 {
-	const char *tid = r->main->h.key + r->main->tidoff;
-	size_t n = r->main->h.keyn - r->main->tidoff;
+	const char *tid = r->main->h.key + TIDOFF(r->main);
+	size_t n = r->main->h.keyn - TIDOFF(r->main);
 	int64_t t;
 	size_t k;
 
@@ -955,6 +954,71 @@ nodeof(const char *v, size_t n)
 }
 
 /*
+ * The names and sort indexes of threads, in ST.text, one after the
+ * other, each ending in NUL (offset 0 is none): no allocation for each,
+ * as a long job names tens of thousands of threads.  A text given again
+ * goes where the last was when it fits; what is left unused is dropped
+ * once it is half of the whole.
+ */
+const char *
+st_text(uint32_t off)
+{
+	return off != 0 ? ST.text.p + off : NULL;
+}
+
+static struct ltbuf moved;	/* the texts being compacted */
+
+static void
+movetext(void *e)
+{
+	struct thr *t = e;
+	uint32_t *f[2];
+	const char *v;
+	int i;
+
+	f[0] = &t->name;
+	f[1] = &t->sort;
+	for (i = 0; i < 2; i++)
+		if ((v = st_text(*f[i])) != NULL) {
+			*f[i] = (uint32_t)moved.n;
+			lt_buf_add(&moved, v, strlen(v) + 1);
+		}
+}
+
+static void
+keeptext(uint32_t *to, const char *v, size_t vn)
+{
+	struct ltbuf t;
+	size_t oldn = *to != 0 ? strlen(ST.text.p + *to) : 0;
+
+	if (*to != 0 && vn <= oldn) {
+		memcpy(ST.text.p + *to, v, vn);
+		ST.text.p[*to + vn] = '\0';
+		ST.textwaste += oldn - vn;
+		return;
+	}
+	if (*to != 0)
+		ST.textwaste += oldn + 1;
+	*to = 0;
+	if (ST.textwaste > 65536 && ST.textwaste > ST.text.n / 2) {
+		moved.n = 0;
+		lt_buf_addc(&moved, '\0');
+		lt_id_each(&ST.thrs, movetext);
+		t = ST.text;
+		ST.text = moved;
+		moved = t;
+		ST.textwaste = 0;
+	}
+	if (ST.text.n == 0)
+		lt_buf_addc(&ST.text, '\0');
+	if (ST.text.n + vn + 1 > UINT32_MAX)
+		lt_die(LT_EXIT_SYS, "thread names of 4 GiB or more");
+	*to = (uint32_t)ST.text.n;
+	lt_buf_add(&ST.text, v, vn);
+	lt_buf_addc(&ST.text, '\0');
+}
+
+/*
  * thread_name and thread_sort_index: the wait track follows them;
  * process_name: the node of ltparse -n.
  */
@@ -969,7 +1033,6 @@ st_meta(const struct ltrec *rec)
 	struct thr *t;
 	const char *v, *why, *key;
 	size_t vn;
-	char **to;
 	int r;
 
 	if (LT_IS(*nm, "thread_name") || LT_IS(*nm, "process_name"))
@@ -1002,16 +1065,9 @@ st_meta(const struct ltrec *rec)
 		return why;
 	if (v == NULL)
 		return NULL;
-	to = LT_IS(*nm, "thread_name") ? &t->name : &t->sort;
 	if (LT_IS(*nm, "thread_name") && (vn < 2 || v[0] != '"'))
 		return NULL;
-	if (*to != t->sortin)
-		free(*to);
-	/* A sort index is a short number: in the thread, no allocation. */
-	*to = to == &t->sort && vn < sizeof(t->sortin) ? t->sortin :
-	    lt_malloc(vn + 1);
-	memcpy(*to, v, vn);
-	(*to)[vn] = '\0';
+	keeptext(LT_IS(*nm, "thread_name") ? &t->name : &t->sort, v, vn);
 	return NULL;
 }
 
@@ -1083,16 +1139,6 @@ freeproc(void *e)
 	st_ctr_free(&p->ctr);
 }
 
-static void
-freethr(void *e)
-{
-	struct thr *t = e;
-
-	free(t->name);
-	if (t->sort != t->sortin)
-		free(t->sort);
-}
-
 void
 st_free(void)
 {
@@ -1130,6 +1176,8 @@ st_free(void)
 	free(ST.slowdl);
 	free(ST.slowrd);
 	lt_id_free(&ST.procs, freeproc);
-	lt_id_free(&ST.thrs, freethr);
+	lt_id_free(&ST.thrs, NULL);
+	lt_buf_free(&ST.text);
+	lt_buf_free(&moved);
 	memset(&ST, 0, sizeof(ST));
 }
