@@ -60,6 +60,41 @@ pb_varint(struct ltbuf *b, uint64_t v)
 	b->n = (size_t)(pb_putvarint(b->p + b->n, v) - b->p);
 }
 
+/*
+ * What a program packs for itself to read back (state set aside, not a
+ * trace): signed numbers zigzag, as sint64, small near 0 either way.
+ * The readers trust what they read: it was written by pb_varint.
+ */
+static inline void
+pb_zigzag(struct ltbuf *b, int64_t v)
+{
+	pb_varint(b, (uint64_t)v << 1 ^ (v < 0 ? UINT64_MAX : 0));
+}
+
+static inline uint64_t
+pb_takevarint(const char **p)
+{
+	const unsigned char *q = (const unsigned char *)*p;
+	uint64_t v = 0;
+	unsigned sh = 0;
+
+	while (*q & 0x80) {
+		v |= (uint64_t)(*q++ & 0x7f) << sh;
+		sh += 7;
+	}
+	v |= (uint64_t)*q++ << sh;
+	*p = (const char *)q;
+	return v;
+}
+
+static inline int64_t
+pb_takezigzag(const char **p)
+{
+	uint64_t v = pb_takevarint(p);
+
+	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
 /* A varint field: key, then value. */
 static inline void
 pb_uint(struct ltbuf *b, uint32_t field, uint64_t v)

@@ -182,13 +182,14 @@ pt_cold_take(uint32_t track, size_t *n)
 	} else {
 		p = lt_malloc(c->n > 0 ? c->n : 1);
 		while (off < c->n) {
-			r = pread(fd, p + off, c->n - off, (off_t)(c->at + off));
+			r = pread(fd, p + off, c->n - off,
+			    (off_t)(c->at + off));
 			if (r < 0 && errno == EINTR)
 				continue;
 			if (r <= 0)
-				lt_die(LT_EXIT_SYS, "reading back its temporary "
-				    "file: %s", r < 0 ? strerror(errno) :
-				    "cut short");
+				lt_die(LT_EXIT_SYS, "reading back its "
+				    "temporary file: %s", r < 0 ?
+				    strerror(errno) : "cut short");
 			off += (size_t)r;
 		}
 	}

@@ -486,37 +486,6 @@ dispose(struct stack *st)
 	free(st);
 }
 
-/* Signed numbers as varints: times near the last one, -durs. */
-static void
-putz(int64_t v)
-{
-	pb_varint(&packed, (uint64_t)v << 1 ^ (v < 0 ? UINT64_MAX : 0));
-}
-
-static uint64_t
-getv(const char **p)
-{
-	const unsigned char *q = (const unsigned char *)*p;
-	uint64_t v = 0;
-	unsigned sh = 0;
-
-	while (*q & 0x80) {
-		v |= (uint64_t)(*q++ & 0x7f) << sh;
-		sh += 7;
-	}
-	v |= (uint64_t)*q++ << sh;
-	*p = (const char *)q;
-	return v;
-}
-
-static int64_t
-getz(const char **p)
-{
-	uint64_t v = getv(p);
-
-	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
-}
-
 /*
  * Pack the stack of a track: its numbers, then the starts written (a
  * mask of the slots, then each time from the one before), the roots
@@ -542,33 +511,33 @@ freeze(uint32_t track)
 	pb_varint(&packed, st->nring);
 	pb_varint(&packed, st->nleft);
 	pb_varint(&packed, st->nextleft);
-	putz(st->leftmax);
+	pb_zigzag(&packed, st->leftmax);
 	for (i = 0; i < GONE; i++)
 		if (st->gone[i] != INT64_MIN)
 			mask |= 1ULL << i;
 	pb_varint(&packed, mask);
 	for (i = 0; i < GONE; i++)
 		if (st->gone[i] != INT64_MIN) {
-			putz(st->gone[i] - last);
+			pb_zigzag(&packed, st->gone[i] - last);
 			last = st->gone[i];
 		}
 	for (i = 0; i < st->nleft; i++) {
-		putz(st->left[i].start - last);
-		putz(st->left[i].end - st->left[i].start);
+		pb_zigzag(&packed, st->left[i].start - last);
+		pb_zigzag(&packed, st->left[i].end - st->left[i].start);
 		last = st->left[i].start;
 	}
 	for (i = 0; i < depth(st); i++) {
 		r = at(st, i);
-		putz(r->start - last);
-		putz(r->end - r->start);
+		pb_zigzag(&packed, r->start - last);
+		pb_zigzag(&packed, r->end - r->start);
 		last = r->start;
 		it = (const struct ptitem *)(const void *)r->items.p;
 		n = r->items.n / sizeof(*it);
 		pb_varint(&packed, n);
 		for (j = 0; j < n; j++) {
-			putz((int64_t)(it[j].seq - seq));
+			pb_zigzag(&packed, (int64_t)(it[j].seq - seq));
 			seq = it[j].seq;
-			putz(it[j].key);
+			pb_zigzag(&packed, it[j].key);
 			pb_varint(&packed, it[j].kind);
 			q = r->bytes.p + it[j].off;
 			for (k = 0; k < prevn && k < it[j].len &&
@@ -601,38 +570,38 @@ thaw(uint32_t track)
 	size_t i, j, k, n;
 
 	p = cold = pt_cold_take(track, &n);
-	st = newstack(getv(&p));
-	st->nbot = getv(&p);
-	st->nring = getv(&p);
-	st->nleft = (unsigned)getv(&p);
-	st->nextleft = (unsigned)getv(&p);
-	st->leftmax = getz(&p);
-	mask = getv(&p);
+	st = newstack(pb_takevarint(&p));
+	st->nbot = pb_takevarint(&p);
+	st->nring = pb_takevarint(&p);
+	st->nleft = (unsigned)pb_takevarint(&p);
+	st->nextleft = (unsigned)pb_takevarint(&p);
+	st->leftmax = pb_takezigzag(&p);
+	mask = pb_takevarint(&p);
 	for (i = 0; i < GONE; i++)
 		if (mask >> i & 1) {
-			st->gone[i] = last + getz(&p);
+			st->gone[i] = last + pb_takezigzag(&p);
 			last = st->gone[i];
 		} else
 			st->gone[i] = INT64_MIN;
 	for (i = 0; i < st->nleft; i++) {
-		st->left[i].start = last + getz(&p);
-		st->left[i].end = st->left[i].start + getz(&p);
+		st->left[i].start = last + pb_takezigzag(&p);
+		st->left[i].end = st->left[i].start + pb_takezigzag(&p);
 		last = st->left[i].start;
 	}
 	for (i = 0; i < depth(st); i++) {
 		r = at(st, i);
-		r->start = last + getz(&p);
-		r->end = r->start + getz(&p);
+		r->start = last + pb_takezigzag(&p);
+		r->end = r->start + pb_takezigzag(&p);
 		last = r->start;
-		n = getv(&p);
+		n = pb_takevarint(&p);
 		for (j = 0; j < n; j++) {
 			memset(&x, 0, sizeof(x));
-			x.seq = seq += (uint64_t)getz(&p);
-			x.key = getz(&p);
-			x.kind = (uint8_t)getv(&p);
-			x.len = (uint32_t)getv(&p);
+			x.seq = seq += (uint64_t)pb_takezigzag(&p);
+			x.key = pb_takezigzag(&p);
+			x.kind = (uint8_t)pb_takevarint(&p);
+			x.len = (uint32_t)pb_takevarint(&p);
 			x.track = track;
-			k = getv(&p);
+			k = pb_takevarint(&p);
 			pk[1].n = 0;
 			lt_buf_add(&pk[1], pk[0].p, k);
 			lt_buf_add(&pk[1], p, x.len - k);
