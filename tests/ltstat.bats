@@ -234,6 +234,23 @@ f 9500 11 2 {} {\"bp\":\"e\",\"id\":4}" ]
 	grep -v '	M	10	1	' "$t.hand" | cmp - "$t.rest"
 }
 
+@test "ltstat -t: a worker left alone while 140000 records of others go by writes its flows and counters as it would have" {
+	t=$BATS_TEST_TMPDIR/quiet.lt1
+	# hand.lt1, 140000 spans of another process (two sweeps of 65536)
+	# between the worker's second download and the delete of its chunk:
+	# it sleeps, its chunks and counter changes packed, and wakes
+	awk -F '\t' '{ print }
+	    /^2600\tX\t11\t2\t/ { for (i = 0; i < 140000; i++)
+		printf "%d\tX\t99\t1\t1\tstep\tstep\t{}\t{}\n", 2700 + i % 1000 }' "$HAND" > "$t"
+	[ "$(wc -l < "$t")" -eq $(($(wc -l < "$HAND") + 140000)) ]
+	ltstat -t -o /dev/null "$HAND" | grep -v '^#stat' > "$t.hand"
+	ltstat -t -o /dev/null "$t" | grep -v '^#stat' | awk -F '\t' '$3 != 99' > "$t.out"
+	cmp "$t.hand" "$t.out"
+	# what it wrote of the worker: its flows and counters (see above)
+	[ "$(awk -F '\t' '$2 == "C" && $3 == 11' "$t.out" | wc -l)" -eq 9 ]
+	[ "$(awk -F '\t' '($2 == "s" || $2 == "f") && $3 == 11' "$t.out" | wc -l)" -eq 8 ]
+}
+
 @test "ltstat: -x leaves out what -t would add, -n how many waits are listed" {
 	need node
 	ltstat -t -x flows,counters,share "$HAND" > "$BATS_TEST_TMPDIR/t.lt1"

@@ -95,6 +95,7 @@ st_ctr_push(struct proc *p, int64_t ts, int ddl, int dcache)
 {
 	struct ctr *c = &p->ctr;
 
+	st_warm(p);
 	if (c->started && ts <= c->done) {
 		c->late++;
 		ts = c->done < INT64_MAX ? c->done + 1 : c->done;
@@ -117,6 +118,7 @@ st_ctr_advance(struct proc *p, int64_t now)
 	struct ctr *c = &p->ctr;
 	int64_t h;
 
+	st_warm(p);
 	if (!c->haslatest || now > c->latest)
 		c->latest = now;
 	c->haslatest = 1;
@@ -129,6 +131,7 @@ st_ctr_advance(struct proc *p, int64_t now)
 void
 st_ctr_flush(struct proc *p)
 {
+	st_warm(p);
 	while (p->ctr.n > 0)
 		release(p);
 }

@@ -242,7 +242,8 @@ st_record(const struct ltrec *rec)
 {
 	const struct ltfield *ph = &rec->f[LT_PH];
 
-	ST.records++;
+	if ((++ST.records & (SLEEPEVERY - 1)) == 0)
+		st_sleep_sweep();
 	if (ph->n != 1)
 		return "column ph: not a one-character phase";
 	switch (ph->p[0]) {

@@ -4,11 +4,12 @@
  *
  * input.c takes the records of the stream one by one; hist.c keeps the
  * durations of a category (exact totals, percentiles); ctr.c puts a
- * worker's chunk counters in time order; run.c holds the
- * processes, threads, ranks and workers of the input and what ltstat
- * learns about them (waits, chunks, flows); cause.c splits each wait by
- * what the rank's workers were doing; steps.c pairs the steps of all
- * ranks; emit.c writes the records that -t adds to the stream;
+ * worker's chunk counters in time order; run.c holds the processes,
+ * threads, ranks and workers of the input and what ltstat learns about
+ * them (waits, chunks, flows); sleep.c packs what a process left alone
+ * holds; cause.c splits each wait by what the rank's workers were
+ * doing; steps.c pairs the steps of all ranks; emit.c writes the
+ * records that -t adds to the stream;
  * verdict.c says what the figures mean; report.c writes the report, as
  * text or JSON; compare.c compares two JSON reports.  Times are int64
  * nanoseconds throughout.
@@ -169,6 +170,9 @@ struct proc {
 	struct rank	*main;		/* when it is a rank's main process */
 	struct group	*grp;		/* the processes of its rank */
 	int		 io;		/* has downloads, reads or deletes */
+	unsigned char	 warm;		/* used since the last sweep */
+	unsigned char	 cold;		/* asleep: ch and ctr.heap packed */
+	char		*packed;	/* ... here (sleep.c) */
 	long long	 ndl, nrd, ndel;
 	int64_t		 dlsum, rdsum;
 	struct chunk	*ch;		/* open addressing, by chunk id */
@@ -417,6 +421,26 @@ void	st_prefetch(struct ev *);
 struct chunk *st_chunkfind(struct proc *, int64_t);
 void	st_chunk_expire(struct proc *);
 struct epoch *st_epochof(struct rank *, int64_t);
+
+/* -------- sleep.c -------- */
+
+#ifndef SLEEPEVERY
+#define SLEEPEVERY	65536	/* records between sweeps: a power of 2 */
+#endif
+
+void	st_sleep(struct proc *);
+void	st_thaw(struct proc *);
+void	st_sleep_sweep(void);
+void	st_sleep_free(void);
+
+/* Before p's chunks or counter changes are used: awake. */
+static inline void
+st_warm(struct proc *p)
+{
+	if (p->cold)
+		st_thaw(p);
+	p->warm = 1;
+}
 
 /* -------- cause.c -------- */
 

@@ -538,6 +538,7 @@ st_chunkfind(struct proc *p, int64_t id)
 {
 	size_t i;
 
+	st_warm(p);
 	if (p->capch == 0 || id < 0)
 		return NULL;
 	for (i = chunkhome(p, id); p->ch[i].used;
@@ -581,6 +582,7 @@ chunk(struct proc *p, int64_t id)
 {
 	size_t i;
 
+	st_warm(p);
 	/* Most workers hold a few chunks: small tables, 3/4 full at most. */
 	if (4 * (p->nch + 1) > 3 * p->capch)
 		rehash(p, p->capch != 0 ? 2 * p->capch : 4, INT64_MIN);
@@ -643,6 +645,7 @@ st_chunk_expire(struct proc *p)
 
 	if (p->ngone == 0)
 		return;
+	st_warm(p);
 	before = ssub(p->ctr.latest, p->ctr.horizon);
 	if (p->gonemin >= before)
 		return;
@@ -1090,8 +1093,10 @@ flushctr(void *e)
 {
 	struct proc *p = e;
 
-	if (p->io)
+	if (p->io) {
 		st_ctr_flush(p);
+		st_sleep(p);
+	}
 }
 
 /* The input has ended: what still waits is written. */
@@ -1136,6 +1141,7 @@ freeproc(void *e)
 
 	free(p->held);
 	free(p->ch);
+	free(p->packed);
 	st_ctr_free(&p->ctr);
 }
 
@@ -1176,6 +1182,7 @@ st_free(void)
 	free(ST.slowdl);
 	free(ST.slowrd);
 	lt_id_free(&ST.procs, freeproc);
+	st_sleep_free();
 	lt_id_free(&ST.thrs, NULL);
 	lt_buf_free(&ST.text);
 	lt_buf_free(&moved);
