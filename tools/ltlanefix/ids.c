@@ -176,7 +176,7 @@ thhash(const struct ids *ids, const struct id *pid, const struct id *tid)
 }
 
 /*
- * The slots hold thread indexes + 1, at most half of them taken, and
+ * The slots hold thread indexes + 1, at most 3/4 of them taken, and
  * no hash, made again from the threads when they grow: a slot is 4
  * bytes, as there is one (or more) for every thread ever seen.
  */
@@ -210,7 +210,7 @@ lf_thread(struct ids *ids, const struct id *pid, const struct id *tid,
 	size_t i;
 
 	h = thhash(ids, pid, tid);
-	if (add && (ids->n + 1) * 2 > ids->capslot)
+	if (add && (ids->n + 1) * 4 > ids->capslot * 3)
 		grow(ids);
 	if (ids->capslot == 0)
 		return LF_NONE;
@@ -385,7 +385,6 @@ lf_newlane(struct ids *ids, uint32_t t, uint32_t k, struct lane *ln)
 			if (!known(ids, &pid, &id))
 				break;
 		}
-		ln->tid = off;
 	} else {
 		id.v = 0;
 		if (tid.kind == ID_INT && tid.v >= 1 && k <= 999 &&
@@ -393,10 +392,12 @@ lf_newlane(struct ids *ids, uint32_t t, uint32_t k, struct lane *ln)
 			id.v = tid.v * 1000 + k;
 		if (id.v == 0 || known(ids, &pid, &id))
 			id.v = freetid(ids, &pid);
-		ln->tid = ids->text.n;
+		off = ids->text.n;
 		lt_buf_add(&ids->text, num, lt_i64_fmt(num, id.v));
 	}
-	ln->tidlen = ids->text.n - ln->tid;
+	(void)textoff(ids, 0);		/* dies past 4 GiB */
+	ln->tid = (uint32_t)off;
+	ln->tidlen = idlen(ids->text.n - off);
 	r = lf_thread(ids, &pid, &id, 1);
 	ids->th[r].islane = 1;
 }
@@ -425,9 +426,9 @@ lf_rename(struct ids *ids, uint32_t t)
 	    sizeof(*ids->col));
 	c = &ids->col[ids->ncol++];
 	c->k = 0;
-	c->tid = ids->text.n;
+	c->tid = textoff(ids, LT_NUMBUF);
 	lt_buf_add(&ids->text, num, lt_i64_fmt(num, id.v));
-	c->tidlen = ids->text.n - c->tid;
+	c->tidlen = (uint32_t)(ids->text.n - c->tid);
 	/* ren has 31 bits. */
 	if (ids->ncol >= 1U << 31 || r >= (1U << 31) - 1)
 		lt_die(LT_EXIT_SYS, "too many threads renamed");

@@ -115,7 +115,7 @@ struct id {
 
 struct lane {
 	uint32_t	 k;
-	size_t		 tid, tidlen;	/* the tid column text, in ids.text */
+	uint32_t	 tid, tidlen;	/* the tid column text, in ids.text */
 };
 
 /*
