@@ -10,11 +10,21 @@
  * memory there frees it before deleting.  Entries stay where they are
  * (pointers to them stay valid) until deleted.  Deleted entries are kept
  * on a free list and reused, so a table whose size is steady allocates
- * nothing.
+ * nothing.  Entries are cut from slabs of SLAB, not allocated one by one:
+ * a table may hold millions, and malloc's header would be a quarter of
+ * each.
  */
 #include <stdlib.h>
 
 #include "idtab.h"
+
+#define SLAB	64
+
+/* A slab: the next one, then room for SLAB entries, aligned to 8. */
+struct slab {
+	struct slab	*next;
+	uint64_t	 room[];
+};
 
 void
 lt_id_init(struct ltidtab *t, size_t esz)
@@ -74,6 +84,24 @@ grow(struct ltidtab *t)
 	free(old);
 }
 
+/* A new entry, from the first slab, or from a new one. */
+static struct ltid *
+cut(struct ltidtab *t)
+{
+	struct slab *sl;
+	size_t sz = (t->esz + 7) / 8 * 8;
+
+	if (t->left == 0) {
+		sl = lt_malloc(sizeof(*sl) + SLAB * sz);
+		sl->next = t->slabs;
+		t->slabs = sl;
+		t->left = SLAB;
+	}
+	sl = t->slabs;
+	return (struct ltid *)(void *)((char *)sl->room +
+	    (SLAB - t->left--) * sz);
+}
+
 /*
  * The entry of (pid, tid), or of the process pid when tid is NULL.  When
  * there is none, add one if add is set (and set *isnew), else return
@@ -103,7 +131,7 @@ lt_id_get(struct ltidtab *t, const struct ltfield *pid,
 	if ((e = t->freel) != NULL)
 		t->freel = e->next;
 	else {
-		e = lt_malloc(t->esz);
+		e = cut(t);
 		e->keycap = 0;
 	}
 	memset((char *)e + sizeof(*e), 0, t->esz - sizeof(*e));
@@ -170,6 +198,7 @@ void
 lt_id_free(struct ltidtab *t, void (*fn)(void *))
 {
 	struct ltid *e, *next;
+	struct slab *sl;
 	size_t i;
 
 	for (i = 0; i < t->nbkt; i++)
@@ -183,7 +212,10 @@ lt_id_free(struct ltidtab *t, void (*fn)(void *))
 		next = e->next;
 		if (e->keycap != 0)
 			free(e->key);
-		free(e);
+	}
+	while ((sl = t->slabs) != NULL) {
+		t->slabs = sl->next;
+		free(sl);
 	}
 	free(t->bkt);
 	memset(t, 0, sizeof(*t));

@@ -24,6 +24,8 @@ struct ltidtab {
 	size_t		 n;		/* live entries */
 	size_t		 esz;
 	struct ltid	*freel;
+	void		*slabs;		/* where entries are cut from */
+	size_t		 left;		/* entries left in the first */
 };
 
 void	 lt_id_init(struct ltidtab *, size_t);
