@@ -34,6 +34,7 @@ static size_t		 capcolds;
 static size_t		 inmem;		/* bytes of those in memory */
 static int		 fd = -1, nofile;
 static const char	*tmpdir;	/* where the file is */
+static const char	*fromenv;	/* " (TMPDIR)" when it says so, or "" */
 static uint64_t		 fend;		/* bytes written to the file */
 static struct ltbuf	 stage;		/* bytes to write, of tracks staged */
 static uint32_t		*staged;
@@ -51,8 +52,7 @@ nomore(const char *what, int err)
 {
 	nofile = 1;
 	lt_warn("cannot %s a temporary file in %s%s: %s; the tracks it holds "
-	    "stay in memory", what, tmpdir, getenv("TMPDIR") != NULL &&
-	    *getenv("TMPDIR") != '\0' ? " (TMPDIR)" : "", strerror(err));
+	    "stay in memory", what, tmpdir, fromenv, strerror(err));
 }
 
 static int
@@ -60,8 +60,11 @@ opentmp(void)
 {
 	char path[4096];
 
-	if ((tmpdir = getenv("TMPDIR")) == NULL || *tmpdir == '\0')
+	fromenv = " (TMPDIR)";
+	if ((tmpdir = getenv("TMPDIR")) == NULL || *tmpdir == '\0') {
 		tmpdir = "/tmp";
+		fromenv = "";
+	}
 	if ((size_t)snprintf(path, sizeof(path), "%s/ltproto.XXXXXX",
 	    tmpdir) >= sizeof(path)) {
 		nomore("make", ENAMETOOLONG);
@@ -168,14 +171,13 @@ pt_cold_put(uint32_t track, const char *p, size_t n)
  * and no longer kept here.
  */
 char *
-pt_cold_take(uint32_t track, size_t *n)
+pt_cold_take(uint32_t track)
 {
 	struct cold *c = &colds[track];
 	size_t off = 0;
 	ssize_t r;
 	char *p;
 
-	*n = c->n;
 	if (c->where == MEM) {
 		p = memof(c);
 		inmem -= c->n;

@@ -238,7 +238,7 @@ long long pt_roots_lost(void);
  */
 int	pt_cold_has(uint32_t);
 void	pt_cold_put(uint32_t, const char *, size_t);
-char	*pt_cold_take(uint32_t, size_t *);
+char	*pt_cold_take(uint32_t);
 void	pt_cold_free(void);
 
 /* event.c: records to packets. */

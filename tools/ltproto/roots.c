@@ -569,7 +569,7 @@ thaw(uint32_t track)
 	int64_t last = 0;
 	size_t i, j, k, n;
 
-	p = cold = pt_cold_take(track, &n);
+	p = cold = pt_cold_take(track);
 	st = newstack(pb_takevarint(&p));
 	st->nbot = pb_takevarint(&p);
 	st->nring = pb_takevarint(&p);
