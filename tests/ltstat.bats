@@ -251,6 +251,40 @@ f 9500 11 2 {} {\"bp\":\"e\",\"id\":4}" ]
 	[ "$(awk -F '\t' '($2 == "s" || $2 == "f") && $3 == 11' "$t.out" | wc -l)" -eq 8 ]
 }
 
+@test "ltstat -t: a worker asleep keeps its last gather, the chunks it holds and its downloads since" {
+	need node
+	local T=$BATS_TEST_TMPDIR
+	# worker 12 prefetches 3 chunks in an async gather (no download
+	# span of its own) and downloads one; one download inside the gather
+	# never finished (ltpair closed it: one chunk less gathered), a chunk
+	# is deleted (one of the gather's), then a prefetch of the 2 chunks
+	# it downloaded since the gather: no gather
+	{
+		printf '#lt1\n#t0\t1000\n'
+		a='"dist_global_rank":0,"worker_rank":1'
+		printf '1000\tX\t12\t2\t5000\tdownload\tprefetch\t{"chunks":3,%s}\t{}\n' "$a"
+		printf '1500\tX\t12\t3\t200\tdownload\tdownload\t{"chunk":4,%s}\t{}\n' "$a"
+		printf '2000\tX\t12\t3\t0\tdownload\tdownload\t{"chunk":5,%s,"ltpair":"unmatched_B"}\t{}\n' "$a"
+		printf '7000\tX\t12\t1\t100\tdelete\tdelete\t{"chunk":9,%s}\t{}\n' "$a"
+		printf '8000\tX\t12\t2\t50\tdownload\tprefetch\t{"chunks":2,%s}\t{}\n' "$a"
+	} > "$T/g.lt1"
+	# and again with 140000 spans of another process (two sweeps) after
+	# its download: the worker sleeps, all of it packed, and wakes
+	awk -F '\t' '{ print } /^1500\tX\t12\t/ { for (i = 0; i < 140000; i++)
+		printf "%d\tX\t99\t1\t1\tstep\tstep\t{}\t{}\n", 2700 + i % 1000 }' "$T/g.lt1" > "$T/q.lt1"
+	for k in g q; do
+		ltstat -t -j -o "$T/$k.json" "$T/$k.lt1" |
+		    awk -F '\t' '$2 == "C" && $3 == 12' > "$T/$k.ctr"
+	done
+	cmp "$T/g.ctr" "$T/q.ctr"
+	[ "$(cut -f 1,8 "$T/q.ctr" | tr '\t\n' ' ;')" = '1000 {"downloading":2};1000 {"in cache":0};1500 {"downloading":3};1700 {"downloading":2};1700 {"in cache":1};6000 {"downloading":0};6000 {"in cache":3};7100 {"in cache":2};' ]
+	jcheck "$T/q.json" <<-'EOF'
+	o.workers.length ==> 1
+	[o.workers[0].downloaded, o.workers[0].gathered, o.workers[0].unfinished] ==> [3,2,1]
+	[o.workers[0].deleted, o.workers[0].held_max, o.workers[0].downloading_max] ==> [1,3,3]
+	EOF
+}
+
 @test "ltstat: -x leaves out what -t would add, -n how many waits are listed" {
 	need node
 	ltstat -t -x flows,counters,share "$HAND" > "$BATS_TEST_TMPDIR/t.lt1"

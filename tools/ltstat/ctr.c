@@ -27,7 +27,7 @@ less(const struct ctrpt *a, const struct ctrpt *b)
 }
 
 static void
-up(struct ctr *c, size_t i)
+up(struct ctrq *c, size_t i)
 {
 	struct ctrpt t;
 
@@ -40,7 +40,7 @@ up(struct ctr *c, size_t i)
 }
 
 static struct ctrpt
-pop(struct ctr *c)
+pop(struct ctrq *c)
 {
 	struct ctrpt min = c->heap[0], t;
 	size_t i = 0, k;
@@ -66,47 +66,49 @@ pop(struct ctr *c)
 static void
 release(struct proc *p)
 {
+	struct ctrq *q = &p->w->q;
 	struct ctr *c = &p->ctr;
 	struct ctrpt pt;
-	long long dl = c->dl, cache = c->cache;
+	long long dl = q->dl, cache = q->cache;
 	int64_t ts;
 
-	ts = c->heap[0].ts;
-	while (c->n > 0 && c->heap[0].ts == ts) {
-		pt = pop(c);
-		c->dl += pt.ddl;
-		c->cache += pt.dcache;
+	ts = q->heap[0].ts;
+	while (q->n > 0 && q->heap[0].ts == ts) {
+		pt = pop(q);
+		q->dl += pt.ddl;
+		q->cache += pt.dcache;
 	}
-	if (c->dl > c->dlmax)
-		c->dlmax = c->dl;
-	if (c->cache > c->cachemax)
-		c->cachemax = c->cache;
+	if (q->dl > c->dlmax)
+		c->dlmax = q->dl;
+	if (q->cache > c->cachemax)
+		c->cachemax = q->cache;
 	/* Both at the first change, so that a worker has both tracks. */
-	if (c->dl != dl || !c->started)
-		st_emit_ctr(p, ts, 'd', c->dl);
-	if (c->cache != cache || !c->started)
-		st_emit_ctr(p, ts, 'c', c->cache);
-	c->done = ts;
-	c->started = 1;
+	if (q->dl != dl || !q->started)
+		st_emit_ctr(p, ts, 'd', q->dl);
+	if (q->cache != cache || !q->started)
+		st_emit_ctr(p, ts, 'c', q->cache);
+	q->done = ts;
+	q->started = 1;
 }
 
 void
 st_ctr_push(struct proc *p, int64_t ts, int ddl, int dcache)
 {
-	struct ctr *c = &p->ctr;
+	struct ctrq *q;
 
 	st_warm(p);
-	if (c->started && ts <= c->done) {
-		c->late++;
-		ts = c->done < INT64_MAX ? c->done + 1 : c->done;
+	q = &p->w->q;
+	if (q->started && ts <= q->done) {
+		p->ctr.late++;
+		ts = q->done < INT64_MAX ? q->done + 1 : q->done;
 	}
-	c->heap = lt_grow(c->heap, &c->cap, c->n + 1, sizeof(*c->heap));
-	c->heap[c->n].ts = ts;
-	c->heap[c->n].ddl = ddl;
-	c->heap[c->n].dcache = dcache;
-	up(c, c->n++);
-	while (c->n > HEAPMAX) {
-		c->forced++;
+	q->heap = lt_grow(q->heap, &q->cap, q->n + 1, sizeof(*q->heap));
+	q->heap[q->n].ts = ts;
+	q->heap[q->n].ddl = ddl;
+	q->heap[q->n].dcache = dcache;
+	up(q, q->n++);
+	while (q->n > HEAPMAX) {
+		p->ctr.forced++;
 		release(p);
 	}
 }
@@ -115,16 +117,17 @@ st_ctr_push(struct proc *p, int64_t ts, int ddl, int dcache)
 void
 st_ctr_advance(struct proc *p, int64_t now)
 {
-	struct ctr *c = &p->ctr;
+	struct ctrq *q;
 	int64_t h;
 
 	st_warm(p);
-	if (!c->haslatest || now > c->latest)
-		c->latest = now;
-	c->haslatest = 1;
-	h = p->maxdl < INT64_MAX / 2 ? 2 * p->maxdl : INT64_MAX;
-	c->horizon = h > NS_PER_S ? h : NS_PER_S;
-	while (c->n > 0 && c->heap[0].ts < ssub(c->latest, c->horizon))
+	q = &p->w->q;
+	if (!q->haslatest || now > q->latest)
+		q->latest = now;
+	q->haslatest = 1;
+	h = p->w->maxdl < INT64_MAX / 2 ? 2 * p->w->maxdl : INT64_MAX;
+	q->horizon = h > NS_PER_S ? h : NS_PER_S;
+	while (q->n > 0 && q->heap[0].ts < ssub(q->latest, q->horizon))
 		release(p);
 }
 
@@ -132,12 +135,12 @@ void
 st_ctr_flush(struct proc *p)
 {
 	st_warm(p);
-	while (p->ctr.n > 0)
+	while (p->w->q.n > 0)
 		release(p);
 }
 
 void
-st_ctr_free(struct ctr *c)
+st_ctr_free(struct ctrq *c)
 {
 	free(c->heap);
 	c->heap = NULL;

@@ -72,7 +72,8 @@ struct ctrpt {
 	int		 dcache;	/* chunks in the cache: +1, -1 */
 };
 
-struct ctr {
+/* A worker's counters as they change: what waits, and the values. */
+struct ctrq {
 	struct ctrpt	*heap;
 	size_t		 n;
 	size_t		 cap;
@@ -82,6 +83,10 @@ struct ctr {
 	int		 started;
 	int		 haslatest;
 	long long	 dl, cache;	/* the values, in time order */
+};
+
+/* What the report says of them. */
+struct ctr {
 	long long	 dlmax, cachemax;
 	long long	 late;		/* changes that came after done */
 	long long	 forced;	/* released early: the heap was full */
@@ -91,7 +96,7 @@ struct proc;
 void	st_ctr_push(struct proc *, int64_t, int, int);
 void	st_ctr_advance(struct proc *, int64_t);
 void	st_ctr_flush(struct proc *);
-void	st_ctr_free(struct ctr *);
+void	st_ctr_free(struct ctrq *);
 
 /* -------- cause.c: the causes of a wait -------- */
 
@@ -160,43 +165,56 @@ struct chunk {
 struct rank;
 struct group;
 
+/*
+ * What a worker's downloads, reads and deletes need while they come:
+ * its chunks, its counters' changes, its last prefetch.  A process that
+ * sleeps (sleep.c) has it packed; st_warm brings it back.
+ */
+struct pio {
+	struct chunk	*ch;		/* open addressing, by chunk id */
+	size_t		 nch, capch;
+	size_t		 ngone;		/* chunks of ch that are gone */
+	int64_t		 gonemin;	/* ... the earliest of their times */
+	struct ctrq	 q;
+	int64_t		 maxdl;		/* the longest download */
+	long long	 gheld;		/* chunks of gathers in the cache */
+	long long	 dlsince;	/* downloads since its last prefetch */
+	int64_t		 pts, pend;	/* its last prefetch */
+	int		 pgather;	/* ... was a gather */
+};
+
+/*
+ * A process: what the report and the causes of waits read of it, kept
+ * to the end, and its pio while it is awake.
+ */
 struct proc {
 	struct ltid	 h;		/* key: TAB pid */
 	size_t		 seq;		/* order of appearance */
 	struct thr	*thr0;		/* its first thread: its counters' */
 	int64_t		 rank;		/* dist_global_rank, -1 unknown */
 	int64_t		 worker;	/* worker_rank, -1 unknown */
-	int		 known;		/* rank and worker read */
 	struct rank	*main;		/* when it is a rank's main process */
 	struct group	*grp;		/* the processes of its rank */
+	struct pio	*w;		/* awake: its I/O state, or NULL */
+	char		*packed;	/* asleep: ... packed (sleep.c) */
+	int		 known;		/* rank and worker read */
 	int		 io;		/* has downloads, reads or deletes */
 	unsigned char	 warm;		/* used since the last sweep */
-	unsigned char	 cold;		/* asleep: ch and ctr.heap packed */
-	char		*packed;	/* ... here (sleep.c) */
+	unsigned char	 hasfirst;
+	unsigned char	 inwk;		/* in its group's workers */
+	unsigned char	 sample;	/* has sample spans */
+	unsigned char	 v1;		/* a log before 0.2.57 wrote it */
+	unsigned char	 hasgather;
+	unsigned char	 prefetched;	/* its first prefetch was seen */
 	long long	 ndl, nrd, ndel;
 	int64_t		 dlsum, rdsum;
-	struct chunk	*ch;		/* open addressing, by chunk id */
-	size_t		 nch, capch;
-	size_t		 ngone;		/* chunks of ch that are gone */
-	int64_t		 gonemin;	/* ... the earliest of their times */
 	struct ctr	 ctr;
-	int64_t		 maxdl;		/* the longest download */
 	int64_t		 first;		/* its earliest span */
-	int		 hasfirst;
-	int		 inwk;		/* in its group's workers */
-	int		 sample;	/* has sample spans */
-	int		 v1;		/* a log before 0.2.57 wrote it */
 	long long	 node;		/* from its process_name, or -1 */
 	long long	 ngather;	/* chunks fetched in async gathers */
-	long long	 gheld;		/* ... of them in the cache */
 	long long	 nunfin;	/* downloads never finished */
 	int64_t		 dlhi;		/* the latest end of its downloads */
 	int64_t		 gts, gend;	/* its last gather */
-	int		 hasgather;
-	long long	 dlsince;	/* downloads since its last prefetch */
-	int64_t		 pts, pend;	/* its last prefetch */
-	int		 pgather;	/* ... was a gather */
-	int		 prefetched;	/* its first prefetch was seen */
 	struct ivl	*held;		/* reads before it: of a gather? */
 	size_t		 nheld, capheld;
 };
@@ -433,11 +451,11 @@ void	st_thaw(struct proc *);
 void	st_sleep_sweep(void);
 void	st_sleep_free(void);
 
-/* Before p's chunks or counter changes are used: awake. */
+/* Before p's pio is used: awake. */
 static inline void
 st_warm(struct proc *p)
 {
-	if (p->cold)
+	if (p->w == NULL)
 		st_thaw(p);
 	p->warm = 1;
 }

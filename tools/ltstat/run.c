@@ -526,53 +526,57 @@ st_loader(struct ev *ev)
 /* -------- workers and their chunks -------- */
 
 static size_t
-chunkhome(const struct proc *p, int64_t id)
+chunkhome(const struct pio *w, int64_t id)
 {
 	return (size_t)((uint64_t)id * 0x9e3779b97f4a7c15ULL >> 17) &
-	    (p->capch - 1);
+	    (w->capch - 1);
 }
 
 /* Chunk id of p, if p has it. */
 struct chunk *
 st_chunkfind(struct proc *p, int64_t id)
 {
+	struct pio *w;
 	size_t i;
 
-	st_warm(p);
-	if (p->capch == 0 || id < 0)
+	/* Never awake: no chunks. */
+	if (id < 0 || (p->w == NULL && p->packed == NULL))
 		return NULL;
-	for (i = chunkhome(p, id); p->ch[i].used;
-	    i = (i + 1) & (p->capch - 1))
-		if (p->ch[i].id == id)
-			return &p->ch[i];
+	st_warm(p);
+	w = p->w;
+	if (w->capch == 0)
+		return NULL;
+	for (i = chunkhome(w, id); w->ch[i].used; i = (i + 1) & (w->capch - 1))
+		if (w->ch[i].id == id)
+			return &w->ch[i];
 	return NULL;
 }
 
 /*
- * The chunks of p move to a table of cap slots, but for those deleted
+ * The chunks of w move to a table of cap slots, but for those deleted
  * before the time before: a worker's table holds what a record yet to
  * come may name.
  */
 static void
-rehash(struct proc *p, size_t cap, int64_t before)
+rehash(struct pio *w, size_t cap, int64_t before)
 {
-	struct chunk *old = p->ch;
-	size_t i, j, n = p->capch;
+	struct chunk *old = w->ch;
+	size_t i, j, n = w->capch;
 
-	p->ch = cap != 0 ? lt_calloc(cap, sizeof(*p->ch)) : NULL;
-	p->capch = cap;
-	p->nch = p->ngone = 0;
+	w->ch = cap != 0 ? lt_calloc(cap, sizeof(*w->ch)) : NULL;
+	w->capch = cap;
+	w->nch = w->ngone = 0;
 	for (i = 0; i < n; i++) {
 		if (!old[i].used || (old[i].isgone && old[i].gone < before))
 			continue;
-		for (j = chunkhome(p, old[i].id); p->ch[j].used;
+		for (j = chunkhome(w, old[i].id); w->ch[j].used;
 		    j = (j + 1) & (cap - 1))
 			;
-		p->ch[j] = old[i];
-		p->nch++;
-		if (old[i].isgone && (p->ngone++ == 0 ||
-		    old[i].gone < p->gonemin))
-			p->gonemin = old[i].gone;
+		w->ch[j] = old[i];
+		w->nch++;
+		if (old[i].isgone && (w->ngone++ == 0 ||
+		    old[i].gone < w->gonemin))
+			w->gonemin = old[i].gone;
 	}
 	free(old);
 }
@@ -580,21 +584,22 @@ rehash(struct proc *p, size_t cap, int64_t before)
 static struct chunk *
 chunk(struct proc *p, int64_t id)
 {
+	struct pio *w;
 	size_t i;
 
 	st_warm(p);
+	w = p->w;
 	/* Most workers hold a few chunks: small tables, 3/4 full at most. */
-	if (4 * (p->nch + 1) > 3 * p->capch)
-		rehash(p, p->capch != 0 ? 2 * p->capch : 4, INT64_MIN);
-	for (i = chunkhome(p, id); p->ch[i].used;
-	    i = (i + 1) & (p->capch - 1))
-		if (p->ch[i].id == id)
-			return &p->ch[i];
-	memset(&p->ch[i], 0, sizeof(p->ch[i]));
-	p->ch[i].used = 1;
-	p->ch[i].id = id;
-	p->nch++;
-	return &p->ch[i];
+	if (4 * (w->nch + 1) > 3 * w->capch)
+		rehash(w, w->capch != 0 ? 2 * w->capch : 4, INT64_MIN);
+	for (i = chunkhome(w, id); w->ch[i].used; i = (i + 1) & (w->capch - 1))
+		if (w->ch[i].id == id)
+			return &w->ch[i];
+	memset(&w->ch[i], 0, sizeof(w->ch[i]));
+	w->ch[i].used = 1;
+	w->ch[i].id = id;
+	w->nch++;
+	return &w->ch[i];
 }
 
 /*
@@ -603,31 +608,31 @@ chunk(struct proc *p, int64_t id)
  * that it pushed away move back.
  */
 static void
-unchunk(struct proc *p, struct chunk *c)
+unchunk(struct pio *w, struct chunk *c)
 {
-	size_t i = (size_t)(c - p->ch), j = i, h, mask = p->capch - 1;
+	size_t i = (size_t)(c - w->ch), j = i, h, mask = w->capch - 1;
 
 	if (c->isgone)
-		p->ngone--;
+		w->ngone--;
 	for (;;) {
-		p->ch[i].used = 0;
+		w->ch[i].used = 0;
 		for (;;) {
 			j = (j + 1) & mask;
-			if (!p->ch[j].used)
+			if (!w->ch[j].used)
 				goto done;
-			h = chunkhome(p, p->ch[j].id);
+			h = chunkhome(w, w->ch[j].id);
 			/* Can it go to i, between its home and j? */
 			if (i <= j ? (h <= i || h > j) : (h <= i && h > j))
 				break;
 		}
-		p->ch[i] = p->ch[j];
+		w->ch[i] = w->ch[j];
 		i = j;
 	}
 done:
-	if (--p->nch == 0) {
-		free(p->ch);
-		p->ch = NULL;
-		p->capch = 0;
+	if (--w->nch == 0) {
+		free(w->ch);
+		w->ch = NULL;
+		w->capch = 0;
 	}
 }
 
@@ -640,20 +645,22 @@ done:
 void
 st_chunk_expire(struct proc *p)
 {
+	struct pio *w;
 	int64_t before;
 	size_t cap;
 
-	if (p->ngone == 0)
-		return;
 	st_warm(p);
-	before = ssub(p->ctr.latest, p->ctr.horizon);
-	if (p->gonemin >= before)
+	w = p->w;
+	if (w->ngone == 0)
 		return;
-	for (cap = 4; 4 * (p->nch + 1) > 3 * cap; cap *= 2)
+	before = ssub(w->q.latest, w->q.horizon);
+	if (w->gonemin >= before)
+		return;
+	for (cap = 4; 4 * (w->nch + 1) > 3 * cap; cap *= 2)
 		;
-	rehash(p, cap, before);
-	if (p->nch == 0)
-		rehash(p, 0, INT64_MIN);
+	rehash(w, cap, before);
+	if (w->nch == 0)
+		rehash(w, 0, INT64_MIN);
 }
 
 /* Keep the n longest of list (at most ST.ntop), longest first. */
@@ -725,20 +732,21 @@ ungather(struct proc *p)
 {
 	struct group *g = p->grp;
 	struct rank *r;
+	int64_t pts = p->w->pts;
 	size_t i;
 	int k;
 
 	if (g == NULL)
 		return;
-	lessgather(g->io, g->nio, p, p->pts);
+	lessgather(g->io, g->nio, p, pts);
 	for (i = 0; i < g->nr; i++) {
 		r = g->r[i];
 		for (k = 0; k < r->ntop; k++)
 			lessgather(r->top[k].it, (size_t)r->top[k].nit, p,
-			    p->pts);
+			    pts);
 		if (r->nep > 0)
 			lessgather(r->ep[r->nep - 1].pend,
-			    r->ep[r->nep - 1].npend, p, p->pts);
+			    r->ep[r->nep - 1].npend, p, pts);
 	}
 }
 
@@ -746,6 +754,7 @@ void
 st_io(struct ev *ev, int kind)
 {
 	struct proc *p = ev->t->p;
+	struct pio *w;
 	struct chunk *c = NULL;
 	struct span sp;
 	struct slow s, *sl;
@@ -753,6 +762,8 @@ st_io(struct ev *ev, int kind)
 	int64_t end = ev->ts + ev->dur;
 	int i;
 
+	st_warm(p);
+	w = p->w;
 	p->io = 1;
 	sp.ts = ev->ts;
 	sp.dur = ev->dur;
@@ -768,7 +779,7 @@ st_io(struct ev *ev, int kind)
 	switch (kind) {
 	case 'd':
 		ST.ndl++;
-		p->dlsince++;
+		w->dlsince++;
 		if (end > p->dlhi)
 			p->dlhi = end;
 		st_ctr_push(p, ev->ts, 1, 0);
@@ -782,25 +793,25 @@ st_io(struct ev *ev, int kind)
 			p->nunfin++;
 			ST.unfinished++;
 			s.unfin = 1;
-			if (p->pgather && ev->ts >= p->pts &&
-			    ev->ts < p->pend && p->ngather > 0) {
+			if (w->pgather && ev->ts >= w->pts &&
+			    ev->ts < w->pend && p->ngather > 0) {
 				ungather(p);
 				p->ngather--;
 				ST.gathered--;
-				if (p->gheld > 0)
-					p->gheld--;
-				st_ctr_push(p, p->pts, -1, 0);
-				st_ctr_push(p, p->pend, 1, -1);
+				if (w->gheld > 0)
+					w->gheld--;
+				st_ctr_push(p, w->pts, -1, 0);
+				st_ctr_push(p, w->pend, 1, -1);
 			}
 		} else {
 			p->ndl++;
 			p->dlsum = sadd(p->dlsum, ev->dur);
-			if (ev->dur > p->maxdl)
-				p->maxdl = ev->dur;
+			if (ev->dur > w->maxdl)
+				w->maxdl = ev->dur;
 		}
 		if (c != NULL) {
 			if (c->isgone)
-				p->ngone--;
+				w->ngone--;
 			c->isgone = 0;
 			c->dl = sp;
 			c->hasdl = 1;
@@ -831,7 +842,7 @@ st_io(struct ev *ev, int kind)
 			}
 			/* Its read waits for a delete: kept till then. */
 			if (c->isgone)
-				p->ngone--;
+				w->ngone--;
 			c->isgone = 0;
 			c->rd = sp;
 			c->hasrd = 1;
@@ -849,22 +860,22 @@ st_io(struct ev *ev, int kind)
 			}
 			if (c->held)
 				st_ctr_push(p, end, 0, -1);
-			else if (p->gheld > 0) {
+			else if (w->gheld > 0) {
 				/* Taken to be one an async gather fetched. */
-				p->gheld--;
+				w->gheld--;
 				st_ctr_push(p, end, 0, -1);
 			}
 			c->held = 0;
 			/* A read ltpair wrote late still finds its download. */
 			if (!c->hasdl || c->dllinked)
-				unchunk(p, c);
+				unchunk(w, c);
 			else {
 				if (!c->isgone)
-					p->ngone++;
+					w->ngone++;
 				c->isgone = 1;
 				c->gone = end;
-				if (p->ngone == 1 || end < p->gonemin)
-					p->gonemin = end;
+				if (w->ngone == 1 || end < w->gonemin)
+					w->gonemin = end;
 			}
 		}
 	}
@@ -889,12 +900,15 @@ void
 st_prefetch(struct ev *ev)
 {
 	struct proc *p = ev->t->p;
+	struct pio *w;
 	struct chunk *c;
 	struct io io;
 	int64_t end = ev->ts + ev->dur;
 	long long n;
 	int k;
 
+	st_warm(p);
+	w = p->w;
 	/* Before 0.2.68 a prefetch names its chunk: was it downloaded in it? */
 	if (ev->chunk >= 0 && (c = st_chunkfind(p, ev->chunk)) != NULL &&
 	    c->hasdl && c->dl.ts >= ev->ts && c->dl.ts <= end)
@@ -902,11 +916,11 @@ st_prefetch(struct ev *ev)
 	else if (ev->chunk >= 0)
 		n = 1;
 	else
-		n = ev->chunks > p->dlsince ? ev->chunks - p->dlsince : 0;
-	p->dlsince = 0;
-	p->pts = ev->ts;
-	p->pend = end;
-	p->pgather = n > 0 && !ev->open;
+		n = ev->chunks > w->dlsince ? ev->chunks - w->dlsince : 0;
+	w->dlsince = 0;
+	w->pts = ev->ts;
+	w->pend = end;
+	w->pgather = n > 0 && !ev->open;
 	if (n > 0 && !ev->open) {
 		p->hasgather = 1;
 		p->gts = ev->ts;
@@ -918,7 +932,7 @@ st_prefetch(struct ev *ev)
 		return;
 	p->io = 1;
 	p->ngather += n;
-	p->gheld += n;
+	w->gheld += n;
 	ST.gathered += n;
 	if (end > p->dlhi)
 		p->dlhi = end;
@@ -1140,9 +1154,12 @@ freeproc(void *e)
 	struct proc *p = e;
 
 	free(p->held);
-	free(p->ch);
+	if (p->w != NULL) {
+		free(p->w->ch);
+		st_ctr_free(&p->w->q);
+		free(p->w);
+	}
 	free(p->packed);
-	st_ctr_free(&p->ctr);
 }
 
 void
