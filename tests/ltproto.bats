@@ -477,6 +477,30 @@ same() {
 	    wc -l)" -gt 10 ]
 }
 
+@test "200 names on one thread: each defined once on its sequence, past the first 63 too, and each imports" {
+	tp_need
+	# Two passes over 200 names: the second only names their iids.
+	awk 'BEGIN { print "#lt1"; for (k = 0; k < 2; k++)
+		for (i = 0; i < 200; i++)
+			printf "%d\tX\t1\t1\t5\tc\tname%03dx\t{}\t{}\n", (k * 200 + i) * 10, i
+	}' >"$T/s"
+	ltproto -o "$T/t.pftrace" "$T/s"
+	# a thread's first 16 events are on its process's sequence (its
+	# names defined there too), the others on its own
+	for i in 000 015 016 063 064 127 128 199; do
+		n=$(grep -ao "name${i}x" "$T/t.pftrace" | wc -l)
+		[ "$n" -eq "$((10#$i < 16 ? 2 : 1))" ]
+	done
+	run -0 tp_query "$T/t.pftrace" "select count(distinct name), count(*), sum(name = 'name150x') from slice"
+	[ "$output" = '200,400,2' ]
+	# and again from the start past -i 100: each twice, once a start
+	ltproto -i 100 -o "$T/i.pftrace" "$T/s"
+	[ "$(grep -ao "name150x" "$T/i.pftrace" | wc -l)" -eq 2 ]
+	view "$T/t.pftrace" 0 nodepth >"$T/t.view"
+	view "$T/i.pftrace" 0 nodepth >"$T/i.view"
+	cmp "$T/t.view" "$T/i.view"
+}
+
 @test "a ts before 0 is left out, said, and exit 1" {
 	tp_need
 	lt1 "$T/s" "-5	X	1	1	2	c	neg	{}	{}" "5	X	1	1	2	c	pos	{}	{}"

@@ -54,12 +54,22 @@ struct table {
 	struct memo	 memo[CACHE];
 };
 
-/* A sequence: its generation of state, and the iids it has defined. */
+/*
+ * A sequence: its generation of state, and the iids it has defined, a
+ * bit each: those below 64 here (a LitData trace has a few dozen
+ * strings, and a long job a sequence for each of its thousands of
+ * threads), the others in more, made when one is needed.
+ */
+struct seqmore {
+	uint64_t	*bits[PT_NTAB];	/* iid i: bit i % 64 of word i / 64 - 1 */
+	size_t		 words[PT_NTAB];
+};
+
 struct seq {
 	uint64_t	 gen;		/* 0: not started in this one */
 	uint64_t	 track;		/* default track uuid, or 0 */
-	uint64_t	*defined[PT_NTAB];	/* bit per iid */
-	size_t		 words[PT_NTAB];
+	uint64_t	 low[PT_NTAB];	/* iids 1 to 63 */
+	struct seqmore	*more;
 };
 
 static struct table	 tab[PT_NTAB];
@@ -184,10 +194,11 @@ pt_seq_use(uint32_t id, uint64_t track)
 	cur = id;
 	if (sq->gen == gen)
 		return;
-	for (t = 0; t < PT_NTAB; t++)
-		if (sq->words[t] > 0)
-			memset(sq->defined[t], 0, sq->words[t] *
-			    sizeof(*sq->defined[t]));
+	memset(sq->low, 0, sizeof(sq->low));
+	for (t = 0; sq->more != NULL && t < PT_NTAB; t++)
+		if (sq->more->words[t] > 0)
+			memset(sq->more->bits[t], 0, sq->more->words[t] *
+			    sizeof(*sq->more->bits[t]));
 	sq->gen = gen;
 	sq->track = track;
 	cleared(id, sq);
@@ -229,23 +240,36 @@ pt_seq_fields(struct ltbuf *b, int iids)
 		pb_uint(b, PKT_FLAGS, SEQ_NEEDS_STATE);
 }
 
+/* The word of sq's bits where iid (64 or more) of table t is. */
+static uint64_t *
+moreword(struct seq *sq, int t, uint64_t iid)
+{
+	struct seqmore *m;
+	size_t w = (size_t)(iid / 64 - 1), old;
+
+	if (sq->more == NULL)
+		sq->more = lt_calloc(1, sizeof(*sq->more));
+	m = sq->more;
+	if (w >= (old = m->words[t])) {
+		m->bits[t] = lt_grow(m->bits[t], &m->words[t], w + 1,
+		    sizeof(*m->bits[t]));
+		memset(m->bits[t] + old, 0, (m->words[t] - old) *
+		    sizeof(*m->bits[t]));
+	}
+	return &m->bits[t][w];
+}
+
 /* Is iid (from 1) of table t defined on the sequence written?  Now it is. */
 static int
 defined(int t, uint64_t iid)
 {
 	struct seq *sq = &seqs[cur];
-	size_t w = (size_t)(iid / 64), old = sq->words[t];
-	uint64_t bit = 1ULL << (iid % 64);
+	uint64_t *w, bit = 1ULL << (iid % 64);
 
-	if (w >= sq->words[t]) {
-		sq->defined[t] = lt_grow(sq->defined[t], &sq->words[t], w + 1,
-		    sizeof(*sq->defined[t]));
-		memset(sq->defined[t] + old, 0, (sq->words[t] - old) *
-		    sizeof(*sq->defined[t]));
-	}
-	if (sq->defined[t][w] & bit)
+	w = iid < 64 ? &sq->low[t] : moreword(sq, t, iid);
+	if (*w & bit)
 		return 1;
-	sq->defined[t][w] |= bit;
+	*w |= bit;
 	return 0;
 }
 
@@ -400,9 +424,13 @@ pt_intern_free(void)
 	size_t i;
 	int t;
 
-	for (i = 0; i < capseqs; i++)
+	for (i = 0; i < capseqs; i++) {
+		if (seqs[i].more == NULL)
+			continue;
 		for (t = 0; t < PT_NTAB; t++)
-			free(seqs[i].defined[t]);
+			free(seqs[i].more->bits[t]);
+		free(seqs[i].more);
+	}
 	free(seqs);
 	seqs = NULL;
 	capseqs = 0;
