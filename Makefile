@@ -31,7 +31,8 @@ JSONEV = common/jsonev.o
 IDTAB = common/idtab.o
 JSONW = common/jsonw.o
 PB = common/pb.o
-TALLY = common/tally.o common/strtab.o
+STRTAB = common/strtab.o
+TALLY = common/tally.o $(STRTAB)
 PROGRESS = common/progress.o
 # objs PROG: the objects of tools/PROG/, one per .c file.
 objs = $(patsubst %.c,%.o,$(wildcard tools/$(1)/*.c))
@@ -41,7 +42,7 @@ LTFILTER = $(call objs,ltfilter) $(CORE) $(IDTAB)
 LTLANEFIX = $(call objs,ltlanefix) $(CORE) $(PROGRESS)
 LTJSON = $(call objs,ltjson) $(CORE) $(JSONW) $(TALLY)
 LTCHECK = $(call objs,ltcheck) $(CORE) $(JSONEV) $(JSONW) $(PB)
-LTSTAT = $(call objs,ltstat) $(CORE) $(IDTAB)
+LTSTAT = $(call objs,ltstat) $(CORE) $(IDTAB) $(STRTAB)
 LTPROTO = $(call objs,ltproto) $(CORE) $(TALLY) $(PB)
 
 # The programs are built in tools/bin/, with a copy of the driver, so

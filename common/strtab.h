@@ -1,6 +1,7 @@
 /* See LICENSE file for copyright and license details. */
 /*
- * strtab.h: a set of strings with dense indexes (ltjson, tally.c) (strtab.c).
+ * strtab.h: a set of strings with dense indexes (ltjson, tally.c, ltstat)
+ * (strtab.c).
  */
 #ifndef LT_STRTAB_H
 #define LT_STRTAB_H

@@ -209,8 +209,7 @@ f 9500 11 2 {} {\"bp\":\"e\",\"id\":4}" ]
 @test "ltstat -t: the wait track takes the last name and sort index its main thread was given, however many names the others were given" {
 	t=$BATS_TEST_TMPDIR/named.lt1
 	# hand.lt1, then the main thread renamed (longer, then shorter, and
-	# shorter again) among 6000 names of 2000 other threads, each longer
-	# than the last, so that the names kept are moved together.
+	# shorter again) among 6000 names of 2000 other threads
 	{
 		cat "$HAND"
 		awk 'BEGIN {

@@ -193,7 +193,7 @@ st_emit_meta(struct rank *r)
 {
 	const struct thr *m = r->main;
 	const char *tid = m->h.key + TIDOFF(m), *name, *sort;
-	size_t tn = m->h.keyn - TIDOFF(m);
+	size_t tn = m->h.keyn - TIDOFF(m), nn, sn;
 	int64_t v;
 
 	if (!(ST.tflag & T_WAITS))
@@ -203,8 +203,8 @@ st_emit_meta(struct rank *r)
 	lt_out_putc(ST.out, '\t');
 	put(r->wtid);
 	put("\t-\t\tthread_name\t{\"name\":");
-	if ((name = st_text(m->name)) != NULL)
-		lt_out_write(ST.out, name, strlen(name) - 1);
+	if ((name = st_text(m->name, &nn)) != NULL)
+		lt_out_write(ST.out, name, nn - 1);
 	else if (tid[0] == '"') {
 		put("\"tid ");
 		lt_out_write(ST.out, tid + 1, tn - 2);
@@ -214,7 +214,7 @@ st_emit_meta(struct rank *r)
 	}
 	put(" data wait\"}\t{}\n");
 	/* No sort index to give without one or an integer tid. */
-	if ((sort = st_text(m->sort)) == NULL &&
+	if ((sort = st_text(m->sort, &sn)) == NULL &&
 	    lt_int_parse(tid, tn, &v) != LT_NUM_OK)
 		return;
 	put("-\tM\t");
@@ -223,7 +223,7 @@ st_emit_meta(struct rank *r)
 	put(r->wtid);
 	put("\t-\t\tthread_sort_index\t{\"sort_index\":");
 	if (sort != NULL)
-		put(sort);
+		lt_out_write(ST.out, sort, sn);
 	else
 		lt_out_write(ST.out, tid, tn);
 	put("}\t{}\n");

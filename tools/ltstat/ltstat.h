@@ -19,6 +19,7 @@
 
 #include "lt.h"
 #include "idtab.h"
+#include "strtab.h"
 
 #define NS_PER_S	1000000000LL
 
@@ -136,7 +137,7 @@ struct thr {
 	struct proc	*p;
 	uint32_t	 name;		/* thread_name, a JSON string */
 	uint32_t	 sort;		/* thread_sort_index, as written */
-					/*   (in ST.text, 0 for none) */
+					/*   (in ST.text: index + 1, 0 none) */
 };
 
 /* Where the tid is in the key of thread t: after its process's key. */
@@ -376,9 +377,8 @@ struct run {
 	struct proc	*crashp;
 	int64_t		 crashts;
 	char		*crashmsg;	/* JSON string contents, or NULL */
-	/* the names and sort indexes of threads, each ending in NUL */
-	struct ltbuf	 text;
-	size_t		 textwaste;	/* bytes of it no thread uses */
+	/* the names and sort indexes of threads, each once */
+	struct ltstrtab	 text;
 	/* the configuration lines of the log (#config), distinct */
 	struct cfg	*cfg;
 	size_t		 ncfg, capcfg;
@@ -421,7 +421,7 @@ struct ev {
 
 struct proc *st_proc(const struct ltfield *, const struct ltfield *,
 	    struct thr **, const char **);
-const char *st_text(uint32_t);
+const char *st_text(uint32_t, size_t *);
 const char *st_args(struct proc *, const struct ltfield *, struct ev *,
 	    int);
 const char *st_cat(const struct ltfield *, int64_t);

@@ -971,68 +971,20 @@ nodeof(const char *v, size_t n)
 }
 
 /*
- * The names and sort indexes of threads, in ST.text, one after the
- * other, each ending in NUL (offset 0 is none): no allocation for each,
- * as a long job names tens of thousands of threads.  A text given again
- * goes where the last was when it fits; what is left unused is dropped
- * once it is half of the whole.
+ * The names and sort indexes of threads, in ST.text, each text once: a
+ * long job names tens of thousands of threads, with a few names.  A
+ * thread's is its index there, plus 1 (0: none).
  */
 const char *
-st_text(uint32_t off)
+st_text(uint32_t i, size_t *n)
 {
-	return off != 0 ? ST.text.p + off : NULL;
-}
-
-static struct ltbuf moved;	/* the texts being compacted */
-
-static void
-movetext(void *e)
-{
-	struct thr *t = e;
-	uint32_t *f[2];
-	const char *v;
-	int i;
-
-	f[0] = &t->name;
-	f[1] = &t->sort;
-	for (i = 0; i < 2; i++)
-		if ((v = st_text(*f[i])) != NULL) {
-			*f[i] = (uint32_t)moved.n;
-			lt_buf_add(&moved, v, strlen(v) + 1);
-		}
+	return i != 0 ? lt_strtab_key(&ST.text, i - 1, n) : NULL;
 }
 
 static void
 keeptext(uint32_t *to, const char *v, size_t vn)
 {
-	struct ltbuf t;
-	size_t oldn = *to != 0 ? strlen(ST.text.p + *to) : 0;
-
-	if (*to != 0 && vn <= oldn) {
-		memcpy(ST.text.p + *to, v, vn);
-		ST.text.p[*to + vn] = '\0';
-		ST.textwaste += oldn - vn;
-		return;
-	}
-	if (*to != 0)
-		ST.textwaste += oldn + 1;
-	*to = 0;
-	if (ST.textwaste > 65536 && ST.textwaste > ST.text.n / 2) {
-		moved.n = 0;
-		lt_buf_addc(&moved, '\0');
-		lt_id_each(&ST.thrs, movetext);
-		t = ST.text;
-		ST.text = moved;
-		moved = t;
-		ST.textwaste = 0;
-	}
-	if (ST.text.n == 0)
-		lt_buf_addc(&ST.text, '\0');
-	if (ST.text.n + vn + 1 > UINT32_MAX)
-		lt_die(LT_EXIT_SYS, "thread names of 4 GiB or more");
-	*to = (uint32_t)ST.text.n;
-	lt_buf_add(&ST.text, v, vn);
-	lt_buf_addc(&ST.text, '\0');
+	*to = (uint32_t)lt_strtab_get(&ST.text, v, vn, NULL) + 1;
 }
 
 /*
@@ -1201,7 +1153,6 @@ st_free(void)
 	lt_id_free(&ST.procs, freeproc);
 	st_sleep_free();
 	lt_id_free(&ST.thrs, NULL);
-	lt_buf_free(&ST.text);
-	lt_buf_free(&moved);
+	lt_strtab_free(&ST.text);
 	memset(&ST, 0, sizeof(ST));
 }
