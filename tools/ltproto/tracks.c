@@ -21,12 +21,13 @@
 #include <stdlib.h>
 
 #include "ltproto.h"
+#include "strtab.h"
 
 struct ptproc {
 	uint64_t	 uuid;
 	uint32_t	 seq;		/* of its threads' first events, or 0 */
 	uint32_t	 pid;
-	char		*name;
+	uint32_t	 name;		/* in names: index + 1, 0 for none */
 	int32_t		 rank;
 	unsigned	 hasrank : 1;
 	unsigned	 strname : 1;
@@ -68,13 +69,33 @@ static struct tmemo {
 
 #define SYN_TOP		((uint32_t)INT32_MAX)
 
+/*
+ * The names of processes and threads, each once: a long job has
+ * thousands of threads with a handful of names.  A name ends at its
+ * first NUL, if it has one.
+ */
+static struct ltstrtab	 names;
+
 static void
-setstr(char **dst, const char *p, size_t n)
+setname(uint32_t *dst, const char *p, size_t n)
 {
-	free(*dst);
-	*dst = lt_malloc(n + 1);
-	memcpy(*dst, p, n);
-	(*dst)[n] = '\0';
+	const char *z = memchr(p, '\0', n);
+
+	*dst = (uint32_t)lt_strtab_get(&names, p, z != NULL ?
+	    (size_t)(z - p) : n, NULL) + 1;
+}
+
+/* Name i as a field of pkt, if there is one. */
+static void
+putname(int field, uint32_t i)
+{
+	const char *p;
+	size_t n;
+
+	if (i == 0)
+		return;
+	p = lt_strtab_key(&names, i - 1, &n);
+	pb_bytes(&pkt, field, p, n);
 }
 
 static int
@@ -182,8 +203,7 @@ putproc(struct ptproc *pr)
 	descriptor_begin(pr->uuid, &o, &d);
 	m = pb_open(&pkt, TD_PROCESS);
 	pb_uint(&pkt, PD_PID, pr->pid);
-	if (pr->name != NULL)
-		pb_bytes(&pkt, PD_NAME, pr->name, strlen(pr->name));
+	putname(PD_NAME, pr->name);
 	pb_close(&pkt, m);
 	if (pr->hasrank)
 		pb_int(&pkt, TD_RANK, pr->rank);
@@ -199,8 +219,7 @@ putthread(struct ptthread *th)
 	m = pb_open(&pkt, TD_THREAD);
 	pb_uint(&pkt, THD_PID, procs[th->proc].pid);
 	pb_uint(&pkt, THD_TID, th->tid);
-	if (th->name != NULL)
-		pb_bytes(&pkt, THD_NAME, th->name, strlen(th->name));
+	putname(THD_NAME, th->name);
 	pb_close(&pkt, m);
 	if (th->hasrank)
 		pb_int(&pkt, TD_RANK, th->rank);
@@ -230,7 +249,7 @@ process(uint32_t pid, const char *name, size_t n)
 	pr->uuid = nextuuid++;
 	pr->pid = pid;
 	if (name != NULL) {
-		setstr(&pr->name, name, n);
+		setname(&pr->name, name, n);
 		pr->strname = 1;
 	}
 	return *v = (uint32_t)nprocs++;
@@ -319,7 +338,7 @@ pt_thread(const struct ltfield *pid, const struct ltfield *tid,
 		th->pid = procs[k.proc].pid;
 		th->tid = k.tid;
 		if (kind == ID_STR) {
-			setstr(&th->name, str.p, str.n);
+			setname(&th->name, str.p, str.n);
 			th->strname = 1;
 		}
 		*v = (uint32_t)nthreads++;
@@ -342,7 +361,7 @@ pt_process_name(uint32_t proc, const char *p, size_t n)
 
 	if (pr->strname)
 		return;
-	setstr(&pr->name, p, n);
+	setname(&pr->name, p, n);
 }
 
 void
@@ -350,7 +369,7 @@ pt_thread_name(struct ptthread *th, const char *p, size_t n)
 {
 	if (th->strname)
 		return;
-	setstr(&th->name, p, n);
+	setname(&th->name, p, n);
 }
 
 /* The first rank of each stands, as in Perfetto's JSON importer. */
@@ -506,12 +525,7 @@ pt_tracks_finish(void)
 void
 pt_tracks_free(void)
 {
-	size_t i;
-
-	for (i = 0; i < nprocs; i++)
-		free(procs[i].name);
-	for (i = 0; i < nthreads; i++)
-		free(threads[i].name);
+	lt_strtab_free(&names);
 	free(procs);
 	free(threads);
 	free(ctrs);
