@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "lt.h"
+#include "pb.h"
 #include "ltlanefix.h"
 
 #define FALLBACK	4000000000LL		/* lane tids counted from here */
@@ -69,6 +70,39 @@ textoff(const struct ids *ids, size_t n)
 }
 
 /*
+ * A counted text: n bytes kept in ids.text after their length, a
+ * varint (one byte, mostly), so that a thread holds only where it is.
+ * Returns that offset, never 0 (lf_ids_init took the first byte).
+ */
+static size_t
+counted(struct ids *ids, const char *p, size_t n)
+{
+	size_t off = ids->text.n;
+
+	pb_varint(&ids->text, idlen(n));
+	lt_buf_add(&ids->text, p, n);
+	return off;
+}
+
+/* A name kept as a counted text, its offset in 32 bits. */
+static uint32_t
+keepname(struct ids *ids, const char *p, size_t n)
+{
+	(void)textoff(ids, PB_VARINT_MAX + n);	/* dies past 4 GiB */
+	return (uint32_t)counted(ids, p, n);
+}
+
+/* The counted text at off: its bytes, their number in *n. */
+const char *
+lf_counted(const struct ids *ids, size_t off, size_t *n)
+{
+	const char *p = ids->text.p + off;
+
+	*n = (size_t)pb_takevarint(&p);
+	return p;
+}
+
+/*
  * The key of column col (pid or tid) of rec, its text in rec.  Returns
  * 0 when the member is absent, or is null, which Perfetto treats alike;
  * 1 otherwise.  Column syntax was checked.
@@ -120,21 +154,33 @@ void
 lf_key(const struct ids *ids, uint32_t t, int col, struct id *id)
 {
 	const struct thread *th = &ids->th[t];
+	const char *p;
+	size_t n;
 
 	memset(id, 0, sizeof(*id));
 	id->v = col == LT_PID ? th->pid : th->tid;
-	id->len = col == LT_PID ? th->pidlen : th->tidlen;
-	id->kind = id->len == 0 ? ID_INT : ID_TEXT;
+	id->kind = ID_INT;
+	if (col == LT_PID ? th->pidtext : th->tidtext) {
+		id->kind = ID_TEXT;
+		p = lf_counted(ids, (size_t)id->v, &n);
+		id->v = (int64_t)(p - ids->text.p);
+		id->len = (uint32_t)n;
+	}
 }
 
-/* Stored key v, len (as in struct thread) is id. */
+/* Stored key v (as in struct thread, a text if istext) is id. */
 static int
-ideq(const struct ids *ids, int64_t v, uint32_t len, const struct id *id)
+ideq(const struct ids *ids, int64_t v, int istext, const struct id *id)
 {
-	if (len == 0)
+	const char *p;
+	size_t n;
+
+	if (!istext)
 		return id->kind == ID_INT && id->v == v;
-	return id->kind == ID_TEXT && id->len == len &&
-	    memcmp(lf_text(ids, (size_t)v), idtext(ids, id), len) == 0;
+	if (id->kind != ID_TEXT)
+		return 0;
+	p = lf_counted(ids, (size_t)v, &n);
+	return n == id->len && memcmp(p, idtext(ids, id), n) == 0;
 }
 
 static uint64_t
@@ -154,19 +200,22 @@ idhash(const struct ids *ids, const struct id *id, uint64_t h)
 	return h ^ h >> 29;
 }
 
-/* A key kept: its text, if it has one, copied into ids->text. */
-static void
-keep(struct ids *ids, const struct id *id, int64_t *v, uint32_t *len)
+/*
+ * A key being looked up, kept into *v: its text, if it has one, as a
+ * counted text.  Returns 1 for a text.  A key that lf_key gave (the pid
+ * of a lane) shares the counted text it came from, just before it.
+ */
+static int
+keep(struct ids *ids, const struct id *id, int64_t *v)
 {
 	*v = id->v;
-	*len = 0;
-	if (id->kind == ID_TEXT) {
-		*len = id->len;
-		if (id->p != NULL) {
-			*v = (int64_t)ids->text.n;
-			lt_buf_add(&ids->text, id->p, id->len);
-		}
-	}
+	if (id->kind == ID_INT)
+		return 0;
+	if (id->p == NULL)
+		*v -= (int64_t)pb_varint_len(id->len);
+	else
+		*v = (int64_t)counted(ids, id->p, id->len);
+	return 1;
 }
 
 static uint64_t
@@ -217,8 +266,8 @@ lf_thread(struct ids *ids, const struct id *pid, const struct id *tid,
 	for (i = h & (ids->capslot - 1); (v = ids->slot[i]) != 0;
 	    i = (i + 1) & (ids->capslot - 1)) {
 		th = &ids->th[v - 1];
-		if (ideq(ids, th->tid, th->tidlen, tid) &&
-		    ideq(ids, th->pid, th->pidlen, pid))
+		if (ideq(ids, th->tid, th->tidtext, tid) &&
+		    ideq(ids, th->pid, th->pidtext, pid))
 			return v - 1;
 	}
 	if (!add)
@@ -228,8 +277,8 @@ lf_thread(struct ids *ids, const struct id *pid, const struct id *tid,
 	ids->th = lt_grow(ids->th, &ids->cap, ids->n + 1, sizeof(*ids->th));
 	th = &ids->th[ids->n];
 	memset(th, 0, sizeof(*th));
-	keep(ids, pid, &th->pid, &th->pidlen);
-	keep(ids, tid, &th->tid, &th->tidlen);
+	th->pidtext = keep(ids, pid, &th->pid);
+	th->tidtext = keep(ids, tid, &th->tid);
 	ids->slot[i] = (uint32_t)ids->n + 1;
 	return (uint32_t)ids->n++;
 }
@@ -310,15 +359,11 @@ lf_meta(struct ids *ids, const struct ltrec *rec, uint32_t t)
 	if (LT_IS(rec->f[LT_NAME], "thread_name") &&
 	    (v = lt_json_member(a->p, a->n, "name", &vn)) != NULL &&
 	    vn > 2 && v[0] == '"') {
-		th->name = textoff(ids, vn - 2);
-		th->namelen = idlen(vn - 2);
-		lt_buf_add(&ids->text, v + 1, vn - 2);
+		th->name = keepname(ids, v + 1, vn - 2);
 	} else if (LT_IS(rec->f[LT_NAME], "thread_sort_index") &&
 	    (v = lt_json_member(a->p, a->n, "sort_index", &vn)) != NULL &&
 	    (v[0] == '-' || (unsigned)(v[0] - '0') < 10)) {
-		th->sort = textoff(ids, vn);
-		th->sortlen = idlen(vn);
-		lt_buf_add(&ids->text, v, vn);
+		th->sort = keepname(ids, v, vn);
 	}
 }
 
@@ -357,7 +402,7 @@ lf_newlane(struct ids *ids, uint32_t t, uint32_t k, struct lane *ln)
 	struct id pid, tid, id;
 	char num[LT_NUMBUF];
 	uint32_t r;
-	size_t off;
+	size_t off, n;
 	int j;
 
 	lf_key(ids, t, LT_PID, &pid);
@@ -370,21 +415,25 @@ lf_newlane(struct ids *ids, uint32_t t, uint32_t k, struct lane *ln)
 		lt_buf_add(&ids->base, lf_text(ids, (size_t)tid.v), tid.len - 1);
 		snprintf(num, sizeof(num), " lane %u", k);
 		lt_buf_adds(&ids->base, num);
+		n = ids->base.n;
 		id.kind = ID_TEXT;
-		off = ids->text.n;
-		id.v = (int64_t)off;
 		for (j = 1; ; j++) {
-			ids->text.n = off;
-			lt_buf_add(&ids->text, ids->base.p, ids->base.n);
+			ids->base.n = n;
 			if (j > 1) {
 				snprintf(num, sizeof(num), " #%d", j);
-				lt_buf_adds(&ids->text, num);
+				lt_buf_adds(&ids->base, num);
 			}
-			lt_buf_addc(&ids->text, '"');
-			id.len = idlen(ids->text.n - off);
+			lt_buf_addc(&ids->base, '"');
+			id.p = ids->base.p;
+			id.len = idlen(ids->base.n);
 			if (!known(ids, &pid, &id))
 				break;
 		}
+		/* The lane's thread keeps the text; the lane uses it too. */
+		r = lf_thread(ids, &pid, &id, 1);
+		lf_key(ids, r, LT_TID, &id);
+		off = (size_t)id.v;
+		ln->tidlen = id.len;
 	} else {
 		id.v = 0;
 		if (tid.kind == ID_INT && tid.v >= 1 && k <= 999 &&
@@ -394,11 +443,11 @@ lf_newlane(struct ids *ids, uint32_t t, uint32_t k, struct lane *ln)
 			id.v = freetid(ids, &pid);
 		off = ids->text.n;
 		lt_buf_add(&ids->text, num, lt_i64_fmt(num, id.v));
+		ln->tidlen = idlen(ids->text.n - off);
+		r = lf_thread(ids, &pid, &id, 1);
 	}
 	(void)textoff(ids, 0);		/* dies past 4 GiB */
 	ln->tid = (uint32_t)off;
-	ln->tidlen = idlen(ids->text.n - off);
-	r = lf_thread(ids, &pid, &id, 1);
 	ids->th[r].islane = 1;
 }
 
@@ -429,8 +478,8 @@ lf_rename(struct ids *ids, uint32_t t)
 	c->tid = textoff(ids, LT_NUMBUF);
 	lt_buf_add(&ids->text, num, lt_i64_fmt(num, id.v));
 	c->tidlen = (uint32_t)(ids->text.n - c->tid);
-	/* ren has 31 bits. */
-	if (ids->ncol >= 1U << 31 || r >= (1U << 31) - 1)
+	/* ren has 29 bits. */
+	if (ids->ncol >= 1U << 29 || r >= (1U << 29) - 1)
 		lt_die(LT_EXIT_SYS, "too many threads renamed");
 	ids->th[r].ren = (uint32_t)ids->ncol;
 	ids->th[t].ren = r + 1;
@@ -501,6 +550,7 @@ lf_ids_init(struct ids *ids)
 	int i;
 
 	memset(ids, 0, sizeof(*ids));
+	lt_buf_addc(&ids->text, 0);	/* no counted text at 0 */
 	ids->nextfb = FALLBACK;
 	for (i = 0; i < LF_NCACHE; i++)
 		ids->cache[i].thread = LF_NONE;

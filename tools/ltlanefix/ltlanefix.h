@@ -120,20 +120,22 @@ struct lane {
 
 /*
  * A thread: one of every (pid, tid) ever seen, so it is small.  Its pid
- * and tid are kept as struct id's v and len, len 0 for an integer (a
- * JSON text is never empty); lf_key gives them back.  48 bytes.
+ * and tid are kept as struct id's v, an ID_TEXT as a counted text (its
+ * length, then it, in ids.text); lf_key gives them back.  The names are
+ * counted texts too.  32 bytes.
  */
 struct thread {
 	int64_t		 pid, tid;	/* the value, or offset in ids.text */
-	uint32_t	 pidlen, tidlen;	/* ID_TEXT's len; 0: ID_INT */
 	uint32_t	 track;		/* index + 1 in tracks, 0 for none */
-	uint32_t	 name, namelen;	/* in ids.text: thread_name contents;
-					   namelen 0: none */
-	uint32_t	 sort, sortlen;	/* thread_sort_index value */
-	unsigned	 ren : 31;	/* a lane's tid: + 1, the thread of its
+	uint32_t	 name;		/* counted text in ids.text: thread_name
+					   contents; 0: none */
+	uint32_t	 sort;		/* thread_sort_index value */
+	unsigned	 pidtext : 1;	/* pid is an ID_TEXT */
+	unsigned	 tidtext : 1;
+	unsigned	 islane : 1;	/* a lane's tid */
+	unsigned	 ren : 29;	/* a lane's tid: + 1, the thread of its
 					   records; else + 1, a thread renamed,
 					   its tid column in ids.col */
-	unsigned	 islane : 1;	/* a lane's tid */
 };
 
 #define LF_NCACHE	8
@@ -160,6 +162,7 @@ struct ids {
 
 void	lf_ids_init(struct ids *);
 const char *lf_text(const struct ids *, size_t);
+const char *lf_counted(const struct ids *, size_t, size_t *);
 void	lf_key(const struct ids *, uint32_t, int, struct id *);
 int	lf_getid(const struct ltrec *, int, struct id *);
 uint32_t lf_thread(struct ids *, const struct id *, const struct id *, int);

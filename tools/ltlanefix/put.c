@@ -152,7 +152,8 @@ lf_putlanes(struct ltout *out, const struct ids *ids,
 	const struct lane *ln;
 	struct id pid, tid;
 	char num[LT_NUMBUF];
-	size_t t, l, base;
+	const char *v;
+	size_t t, l, base, vn;
 	long long n = 0;
 
 	for (t = 0; t < ntr; t++) {
@@ -163,9 +164,10 @@ lf_putlanes(struct ltout *out, const struct ids *ids,
 		lf_key(ids, tr->thread, LT_PID, &pid);
 		lf_key(ids, tr->thread, LT_TID, &tid);
 		sort.n = name.n = 0;
-		if (th->sortlen > 0)
-			lt_buf_add(&sort, lf_text(ids, th->sort), th->sortlen);
-		else if (tid.kind == ID_INT && tid.v >= 0 &&
+		if (th->sort != 0) {
+			v = lf_counted(ids, th->sort, &vn);
+			lt_buf_add(&sort, v, vn);
+		} else if (tid.kind == ID_INT && tid.v >= 0 &&
 		    tid.v <= INT32_MAX) {
 			lt_buf_add(&sort, num, lt_i64_fmt(num, tid.v));
 			putmeta(out, ids, &pid, sort.p, sort.n,
@@ -173,9 +175,10 @@ lf_putlanes(struct ltout *out, const struct ids *ids,
 			    0);
 			n++;
 		}
-		if (th->namelen > 0)
-			lt_buf_add(&name, lf_text(ids, th->name), th->namelen);
-		else {
+		if (th->name != 0) {
+			v = lf_counted(ids, th->name, &vn);
+			lt_buf_add(&name, v, vn);
+		} else {
 			tmp.n = 0;
 			lf_showid(&tmp, ids, &tid);
 			lt_buf_adds(&name, "tid ");
