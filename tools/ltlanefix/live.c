@@ -487,7 +487,7 @@ writeflow(struct lf *lf, struct hflow *f)
 	struct ltfield fc[LT_NCOL];
 
 	if (f->lane != 0)
-		ln = &lf->tracks[t->track - 1].lane[f->lane - 1];
+		ln = lf_lane(&lf->tracks[t->track - 1], f->lane);
 	else
 		ln = lf_col(&lf->ids, f->thread);
 	if (ln == NULL && f->nts == f->ts)
@@ -805,8 +805,8 @@ placeopen(struct lf *lf, uint32_t th, int64_t ts)
 	struct track *tr = trk != 0 ? &lf->tracks[trk - 1] : NULL;
 	struct bslice *b;
 
-	if (t->pend.on || (tr != NULL && tr->pl != NULL &&
-	    !lf_track_open0(&lf->work, &tr->pl->eng, ts)))
+	if (t->pend.on || (tr != NULL && tr->pl != 0 &&
+	    !lf_track_open0(&lf->work, &lf->pl[tr->pl - 1]->eng, ts)))
 		return 0;
 	bindbefore(lf, th, ts);
 	memset(&t->pend, 0, sizeof(t->pend));
@@ -817,8 +817,8 @@ placeopen(struct lf *lf, uint32_t th, int64_t ts)
 	t->pend.last = t->last;
 	t->pend.haslast = t->haslast;
 	if (tr != NULL)
-		lf_xc_open(&lf_placer(tr)->before, ts, t->now, &t->pend.cnt,
-		    &t->pend.ceq);
+		lf_xc_open(&lf_placer(lf, trk - 1)->before, ts, t->now,
+		    &t->pend.cnt, &t->pend.ceq);
 	b = opened(t, ts);
 	b->x.ts = b->x.nts = ts;
 	b->x.end = b->x.nend = INT64_MAX;
@@ -984,7 +984,7 @@ closeopen(struct lf *lf, uint32_t th, struct held *h)
 {
 	struct lth *t = lth(th);
 	struct pend *pd = &t->pend;
-	struct track *tr = &lf->tracks[lf->ids.th[th].track - 1];
+	uint32_t trk = lf->ids.th[th].track - 1;
 	struct bslice *b = &t->bst[pd->b];
 	struct hflow *f;
 	int64_t e = h->x.end;
@@ -1011,10 +1011,11 @@ closeopen(struct lf *lf, uint32_t th, struct held *h)
 	if (e > t->maxend)
 		t->maxend = e;
 	if (e > pd->smax)
-		lf_track_bottom(&lf->work, &lf_placer(tr)->eng, h->x.ts, e);
+		lf_track_bottom(&lf->work, &lf_placer(lf, trk)->eng, h->x.ts,
+		    e);
 	lf->xbefore += pd->cnt - (e == pd->now ? pd->ceq : 0);
-	lf_xc_late(&lf_placer(tr)->before, h->x.ts, e);
-	lf_xc_late(lf_after(tr, 0), h->x.ts, e);
+	lf_xc_late(&lf_placer(lf, trk)->before, h->x.ts, e);
+	lf_xc_late(lf_after(lf, trk, 0), h->x.ts, e);
 	b->pend = 0;
 	b->x = h->x;
 	if (t->last.pend)
@@ -1320,7 +1321,7 @@ placelate(struct lf *lf, uint32_t th)
 	lf_lanes_sort(&lf->work, sl, idx, t->nlate);
 	lf_track_init(&eng);
 	memset(&before, 0, sizeof(before));
-	base = (uint32_t)lf->tracks[trk].nlane + 1;
+	base = lf_nlane(&lf->tracks[trk]) + 1;
 	for (i = 0; i < t->nlate; i++) {
 		h = t->late[idx[i]];
 		h->x = sl[idx[i]];

@@ -189,17 +189,22 @@ struct lfplace {
 	size_t		 capafter;
 };
 
+/* The lanes of a track, as many as it needed. */
+struct lanes {
+	uint32_t	 n;
+	struct lane	 l[];		/* lane k is l[k - 1]; room for 1, 2,
+					   4... */
+};
+
 /*
  * A track: a thread with X slices, and the lanes they needed.  It stays
- * to the end (the lanes are named then), so it is small.
+ * to the end (the lanes are named then), so it is small: 16 bytes (what
+ * the report counts per track is in the report).
  */
 struct track {
 	uint32_t	 thread;
-	uint32_t	 moved, snaps;
-	uint32_t	 nlane;
-	struct lane	*lane;		/* lane k is lane[k - 1]; room for
-					   2, 4, 8... */
-	struct lfplace	*pl;		/* NULL: none now */
+	uint32_t	 pl;		/* index + 1 in lf.pl; 0: none now */
+	struct lanes	*lanes;		/* NULL: none */
 };
 
 /*
@@ -212,6 +217,10 @@ struct lf {
 	struct lflanes	 work;
 	struct track	*tracks;
 	size_t		 ntracks, captracks;
+	struct lfplace	**pl;		/* of the tracks being placed */
+	size_t		 npl, cappl;
+	uint32_t	*freepl;	/* entries of pl let go */
+	size_t		 nfreepl, capfreepl;
 	struct report	*rep;		/* NULL with -q */
 	struct ltprog	 prog;		/* --progress-fd, after the input */
 	int64_t		 thr;		/* ns; strict: a shift < thr snaps */
@@ -228,8 +237,10 @@ uint32_t lf_record(struct lf *, struct ltrd *, const struct ltrec *,
 	    int64_t[2], int[2]);
 uint32_t lf_idthread(struct lf *, const struct ltrec *);
 void	lf_slicetimes(struct ltrd *, int64_t, int64_t, struct lfslice *);
-struct lfplace *lf_placer(struct track *);
-struct lfxc *lf_after(struct track *, uint32_t);
+struct lfplace *lf_placer(struct lf *, uint32_t);
+struct lfxc *lf_after(struct lf *, uint32_t, uint32_t);
+uint32_t lf_nlane(const struct track *);
+const struct lane *lf_lane(const struct track *, uint32_t);
 int	lf_isours(const char *, size_t);
 uint32_t lf_track(struct lf *, uint32_t, char *, size_t);
 void	lf_place(struct lf *, uint32_t, struct lfslice *, char *, size_t);
@@ -261,6 +272,7 @@ struct report;
 
 struct report *lf_rep_new(const char *);
 void	lf_rep_track(struct report *, size_t, const struct ltfield *);
+void	lf_rep_placed(struct report *, size_t, const struct lfslice *);
 void	lf_rep_slice(struct report *, size_t, const struct ltfield *,
 	    const struct lfslice *, const struct ids *, const struct lane *);
 enum {

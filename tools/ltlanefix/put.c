@@ -158,7 +158,7 @@ lf_putlanes(struct ltout *out, const struct ids *ids,
 
 	for (t = 0; t < ntr; t++) {
 		tr = &tracks[t];
-		if (tr->nlane == 0)
+		if (lf_nlane(tr) == 0)
 			continue;
 		th = &ids->th[tr->thread];
 		lf_key(ids, tr->thread, LT_PID, &pid);
@@ -185,8 +185,8 @@ lf_putlanes(struct ltout *out, const struct ids *ids,
 			lt_esc(&name, tmp.p, tmp.n);
 		}
 		base = name.n;
-		for (l = 0; l < tr->nlane; l++) {
-			ln = &tr->lane[l];
+		for (l = 0; l < tr->lanes->n; l++) {
+			ln = &tr->lanes->l[l];
 			name.n = base;
 			snprintf(num, sizeof(num), " lane %u", ln->k);
 			lt_buf_adds(&name, num);

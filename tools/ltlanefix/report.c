@@ -22,6 +22,7 @@ struct kernel {
 /* What a track adds to the report. */
 struct trep {
 	size_t		 hdr, hdrlen;	/* "pid=P tid=T", in text */
+	uint32_t	 nmoved, nsnaps;	/* its slices moved, snap steps */
 	struct ltbuf	 moved, snapped;	/* its lines of the two lists */
 };
 
@@ -104,6 +105,14 @@ lf_rep_track(struct report *r, size_t t, const struct ltfield *f)
 	lt_buf_adds(&r->text, " tid=");
 	lf_show(&r->text, f, LT_TID);
 	tr->hdrlen = r->text.n - tr->hdr;
+}
+
+/* Slice x of track t is placed, changed or not. */
+void
+lf_rep_placed(struct report *r, size_t t, const struct lfslice *x)
+{
+	r->tr[t].nmoved += x->lane != 0;
+	r->tr[t].nsnaps += x->snaps;
 }
 
 /* What happened to slice x of columns f, as trace-lanefix words it. */
@@ -334,15 +343,15 @@ make(struct report *r, struct ltbuf *b, const struct track *tracks,
 	lt_buf_adds(b, " track(s)\n");
 	for (t = 0; t < ntr; t++) {
 		tr = &tracks[t];
-		if (tr->nlane == 0 && tr->snaps == 0)
+		if (lf_nlane(tr) == 0 && r->tr[t].nsnaps == 0)
 			continue;
 		lt_buf_add(b, r->text.p + r->tr[t].hdr, r->tr[t].hdrlen);
 		lt_buf_adds(b, ": ");
-		putnum(b, (long long)tr->nlane + 1);
+		putnum(b, (long long)lf_nlane(tr) + 1);
 		lt_buf_adds(b, " lane(s), ");
-		putnum(b, tr->moved);
+		putnum(b, r->tr[t].nmoved);
 		lt_buf_adds(b, " slice(s) moved, ");
-		putnum(b, tr->snaps);
+		putnum(b, r->tr[t].nsnaps);
 		lt_buf_adds(b, " snapped\n");
 	}
 	lt_buf_adds(b, "snapped ");

@@ -65,28 +65,55 @@ lf_changed(const struct lfslice *x)
 	return x->lane != 0 || x->nts != x->ts || x->nend != x->end;
 }
 
+uint32_t
+lf_nlane(const struct track *tr)
+{
+	return tr->lanes != NULL ? tr->lanes->n : 0;
+}
+
+/* Lane k (from 1) of track tr. */
+const struct lane *
+lf_lane(const struct track *tr, uint32_t k)
+{
+	return &tr->lanes->l[k - 1];
+}
+
 const struct lane *
 lf_laneof(const struct lf *lf, uint32_t t, const struct lfslice *x)
 {
-	return x->lane == 0 ? NULL : &lf->tracks[t].lane[x->lane - 1];
+	return x->lane == 0 ? NULL : lf_lane(&lf->tracks[t], x->lane);
 }
 
-/* What places the slices of track tr, made when needed. */
+/*
+ * What places the slices of track t, made when needed.  Few tracks are
+ * placed at a time: the track has an index in lf.pl, not a pointer.
+ */
 struct lfplace *
-lf_placer(struct track *tr)
+lf_placer(struct lf *lf, uint32_t t)
 {
-	if (tr->pl == NULL) {
-		tr->pl = lt_calloc(1, sizeof(*tr->pl));
-		lf_track_init(&tr->pl->eng);
+	struct track *tr = &lf->tracks[t];
+	uint32_t i;
+
+	if (tr->pl == 0) {
+		if (lf->nfreepl > 0)
+			i = lf->freepl[--lf->nfreepl];
+		else {
+			lf->pl = lt_grow(lf->pl, &lf->cappl, lf->npl + 1,
+			    sizeof(*lf->pl));
+			i = (uint32_t)lf->npl++;
+		}
+		lf->pl[i] = lt_calloc(1, sizeof(*lf->pl[i]));
+		lf_track_init(&lf->pl[i]->eng);
+		tr->pl = i + 1;
 	}
-	return tr->pl;
+	return lf->pl[tr->pl - 1];
 }
 
-/* The crossing counter of lane k of track tr, made when first needed. */
+/* The crossing counter of lane k of track t, made when first needed. */
 struct lfxc *
-lf_after(struct track *tr, uint32_t k)
+lf_after(struct lf *lf, uint32_t t, uint32_t k)
 {
-	struct lfplace *pl = lf_placer(tr);
+	struct lfplace *pl = lf_placer(lf, t);
 	size_t old = pl->capafter;
 
 	if (k >= old) {
@@ -103,17 +130,25 @@ static void
 uselane(struct lf *lf, uint32_t t, uint32_t k)
 {
 	struct track *tr = &lf->tracks[t];
+	size_t cap;
+	uint32_t n;
 
-	while (k > tr->nlane) {
-		/* Most tracks have no lane or one: start small. */
-		if (tr->nlane == 0 || (tr->nlane >= 2 &&
-		    (tr->nlane & (tr->nlane - 1)) == 0))
-			tr->lane = lt_reallocarray(tr->lane,
-			    tr->nlane != 0 ? 2 * (size_t)tr->nlane : 2,
-			    sizeof(*tr->lane));
-		lf_newlane(&lf->ids, tr->thread, (uint32_t)tr->nlane + 1,
-		    &tr->lane[tr->nlane]);
-		tr->nlane++;
+	while (k > (n = lf_nlane(tr))) {
+		/*
+		 * Most tracks have no lane or one: room for one, then 2,
+		 * 4... (with their count, two would take a larger chunk).
+		 */
+		if ((n & (n - 1)) == 0) {
+			cap = n != 0 ? 2 * (size_t)n : 1;
+			if (cap > (SIZE_MAX - sizeof(*tr->lanes)) /
+			    sizeof(tr->lanes->l[0]))
+				lt_die(LT_EXIT_SYS, "too many lanes");
+			tr->lanes = lt_reallocarray(tr->lanes, 1,
+			    sizeof(*tr->lanes) + cap * sizeof(tr->lanes->l[0]));
+			tr->lanes->n = n;
+		}
+		lf_newlane(&lf->ids, tr->thread, n + 1, &tr->lanes->l[n]);
+		tr->lanes->n++;
 		lf->nlanes++;
 	}
 }
@@ -123,17 +158,16 @@ static void
 placed(struct lf *lf, uint32_t t, struct lfslice *x, char *line, size_t n,
     struct lfxc *before)
 {
-	struct track *tr = &lf->tracks[t];
 	struct ltfield f[LT_NCOL];
 	uint32_t k = x->lane;
 
 	uselane(lf, t, k);
 	if (lf->online) {
 		lf->xbefore += lf_xc_add(before, x->ts, x->end);
-		lf->xafter += lf_xc_add(lf_after(tr, k), x->nts, x->nend);
+		lf->xafter += lf_xc_add(lf_after(lf, t, k), x->nts, x->nend);
 	}
-	tr->moved += k != 0;
-	tr->snaps += x->snaps;
+	if (lf->rep != NULL)
+		lf_rep_placed(lf->rep, t, x);
 	lf->nmoved += k != 0;
 	lf->nsnaps += x->snaps;
 	lf->nsnapped += x->snaps != 0;
@@ -153,7 +187,7 @@ placed(struct lf *lf, uint32_t t, struct lfslice *x, char *line, size_t n,
 void
 lf_place(struct lf *lf, uint32_t t, struct lfslice *x, char *line, size_t n)
 {
-	struct lfplace *pl = lf_placer(&lf->tracks[t]);
+	struct lfplace *pl = lf_placer(lf, t);
 
 	x->lane = lf_track_put(&lf->work, &pl->eng, x, lf->thr);
 	placed(lf, t, x, line, n, &pl->before);
@@ -201,18 +235,24 @@ lf_follow(const struct lfslice *b, int64_t fts, int next, int64_t *nts,
 void
 lf_track_done(struct lf *lf, uint32_t t)
 {
-	struct lfplace *pl = lf->tracks[t].pl;
+	uint32_t i = lf->tracks[t].pl;
+	struct lfplace *pl;
 	size_t k;
 
-	if (pl == NULL)
+	if (i == 0)
 		return;
+	pl = lf->pl[i - 1];
 	lf_track_free(&lf->work, &pl->eng);
 	lf_xc_free(&pl->before);
 	for (k = 0; k < pl->capafter; k++)
 		lf_xc_free(&pl->after[k]);
 	free(pl->after);
 	free(pl);
-	lf->tracks[t].pl = NULL;
+	lf->pl[i - 1] = NULL;
+	lf->freepl = lt_grow(lf->freepl, &lf->capfreepl, lf->nfreepl + 1,
+	    sizeof(*lf->freepl));
+	lf->freepl[lf->nfreepl++] = i - 1;
+	lf->tracks[t].pl = 0;
 }
 
 void
@@ -222,9 +262,11 @@ lf_free(struct lf *lf)
 
 	for (t = 0; t < lf->ntracks; t++) {
 		lf_track_done(lf, (uint32_t)t);
-		free(lf->tracks[t].lane);
+		free(lf->tracks[t].lanes);
 	}
 	free(lf->tracks);
+	free(lf->pl);
+	free(lf->freepl);
 	lf_lanes_free(&lf->work);
 	lf_ids_free(&lf->ids);
 	lf_rep_free(lf->rep);

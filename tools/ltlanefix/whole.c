@@ -350,7 +350,7 @@ lf_whole_place(struct lf *lf)
 			lf_place(lf, t, &sl[i], at(soff[i]), arena.n - soff[i]);
 		}
 		crossings(lf, byidx + start[t], tn[t],
-		    (uint32_t)lf->tracks[t].nlane + 1);
+		    lf_nlane(&lf->tracks[t]) + 1);
 		lf_track_done(lf, t);
 		for (i = fl; fl < nf &&
 		    lf->ids.th[flows[fidx[fl]].thread].track == t + 1; fl++)
