@@ -233,6 +233,27 @@ field() {
 	    "$BATS_TEST_TMPDIR/q10_names.out"
 }
 
+@test "threads that share a name or a sort index name their lanes each after its own last one" {
+	t=$BATS_TEST_TMPDIR/names.lt1
+	# two threads named loader, the first renamed reader; both sort at 7;
+	# a slice crossing another on each makes a lane
+	{
+		printf '#lt1\n'
+		printf -- '-\tM\t%s\t1\t-\t\tthread_name\t{"name":"%s"}\t{}\n' \
+		    1 loader 2 loader 1 reader
+		printf -- '-\tM\t%s\t1\t-\t\tthread_sort_index\t{"sort_index":7}\t{}\n' 2 1
+		printf '%s\tX\t%s\t1\t10\tc\tn\t{}\t{}\n' 10 1 15 1 10 2 15 2
+	} > "$t"
+	ltlanefix -q "$t" | awk -F '\t' '$2 == "M" && $4 == 1001' > "$t.lanes"
+	cat > "$t.want" <<-'EOF'
+	-	M	1	1001	-		thread_name	{"name":"reader lane 1"}	{}
+	-	M	1	1001	-		thread_sort_index	{"sort_index":7}	{}
+	-	M	2	1001	-		thread_name	{"name":"loader lane 1"}	{}
+	-	M	2	1001	-		thread_sort_index	{"sort_index":7}	{}
+	EOF
+	cmp "$t.want" "$t.lanes"
+}
+
 @test "the report is trace-lanefix's, line for line" {
 	run -0 --separate-stderr ltlanefix "$D/q10_names.lt"
 	[ "${#stderr_lines[@]}" -eq 16 ]

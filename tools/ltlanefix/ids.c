@@ -84,12 +84,44 @@ counted(struct ids *ids, const char *p, size_t n)
 	return off;
 }
 
-/* A name kept as a counted text, its offset in 32 bits. */
+struct namekey {
+	const struct ids *ids;
+	const char	*p;
+	size_t		 n;
+};
+
+static int
+nameeq(const void *arg, uint32_t off)
+{
+	const struct namekey *k = arg;
+	const char *p;
+	size_t n;
+
+	p = lf_counted(k->ids, off, &n);
+	return n == k->n && memcmp(p, k->p, n) == 0;
+}
+
+/*
+ * A name (or sort index) kept as a counted text, its offset in 32 bits:
+ * each text once, as a long job's thousands of threads have a handful
+ * of names.
+ */
 static uint32_t
 keepname(struct ids *ids, const char *p, size_t n)
 {
-	(void)textoff(ids, PB_VARINT_MAX + n);	/* dies past 4 GiB */
-	return (uint32_t)counted(ids, p, n);
+	struct namekey k;
+	uint32_t *v;
+	int isnew;
+
+	k.ids = ids;
+	k.p = p;
+	k.n = n;
+	v = lt_map_get(&ids->names, lt_hash(p, n), nameeq, &k, &isnew);
+	if (isnew) {
+		(void)textoff(ids, PB_VARINT_MAX + n);	/* dies past 4 GiB */
+		*v = (uint32_t)counted(ids, p, n);
+	}
+	return *v;
 }
 
 /* The counted text at off: its bytes, their number in *n. */
@@ -563,6 +595,7 @@ lf_ids_free(struct ids *ids)
 	free(ids->col);
 	free(ids->slot);
 	lt_buf_free(&ids->text);
+	lt_map_free(&ids->names);
 	lt_buf_free(&ids->base);
 	memset(ids, 0, sizeof(*ids));
 }

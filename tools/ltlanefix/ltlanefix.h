@@ -122,7 +122,7 @@ struct lane {
  * A thread: one of every (pid, tid) ever seen, so it is small.  Its pid
  * and tid are kept as struct id's v, an ID_TEXT as a counted text (its
  * length, then it, in ids.text); lf_key gives them back.  The names are
- * counted texts too.  32 bytes.
+ * counted texts too, each text kept once (ids.names).  32 bytes.
  */
 struct thread {
 	int64_t		 pid, tid;	/* the value, or offset in ids.text */
@@ -152,6 +152,7 @@ struct ids {
 	uint32_t	*slot;		/* open addressing: thread + 1, 0 free */
 	size_t		 capslot;
 	struct ltbuf	 text;
+	struct ltmap	 names;		/* the names' counted texts, each once */
 	struct lane	*col;		/* the tid columns of threads renamed */
 	size_t		 ncol, capcol;
 	int64_t		 nextfb;	/* lane tids counted from here */
