@@ -56,14 +56,15 @@ same(const struct ltid *e, const struct ltfield *pid,
     const struct ltfield *tid)
 {
 	size_t n = 1 + pid->n + (tid != NULL ? 1 + tid->n : 0);
+	const char *key = lt_id_key(e);
 
 	/* The key is TAB pid [TAB tid]: no column holds a TAB. */
-	if (e->keyn != n || memcmp(e->key + 1, pid->p, pid->n) != 0)
+	if (e->keyn != n || memcmp(key + 1, pid->p, pid->n) != 0)
 		return 0;
 	if (tid == NULL)
 		return 1;
-	return e->key[1 + pid->n] == '\t' &&
-	    memcmp(e->key + pid->n + 2, tid->p, tid->n) == 0;
+	return key[1 + pid->n] == '\t' &&
+	    memcmp(key + pid->n + 2, tid->p, tid->n) == 0;
 }
 
 static void
@@ -112,6 +113,7 @@ lt_id_get(struct ltidtab *t, const struct ltfield *pid,
     const struct ltfield *tid, int add, int *isnew)
 {
 	struct ltid *e;
+	char *key;
 	uint32_t h;
 	size_t b, n;
 
@@ -142,16 +144,17 @@ lt_id_get(struct ltidtab *t, const struct ltfield *pid,
 		lt_die(LT_EXIT_SYS, "a pid and tid of 4 GiB or more");
 	if (n > (e->keycap != 0 ? e->keycap : sizeof(e->keyin))) {
 		if (e->keycap != 0)
-			free(e->key);
-		e->key = lt_malloc(n);
+			free(lt_id_key(e));
+		key = lt_malloc(n);
+		memcpy(e->keyin, &key, sizeof(key));
 		e->keycap = (uint32_t)n;
-	} else if (e->keycap == 0)
-		e->key = e->keyin;
-	e->key[0] = '\t';		/* never empty, even for "" */
-	memcpy(e->key + 1, pid->p, pid->n);
+	} else
+		key = lt_id_key(e);
+	key[0] = '\t';			/* never empty, even for "" */
+	memcpy(key + 1, pid->p, pid->n);
 	if (tid != NULL) {
-		e->key[1 + pid->n] = '\t';
-		memcpy(e->key + 2 + pid->n, tid->p, tid->n);
+		key[1 + pid->n] = '\t';
+		memcpy(key + 2 + pid->n, tid->p, tid->n);
 	}
 	e->keyn = (uint32_t)n;
 	b = h & (t->nbkt - 1);
@@ -211,7 +214,7 @@ lt_id_free(struct ltidtab *t, void (*fn)(void *))
 	for (e = t->freel; e != NULL; e = next) {
 		next = e->next;
 		if (e->keycap != 0)
-			free(e->key);
+			free(lt_id_key(e));
 	}
 	while ((sl = t->slabs) != NULL) {
 		t->slabs = sl->next;

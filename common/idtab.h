@@ -9,14 +9,28 @@
 
 #include "lt.h"
 
+/*
+ * The key is TAB pid [TAB tid], in keyin when it fits (most keys: 40
+ * bytes in all), else where keyin points.  lt_id_key() gives it.
+ */
 struct ltid {
 	struct ltid	*next;
-	char		*key;		/* TAB pid [TAB tid] */
 	uint32_t	 hash;		/* the low bits pick the bucket */
 	uint32_t	 keyn;
-	uint32_t	 keycap;	/* 0: key is in keyin */
-	char		 keyin[20];	/* most keys: 48 bytes in all */
+	uint32_t	 keycap;	/* 0: in keyin; else its room */
+	char		 keyin[20];
 };
+
+static inline char *
+lt_id_key(const struct ltid *e)
+{
+	char *p;
+
+	if (e->keycap == 0)
+		return (char *)(uintptr_t)e->keyin;
+	memcpy(&p, e->keyin, sizeof(p));
+	return p;
+}
 
 struct ltidtab {
 	struct ltid	**bkt;

@@ -123,7 +123,7 @@ zput(struct spans *sp, uint32_t v)
 static void
 zsleep(struct spans *sp, struct thread *th)
 {
-	const char *p = th->h.key + 1;
+	const char *p = lt_id_key(&th->h) + 1;
 	size_t n = th->h.keyn - 1, i;
 	struct sleeper *z;
 
@@ -168,7 +168,7 @@ lp_thread(struct spans *sp, const struct ltrec *rec, int add)
 	const struct sleeper *z;
 
 	if (th != NULL && th->h.keyn == n + 1 &&
-	    memcmp(th->h.key + 1, p, n) == 0)
+	    memcmp(lt_id_key(&th->h) + 1, p, n) == 0)
 		return th;
 	if (!add && sp->threads.n == 0 && sp->nzz == 0)
 		return NULL;
@@ -209,7 +209,7 @@ threadkey(const struct thread *th)
 {
 	struct ltfield f;
 
-	f.p = th->h.key + 1;
+	f.p = lt_id_key(&th->h) + 1;
 	f.n = th->h.keyn - 1;
 	return f;
 }
@@ -498,7 +498,7 @@ lp_tell(struct spans *sp, struct ltout *out)
 		th->dirty = 0;
 		if (!th->quiet) {
 			lt_out_write(out, "#open", 5);
-			lt_out_write(out, th->h.key, th->h.keyn);
+			lt_out_write(out, lt_id_key(&th->h), th->h.keyn);
 			lt_out_putc(out, '\t');
 			lt_put_us(out, th->now);
 			for (s = th->fresh; s != NULL; s = s->l[L_FRESH].next) {
@@ -522,7 +522,7 @@ lp_told(struct ltout *out, const struct span *s)
 	if (!s->told)
 		return;
 	lt_out_write(out, "#close", 6);
-	lt_out_write(out, s->th->h.key, s->th->h.keyn);
+	lt_out_write(out, lt_id_key(&s->th->h), s->th->h.keyn);
 	lt_out_putc(out, '\t');
 	lt_put_field(out, &s->f[LT_TS]);
 	lt_out_putc(out, '\n');

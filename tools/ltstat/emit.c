@@ -37,13 +37,13 @@ puti(int64_t v)
 static void
 putthr(const struct thr *t)
 {
-	lt_out_write(ST.out, t->h.key + 1, t->h.keyn - 1);
+	lt_out_write(ST.out, lt_id_key(&t->h) + 1, t->h.keyn - 1);
 }
 
 static void
 putpid(const struct proc *p)
 {
-	lt_out_write(ST.out, p->h.key + 1, p->h.keyn - 1);
+	lt_out_write(ST.out, lt_id_key(&p->h) + 1, p->h.keyn - 1);
 }
 
 /*
@@ -192,7 +192,7 @@ void
 st_emit_meta(struct rank *r)
 {
 	const struct thr *m = r->main;
-	const char *tid = m->h.key + TIDOFF(m), *name, *sort;
+	const char *tid = lt_id_key(&m->h) + TIDOFF(m), *name, *sort;
 	size_t tn = m->h.keyn - TIDOFF(m), nn, sn;
 	int64_t v;
 

@@ -332,7 +332,7 @@ struct cat {
 	struct hist	 h;
 };
 
-#define CATNAME(c)	((c)->id.key + 1)
+#define CATNAME(c)	(lt_id_key(&(c)->id) + 1)
 #define CATLEN(c)	((c)->id.keyn - 1)
 
 /* What -t adds (emit.c) and which parts. */

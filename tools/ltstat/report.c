@@ -91,13 +91,13 @@ at(int64_t ts)
 static void
 pid(const struct proc *p)
 {
-	lt_out_write(o, p->h.key + 1, p->h.keyn - 1);
+	lt_out_write(o, lt_id_key(&p->h) + 1, p->h.keyn - 1);
 }
 
 static void
 jpid(const struct proc *p)
 {
-	if (p->h.keyn == 2 && p->h.key[1] == '-')
+	if (p->h.keyn == 2 && lt_id_key(&p->h)[1] == '-')
 		pf("null");
 	else
 		pid(p);
@@ -660,7 +660,7 @@ tverdict(void)
 		/* A restarted job has ranks of one number in each run. */
 		if (ST.nnatt > 1)
 			st_bprintf(&t, " (pid %.*s)", (int)(r->p->h.keyn - 1),
-			    r->p->h.key + 1);
+			    lt_id_key(&r->p->h) + 1);
 		st_bprintf(&t, ": %s, %.1f%%",
 		    st_levelname[st_level(st_share(r->wait, r->compute))],
 		    100 * st_share(r->wait, r->compute));

@@ -50,8 +50,8 @@ st_proc(const struct ltfield *pid, const struct ltfield *tid,
 	/* The lines of a thread come in runs: its last one first. */
 	if ((t = ST.lastthr) != NULL && t->h.keyn == 2 + pid->n + tid->n &&
 	    t->p->h.keyn == 1 + pid->n &&
-	    memcmp(t->h.key + 1, pid->p, pid->n) == 0 &&
-	    memcmp(t->h.key + TIDOFF(t), tid->p, tid->n) == 0) {
+	    memcmp(lt_id_key(&t->h) + 1, pid->p, pid->n) == 0 &&
+	    memcmp(lt_id_key(&t->h) + TIDOFF(t), tid->p, tid->n) == 0) {
 		*tp = t;
 		return t->p;
 	}
@@ -215,7 +215,7 @@ st_cat(const struct ltfield *name, int64_t dur)
 static void
 waittid(struct rank *r)
 {
-	const char *tid = r->main->h.key + TIDOFF(r->main);
+	const char *tid = lt_id_key(&r->main->h) + TIDOFF(r->main);
 	size_t n = r->main->h.keyn - TIDOFF(r->main);
 	int64_t t;
 	size_t k;
@@ -1090,7 +1090,7 @@ st_end(void)
 			st_share_head(r, e, 0, 0);
 			freepend(e);
 		}
-		pid.p = r->p->h.key + 1;
+		pid.p = lt_id_key(&r->p->h) + 1;
 		pid.n = r->p->h.keyn - 1;
 		tid.p = r->wtid;
 		tid.n = strlen(r->wtid);
