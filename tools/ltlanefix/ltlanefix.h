@@ -152,7 +152,7 @@ struct ids {
 	uint32_t	*slot;		/* open addressing: thread + 1, 0 free */
 	size_t		 capslot;
 	struct ltbuf	 text;
-	struct ltmap	 names;		/* the names' counted texts, each once */
+	struct ltmap	 names;		/* the names' texts, each once */
 	struct lane	*col;		/* the tid columns of threads renamed */
 	size_t		 ncol, capcol;
 	int64_t		 nextfb;	/* lane tids counted from here */

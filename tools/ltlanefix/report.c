@@ -22,7 +22,7 @@ struct kernel {
 /* What a track adds to the report. */
 struct trep {
 	size_t		 hdr, hdrlen;	/* "pid=P tid=T", in text */
-	uint32_t	 nmoved, nsnaps;	/* its slices moved, snap steps */
+	uint32_t	 nmoved, nsnaps;	/* slices moved, snap steps */
 	struct ltbuf	 moved, snapped;	/* its lines of the two lists */
 };
 

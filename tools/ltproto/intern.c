@@ -61,7 +61,7 @@ struct table {
  * threads), the others in more, made when one is needed.
  */
 struct seqmore {
-	uint64_t	*bits[PT_NTAB];	/* iid i: bit i % 64 of word i / 64 - 1 */
+	uint64_t	*bits[PT_NTAB];	/* iid i: word i / 64 - 1, bit i % 64 */
 	size_t		 words[PT_NTAB];
 };
 

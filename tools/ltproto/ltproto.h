@@ -139,7 +139,7 @@ struct ptthread {
 	uint32_t	 pid;		/* numbers written; see tracks.c */
 	uint32_t	 tid;
 	uint32_t	 proc;		/* index of its process */
-	uint32_t	 name;		/* index + 1 in tracks.c names, 0: none */
+	uint32_t	 name;		/* tracks.c's names: index + 1, or 0 */
 	int32_t		 rank;
 	unsigned	 hasrank : 1;
 	unsigned	 strname : 1;	/* named after its string tid */

@@ -446,7 +446,8 @@ crashed(void)
 			st_bprintf(b, "rank %lld ", (long long)p->rank);
 		if (p->rank >= 0 && p->main == NULL && p->worker >= 0)
 			st_bprintf(b, "worker %lld ", (long long)p->worker);
-		st_bprintf(b, "(pid %.*s)", (int)(p->h.keyn - 1), lt_id_key(&p->h) + 1);
+		st_bprintf(b, "(pid %.*s)", (int)(p->h.keyn - 1),
+		    lt_id_key(&p->h) + 1);
 	}
 	at = (uint64_t)ssub(ST.crashts, ST.t0);
 	at = at / 1000000 + (at % 1000000 >= 500000);
