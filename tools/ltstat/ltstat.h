@@ -448,6 +448,7 @@ struct epoch *st_epochof(struct rank *, int64_t);
 
 void	st_sleep(struct proc *);
 void	st_thaw(struct proc *);
+void	st_pio_free(struct proc *);
 void	st_sleep_sweep(void);
 void	st_sleep_free(void);
 

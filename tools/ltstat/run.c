@@ -1106,11 +1106,7 @@ freeproc(void *e)
 	struct proc *p = e;
 
 	free(p->held);
-	if (p->w != NULL) {
-		free(p->w->ch);
-		st_ctr_free(&p->w->q);
-		free(p->w);
-	}
+	st_pio_free(p);
 	free(p->packed);
 }
 

@@ -88,7 +88,16 @@ st_sleep(struct proc *p)
 	pb_zigzag(&packed, w->pts);
 	pb_zigzag(&packed, w->pend);
 	p->packed = memcpy(lt_malloc(packed.n), packed.p, packed.n);
-	free(w->ch);
+	st_pio_free(p);
+}
+
+/* p's pio, if it has one, goes: its chunks, its counter changes. */
+void
+st_pio_free(struct proc *p)
+{
+	if (p->w == NULL)
+		return;
+	free(p->w->ch);
 	st_ctr_free(&p->w->q);
 	free(p->w);
 	p->w = NULL;
