@@ -88,3 +88,21 @@ lt_grow(void *p, size_t *cap, size_t need, size_t size)
 	*cap = n;
 	return lt_reallocarray(p, n, size);
 }
+
+/*
+ * p with room for need elements of size bytes, of which the first *made
+ * are in use: those from *made to need are zeroed, and *made becomes
+ * need.  Room grows by doubling as lt_grow's, but what lies beyond need
+ * is not written: a table by track of a long job would have up to half
+ * its pages zeroed, resident, for nothing.
+ */
+void *
+lt_grow_zero(void *p, size_t *cap, size_t *made, size_t need, size_t size)
+{
+	if (need <= *made)
+		return p;
+	p = lt_grow(p, cap, need, size);
+	memset((char *)p + *made * size, 0, (need - *made) * size);
+	*made = need;
+	return p;
+}

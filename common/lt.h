@@ -59,6 +59,7 @@ void	*lt_reallocarray(void *, size_t, size_t);
 char	*lt_strdup(const char *);
 /* Room for need elements of size bytes at p (doubling, from 4). */
 void	*lt_grow(void *, size_t *, size_t, size_t);
+void	*lt_grow_zero(void *, size_t *, size_t *, size_t, size_t);
 
 struct ltfield {
 	char	*p;

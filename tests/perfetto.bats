@@ -80,6 +80,44 @@ same_chain() {
 	echo "# compared pftrace-same-start.lt.gz: $n" >&3
 }
 
+# X ends that wait on their sequence (window.c) while its threads are
+# left alone for two sweeps (16384 events each) go to cold.c and come
+# back: when the thread is used again, and at the end of the stream.
+@test "JSON and .pftrace the same in Perfetto: X ends kept in cold.c while threads are left alone, and to the end" {
+	local n
+	awk 'BEGIN { print "#lt1"
+		# three threads of pid 1, nested slices, as they end
+		for (t = 11; t <= 13; t++)
+			for (k = 0; k < 20; k++) {
+				b = 1000 + k * 10 + t / 10
+				printf "%.1f\tX\t1\t%d\t3\tread\tchild\t{}\t{}\n", b + 2, t
+				printf "%.1f\tX\t1\t%d\t8\tread\tparent\t{\"k\":%d}\t{}\n", b, t, k
+			}
+		# five threads of pid 3 with two slices: one sequence
+		for (t = 31; t <= 35; t++) {
+			printf "%.1f\tX\t3\t%d\t2\tread\tc\t{}\t{}\n", 1003 + t, t
+			printf "%.1f\tX\t3\t%d\t6\tread\tp\t{}\t{}\n", 1001 + t, t
+		}
+		# another thread, for two sweeps
+		for (i = 0; i < 40000; i++)
+			printf "%.1f\tX\t2\t2\t1\tstep\tstep\t{}\t{}\n", 1300 + i * 2
+		# two of the three again, later, and one of pid 3
+		for (t = 11; t <= 12; t++)
+			for (k = 0; k < 5; k++) {
+				b = 90000 + k * 10 + t / 10
+				printf "%.1f\tX\t1\t%d\t3\tread\tchild\t{}\t{}\n", b + 2, t
+				printf "%.1f\tX\t1\t%d\t8\tread\tparent\t{}\t{}\n", b, t
+			}
+		printf "%.1f\tX\t3\t31\t2\tread\tc\t{}\t{}\n", 90001
+		# the third, at the very end of its last child
+		printf "%.1f\tX\t1\t13\t1\tread\tnext\t{}\t{}\n", 1196.3
+	}' >"$T/ends.lt1"
+	ltjson "$T/ends.lt1" >"$T/t.json"
+	ltproto -o "$T/t.pftrace" "$T/ends.lt1"
+	n=$(tp_same "$T/t.json" "$T/t.pftrace") || { echo "$n"; return 1; }
+	echo "# compared X ends kept in cold.c: $n" >&3
+}
+
 @test "JSON and .pftrace the same in Perfetto: the bundled sample, genlog of every format" {
 	local f
 	same_chain "$DATA/sample.log"

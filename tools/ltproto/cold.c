@@ -1,14 +1,16 @@
 /* See LICENSE file for copyright and license details. */
 /*
- * cold.c: the packed stacks of the tracks left alone (roots.c), by
- * track.  They stay in memory while they take at most COLDMEM bytes in
- * all; beyond, those in memory go to a temporary file in $TMPDIR (or
+ * cold.c: what is left alone, packed: the stacks of tracks (roots.c),
+ * by track, and the X ends that sequences hold (window.c), by
+ * sequence.  They stay in memory while they take at most COLDMEM bytes
+ * in all; beyond, those in memory go to a temporary file in $TMPDIR (or
  * /tmp), removed as soon as it is made, and are read back when their
- * track is used again.  A long job has a track for every thread
- * it ever had, and those whose threads are gone keep their last roots
- * to the end: on disk, not in memory.  The file only grows (by what is
- * packed, a few bytes an event); without it (none can be made, or a
- * write fails, which is said once) the stacks stay in memory.
+ * track or sequence is used again.  A long job has a track and a
+ * sequence for every thread it ever had, and those whose threads are
+ * gone keep their last roots and X ends to the end: on disk, not in
+ * memory.  The file only grows (by what is packed, a few bytes an
+ * event); without it (none can be made, or a write fails, which is
+ * said once) they stay in memory.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -29,15 +31,17 @@ struct cold {
 	uint64_t	 fresh : 1;	/* MEM: packed since the last spill */
 };
 
-static struct cold	*colds;		/* by track uuid */
-static size_t		 capcolds;
+static struct table {
+	struct cold	*c;		/* by track uuid, or sequence id */
+	size_t		 n, cap;	/* made, room for */
+}			 tabs[PT_NCOLD];
 static size_t		 inmem;		/* bytes of those in memory */
 static int		 fd = -1, nofile;
 static const char	*tmpdir;	/* where the file is */
 static const char	*fromenv;	/* " (TMPDIR)" when it says so, or "" */
 static uint64_t		 fend;		/* bytes written to the file */
-static struct ltbuf	 stage;		/* bytes to write, of tracks staged */
-static uint32_t		*staged;
+static struct ltbuf	 stage;		/* bytes to write, of those staged */
+static uint64_t		*staged;	/* kind << 32 | key */
 static size_t		 nstaged, capstaged;
 
 static char *
@@ -46,7 +50,14 @@ memof(const struct cold *c)
 	return (char *)(uintptr_t)c->at;
 }
 
-/* From now on, the stacks stay in memory: why is said once. */
+/* The entry of key, of a kind (PT_COLD*). */
+static struct cold *
+entry(int kind, uint32_t key)
+{
+	return &tabs[kind].c[key];
+}
+
+/* From now on, what is left alone stays in memory: why is said once. */
 static void
 nomore(const char *what, int err)
 {
@@ -78,7 +89,7 @@ opentmp(void)
 	return 1;
 }
 
-/* The staged bytes written: their tracks' stacks are on disk then. */
+/* The staged bytes written: what they pack is on disk then. */
 static int
 flush(void)
 {
@@ -99,7 +110,7 @@ flush(void)
 		off += (size_t)w;
 	}
 	for (i = 0, off = 0; i < nstaged; i++) {
-		c = &colds[staged[i]];
+		c = entry((int)(staged[i] >> 32), (uint32_t)staged[i]);
 		free(memof(c));
 		inmem -= c->n;
 		c->at = fend + off;
@@ -119,61 +130,64 @@ flush(void)
 static void
 spill(void)
 {
+	struct cold *c;
 	size_t t;
+	int k;
 
 	if (nofile || (fd < 0 && !opentmp()))
 		return;
-	for (t = 0; t < capcolds; t++) {
-		if (colds[t].where != MEM)
-			continue;
-		if (colds[t].fresh) {
-			colds[t].fresh = 0;
-			continue;
+	for (k = 0; k < PT_NCOLD; k++)
+		for (t = 0; t < tabs[k].n; t++) {
+			c = &tabs[k].c[t];
+			if (c->where != MEM)
+				continue;
+			if (c->fresh) {
+				c->fresh = 0;
+				continue;
+			}
+			if (stage.n > 0 && stage.n + c->n > STAGE && !flush())
+				return;
+			lt_buf_add(&stage, memof(c), c->n);
+			staged = lt_grow(staged, &capstaged, nstaged + 1,
+			    sizeof(*staged));
+			staged[nstaged++] = (uint64_t)k << 32 | t;
 		}
-		if (stage.n > 0 && stage.n + colds[t].n > STAGE && !flush())
-			return;
-		lt_buf_add(&stage, memof(&colds[t]), colds[t].n);
-		staged = lt_grow(staged, &capstaged, nstaged + 1,
-		    sizeof(*staged));
-		staged[nstaged++] = (uint32_t)t;
-	}
 	if (stage.n > 0)
 		flush();
 }
 
 int
-pt_cold_has(uint32_t track)
+pt_cold_has(int kind, uint32_t key)
 {
-	return track < capcolds && colds[track].where != NONE;
+	return key < tabs[kind].n && entry(kind, key)->where != NONE;
 }
 
-/* The packed stack of track, p[0..n), kept. */
+/* What is packed of key, of a kind, p[0..n), kept. */
 void
-pt_cold_put(uint32_t track, const char *p, size_t n)
+pt_cold_put(int kind, uint32_t key, const char *p, size_t n)
 {
-	size_t old = capcolds;
+	struct table *tb = &tabs[kind];
+	struct cold *c;
 
-	if (track >= capcolds) {
-		colds = lt_grow(colds, &capcolds, (size_t)track + 1,
-		    sizeof(*colds));
-		memset(colds + old, 0, (capcolds - old) * sizeof(*colds));
-	}
-	colds[track].at = (uintptr_t)memcpy(lt_malloc(n), p, n);
-	colds[track].n = n;
-	colds[track].where = MEM;
-	colds[track].fresh = 1;
+	tb->c = lt_grow_zero(tb->c, &tb->cap, &tb->n, (size_t)key + 1,
+	    sizeof(*tb->c));
+	c = &tb->c[key];
+	c->at = (uintptr_t)memcpy(lt_malloc(n > 0 ? n : 1), p, n);
+	c->n = n;
+	c->where = MEM;
+	c->fresh = 1;
 	if ((inmem += n) > COLDMEM)
 		spill();
 }
 
 /*
- * The packed stack of track (pt_cold_has), in memory the caller frees,
- * and no longer kept here.
+ * What is packed of key, of a kind (pt_cold_has), in memory the caller
+ * frees, and no longer kept here.
  */
 char *
-pt_cold_take(uint32_t track)
+pt_cold_take(int kind, uint32_t key)
 {
-	struct cold *c = &colds[track];
+	struct cold *c = entry(kind, key);
 	size_t off = 0;
 	ssize_t r;
 	char *p;
@@ -203,18 +217,22 @@ void
 pt_cold_free(void)
 {
 	size_t t;
+	int k;
 
-	for (t = 0; t < capcolds; t++)
-		if (colds[t].where == MEM)
-			free(memof(&colds[t]));
-	free(colds);
+	for (k = 0; k < PT_NCOLD; k++) {
+		for (t = 0; t < tabs[k].n; t++)
+			if (tabs[k].c[t].where == MEM)
+				free(memof(&tabs[k].c[t]));
+		free(tabs[k].c);
+		tabs[k].c = NULL;
+		tabs[k].n = tabs[k].cap = 0;
+	}
 	free(staged);
 	lt_buf_free(&stage);
 	if (fd >= 0)
 		close(fd);
-	colds = NULL;
 	staged = NULL;
-	capcolds = inmem = nstaged = capstaged = 0;
+	inmem = nstaged = capstaged = 0;
 	fd = -1;
 	nofile = 0;
 	fend = 0;

@@ -81,7 +81,7 @@ static size_t		 total;
 static uint64_t		 gen = 1;
 static long long	 resets;
 static struct seq	*seqs;		/* by id */
-static size_t		 capseqs;
+static size_t		 nseqs, capseqs;	/* made, room for */
 static uint32_t		 cur;		/* the sequence being written */
 
 static const uint32_t field[PT_NTAB] = {
@@ -183,13 +183,10 @@ void
 pt_seq_use(uint32_t id, uint64_t track)
 {
 	struct seq *sq;
-	size_t old = capseqs;
 	int t;
 
-	if (id >= capseqs) {
-		seqs = lt_grow(seqs, &capseqs, (size_t)id + 1, sizeof(*seqs));
-		memset(seqs + old, 0, (capseqs - old) * sizeof(*seqs));
-	}
+	seqs = lt_grow_zero(seqs, &capseqs, &nseqs, (size_t)id + 1,
+	    sizeof(*seqs));
 	sq = &seqs[id];
 	cur = id;
 	if (sq->gen == gen)
@@ -424,7 +421,7 @@ pt_intern_free(void)
 	size_t i;
 	int t;
 
-	for (i = 0; i < capseqs; i++) {
+	for (i = 0; i < nseqs; i++) {
 		if (seqs[i].more == NULL)
 			continue;
 		for (t = 0; t < PT_NTAB; t++)
@@ -433,7 +430,7 @@ pt_intern_free(void)
 	}
 	free(seqs);
 	seqs = NULL;
-	capseqs = 0;
+	nseqs = capseqs = 0;
 	cur = 0;
 	resets = 0;
 	clear();

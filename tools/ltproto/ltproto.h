@@ -233,12 +233,16 @@ void	pt_roots_free(void);
 long long pt_roots_lost(void);
 
 /*
- * cold.c: the packed stacks of tracks left alone, in memory up to a
- * bound, beyond it in a temporary file.
+ * cold.c: what is left alone, packed, in memory up to a bound, beyond it
+ * in a temporary file: the stacks of tracks, by track uuid
+ * (PT_COLDSTACK), and the X ends sequences hold, by sequence id
+ * (PT_COLDEND).
  */
-int	pt_cold_has(uint32_t);
-void	pt_cold_put(uint32_t, const char *, size_t);
-char	*pt_cold_take(uint32_t);
+enum { PT_COLDSTACK, PT_COLDEND, PT_NCOLD };
+
+int	pt_cold_has(int, uint32_t);
+void	pt_cold_put(int, uint32_t, const char *, size_t);
+char	*pt_cold_take(int, uint32_t);
 void	pt_cold_free(void);
 
 /* event.c: records to packets. */

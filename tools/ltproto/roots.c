@@ -150,16 +150,15 @@ static struct stack *
 stackof(uint32_t track, int create)
 {
 	struct stack *st;
-	size_t old = capstacks, i;
+	size_t i;
 
-	if (track >= capstacks) {
+	if (track >= nstacks) {
 		if (!create)
 			return NULL;
-		stacks = lt_grow(stacks, &capstacks, (size_t)track + 1,
-		    sizeof(*stacks));
-		memset(stacks + old, 0, (capstacks - old) * sizeof(*stacks));
+		stacks = lt_grow_zero(stacks, &capstacks, &nstacks,
+		    (size_t)track + 1, sizeof(*stacks));
 	}
-	if (stacks[track] == NULL && pt_cold_has(track))
+	if (stacks[track] == NULL && pt_cold_has(PT_COLDSTACK, track))
 		thaw(track);
 	if ((st = stacks[track]) != NULL || !create) {
 		if (st != NULL)
@@ -174,8 +173,6 @@ stackof(uint32_t track, int create)
 		st->gone[i] = INT64_MIN;	/* no time is: ts >= 0 */
 	stacks[track] = st;
 	st->used = 1;
-	if ((size_t)track + 1 > nstacks)
-		nstacks = (size_t)track + 1;
 	return st;
 }
 
@@ -550,7 +547,7 @@ freeze(uint32_t track)
 			prevn = it[j].len;
 		}
 	}
-	pt_cold_put(track, packed.p, packed.n);
+	pt_cold_put(PT_COLDSTACK, track, packed.p, packed.n);
 	dispose(st);
 	stacks[track] = NULL;
 }
@@ -569,7 +566,7 @@ thaw(uint32_t track)
 	int64_t last = 0;
 	size_t i, j, k, n;
 
-	p = cold = pt_cold_take(track);
+	p = cold = pt_cold_take(PT_COLDSTACK, track);
 	st = newstack(pb_takevarint(&p));
 	st->nbot = pb_takevarint(&p);
 	st->nring = pb_takevarint(&p);

@@ -97,10 +97,17 @@ pt_out_open(int fd, const char *name, size_t events)
  * between.  A sequence keeps at most PENDCAP ends, the earliest going
  * first beyond.  The roots (roots.c) let go of their oldest first, for
  * the same reason.
+ *
+ * The ends of a sequence not used for a sweep go to cold.c, packed,
+ * and come back when a packet of the sequence comes at the time of the
+ * first or later.  Those of a thread gone wait so for the end of the
+ * stream, where its roots are written (pt_flush) and bring them back:
+ * then what a packet leaves, REFREEZE ends or fewer, goes back at once.
  */
 #define PENDMAX		24	/* bytes of an X end that waits: */
 				/*   they have 21 at most */
 #define PENDCAP		4096
+#define REFREEZE	64
 
 struct pend {
 	int64_t		 ts;
@@ -112,12 +119,16 @@ struct pend {
 static struct seqout {
 	uint64_t	 last;		/* of CLOCK_DELTA */
 	struct pend	*e;		/* e[lo..n), in order of time: */
-	size_t		 lo, n, cap;	/*   most come after the others */
-	int		 used;		/* since the last pt_out_sweep() */
+	uint32_t	 lo, n, cap;	/*   most come after the others */
+	unsigned char	 used;		/* since the last pt_out_sweep() */
+	unsigned char	 cold;		/* its ends are in cold.c, */
+	int64_t		 coldts;	/* ... the first at this time */
 }			*seqout;	/* by sequence id */
-static size_t		 capseqout;
+static size_t		 nseqout, capseqout;	/* made, room for */
 static int64_t		 base;		/* BOOTTIME ns where our clocks start */
 static struct ltbuf	 took;		/* ends unwait() takes */
+static struct ltbuf	 packed;	/* ends freeze() packs */
+static int		 ending;	/* pt_flush() writes what is held */
 
 /* Times count from t0 (0 or more), given before the first packet. */
 void
@@ -132,34 +143,97 @@ pt_out_t0(void)
 	return base;
 }
 
-/* Sequence id's output. */
-static struct seqout *
-seqat(size_t id)
+/* The ends of a sequence, if it has any, to cold.c; its array freed. */
+static void
+freeze(struct seqout *so)
 {
-	size_t old = capseqout;
+	const struct pend *e;
+	uint64_t last = 0;
 
-	if (id >= capseqout) {
-		seqout = lt_grow(seqout, &capseqout, id + 1, sizeof(*seqout));
-		memset(seqout + old, 0, (capseqout - old) * sizeof(*seqout));
+	if (so->lo < so->n) {
+		packed.n = 0;
+		pb_varint(&packed, so->n - so->lo);
+		for (e = so->e + so->lo; e < so->e + so->n; e++) {
+			pb_zigzag(&packed, (int64_t)((uint64_t)e->ts - last));
+			last = (uint64_t)e->ts;
+			pb_varint(&packed, e->track);
+			pb_varint(&packed, e->len);
+			lt_buf_add(&packed, e->p, e->len);
+		}
+		pt_cold_put(PT_COLDEND, (uint32_t)(so - seqout), packed.p,
+		    packed.n);
+		so->cold = 1;
+		so->coldts = so->e[so->lo].ts;
 	}
-	return &seqout[id];
+	free(so->e);
+	so->e = NULL;
+	so->lo = so->n = so->cap = 0;
 }
 
-/* The sequence of a held packet: its first field (pt_seq_fields()). */
+/* The ends of sequence id, out of cold.c. */
+static void
+thaw(struct seqout *so, uint32_t id)
+{
+	char *cold;
+	const char *p;
+	struct pend *e;
+	uint64_t last = 0;
+	size_t i, n;
+
+	p = cold = pt_cold_take(PT_COLDEND, id);
+	n = (size_t)pb_takevarint(&p);
+	so->e = lt_reallocarray(NULL, n, sizeof(*so->e));
+	for (i = 0; i < n; i++) {
+		e = &so->e[i];
+		last += (uint64_t)pb_takezigzag(&p);	/* mod 2^64 */
+		e->ts = (int64_t)last;
+		e->track = (uint32_t)pb_takevarint(&p);
+		e->len = (uint8_t)pb_takevarint(&p);
+		memcpy(e->p, p, e->len);
+		p += e->len;
+	}
+	free(cold);
+	so->lo = 0;
+	so->n = so->cap = (uint32_t)n;
+	so->cold = 0;
+}
+
+/*
+ * Sequence id's output, used, its ends thawed if one is at ts or
+ * before: those left in cold.c are all later.
+ */
 static struct seqout *
-seqof(const char *p, size_t n)
+seqat(size_t id, int64_t ts)
+{
+	struct seqout *so;
+
+	seqout = lt_grow_zero(seqout, &capseqout, &nseqout, id + 1,
+	    sizeof(*seqout));
+	so = &seqout[id];
+	if (so->cold && so->coldts <= ts)
+		thaw(so, (uint32_t)id);
+	so->used = 1;
+	return so;
+}
+
+/*
+ * The sequence of a held packet of time ts: its first field
+ * (pt_seq_fields()).
+ */
+static struct seqout *
+seqof(const char *p, size_t n, int64_t ts)
 {
 	const unsigned char *q = (const unsigned char *)p;
 	size_t id = 0, i;
 
-	if (n >= 2 && q[1] < 0x80 && q[1] < capseqout)	/* an id below 128 */
-		return &seqout[q[1]];
+	if (n >= 2 && q[1] < 0x80)	/* an id below 128 */
+		return seqat(q[1], ts);
 	for (i = 1; i < 6 && i < n; i++) {
 		id |= (size_t)(q[i] & 0x7f) << (7 * (i - 1));
 		if (q[i] < 0x80)
 			break;
 	}
-	return seqat(id);
+	return seqat(id, ts);
 }
 
 /* A held packet p[0..n) at ts, out, its time as a delta where it can be. */
@@ -217,7 +291,7 @@ unpend(struct seqout *so)
 void
 pt_put_at(int64_t ts, uint32_t track, int kind, const char *p, size_t n)
 {
-	struct seqout *so = seqof(p, n);
+	struct seqout *so = seqof(p, n, ts);
 	const struct pend *e;
 
 	while (so->lo < so->n && (e = &so->e[so->lo])->ts <= ts) {
@@ -226,6 +300,8 @@ pt_put_at(int64_t ts, uint32_t track, int kind, const char *p, size_t n)
 		unpend(so);
 	}
 	frame(so, ts, p, n);
+	if (ending && so->lo < so->n && so->n - so->lo <= REFREEZE)
+		freeze(so);
 }
 
 /* An X end of a track that waits for its time on its sequence. */
@@ -233,14 +309,13 @@ static void
 pend(int64_t ts, uint32_t track, const char *p, size_t n)
 {
 	struct seqout *so;
-	size_t i;
+	size_t i, room;
 
 	if (n > PENDMAX) {
 		pt_put_at(ts, track, PT_KXEND, p, n);
 		return;
 	}
-	so = seqof(p, n);
-	so->used = 1;
+	so = seqof(p, n, INT64_MAX);
 	if (so->n - so->lo == PENDCAP)
 		unpend(so);
 	if (so->n == so->cap) {
@@ -249,9 +324,12 @@ pend(int64_t ts, uint32_t track, const char *p, size_t n)
 			    sizeof(*so->e));
 			so->n -= so->lo;
 			so->lo = 0;
-		} else
-			so->e = lt_grow(so->e, &so->cap, so->n + 1,
+		} else {
+			room = so->cap;
+			so->e = lt_grow(so->e, &room, so->n + 1,
 			    sizeof(*so->e));
+			so->cap = (uint32_t)room;	/* 2 PENDCAP at most */
+		}
 	}
 	for (i = so->n; i > so->lo && so->e[i - 1].ts > ts; i--)
 		;
@@ -267,42 +345,39 @@ pend(int64_t ts, uint32_t track, const char *p, size_t n)
 void
 pt_out_drain(uint32_t id)
 {
-	if (id < capseqout)
-		while (seqout[id].lo < seqout[id].n)
-			unpend(&seqout[id]);
+	struct seqout *so;
+
+	if (id >= nseqout)
+		return;
+	so = seqat(id, INT64_MAX);
+	while (so->lo < so->n)
+		unpend(so);
+	free(so->e);
+	so->e = NULL;
+	so->cap = 0;
 }
 
 /*
- * Every so many events: the ends of the sequences that had none to
- * wait since the last time get an array of their size, or none.  Most
- * of a stream's sequences are those of threads gone, whose last ends
- * wait for the end of the stream.
+ * Every so many events: the ends of the sequences not used since the
+ * last time go to cold.c, packed, and their arrays are freed.  Most of
+ * a stream's sequences are those of threads gone, whose last ends wait
+ * for the end of the stream.
  */
 void
 pt_out_sweep(void)
 {
 	struct seqout *so;
-	struct pend *e;
-	size_t i, n;
+	size_t i;
 
-	for (i = 0; i < capseqout; i++) {
+	for (i = 0; i < nseqout; i++) {
 		so = &seqout[i];
-		if (so->used) {
+		if (so->used)
 			so->used = 0;
-			continue;
-		}
-		n = so->n - so->lo;
-		if (so->cap == n)
-			continue;
-		/* a copy, not realloc: the whole of the old one is free */
-		e = n > 0 ? lt_reallocarray(NULL, n, sizeof(*e)) : NULL;
-		if (n > 0)
-			memcpy(e, so->e + so->lo, n * sizeof(*e));
-		free(so->e);
-		so->e = e;
-		so->lo = 0;
-		so->n = so->cap = n;
+		else if (so->cap != 0)
+			freeze(so);
 	}
+	if (packed.cap > 4096)
+		lt_buf_free(&packed);
 }
 
 /* Every X end waiting. */
@@ -311,7 +386,7 @@ unpendall(void)
 {
 	size_t i;
 
-	for (i = 0; i < capseqout; i++)
+	for (i = 0; i < nseqout; i++)
 		pt_out_drain((uint32_t)i);
 }
 
@@ -319,7 +394,7 @@ unpendall(void)
 void
 pt_out_restart(uint32_t id)
 {
-	seqat(id)->last = 0;
+	seqat(id, INT64_MIN)->last = 0;
 }
 
 /* A whole packet, without a time: written at once. */
@@ -356,13 +431,13 @@ static struct span {
 	size_t		 n;
 	int64_t		 lo, hi;
 }			*spans;
-static size_t		 capspans;
+static size_t		 nspans, capspans;	/* made, room for */
 
 /* May the group of a track at ts be held? */
 static int
 maybe(int64_t ts, uint32_t track)
 {
-	return track < capspans && spans[track].n > 0 &&
+	return track < nspans && spans[track].n > 0 &&
 	    ts >= spans[track].lo && ts <= spans[track].hi;
 }
 
@@ -370,14 +445,10 @@ maybe(int64_t ts, uint32_t track)
 static void
 inslot(size_t i, int64_t ts, uint32_t track)
 {
-	size_t old = capspans;
 	struct span *sp;
 
-	if (track >= capspans) {
-		spans = lt_grow(spans, &capspans, (size_t)track + 1,
-		    sizeof(*spans));
-		memset(spans + old, 0, (capspans - old) * sizeof(*spans));
-	}
+	spans = lt_grow_zero(spans, &capspans, &nspans, (size_t)track + 1,
+	    sizeof(*spans));
 	sp = &spans[track];
 	if (sp->n++ == 0)
 		sp->lo = sp->hi = ts;
@@ -627,7 +698,7 @@ enter(int64_t ts, uint32_t track, int kind, int64_t key, uint64_t order,
 static void
 unwait(int64_t ts, uint32_t track, const char *p, size_t n)
 {
-	struct seqout *so = seqof(p, n);
+	struct seqout *so = seqof(p, n, ts);
 	const struct pend *e;
 	size_t i;
 
@@ -722,6 +793,7 @@ pt_rehold(int64_t ts, const struct ptitem *it, const char *p)
 void
 pt_flush(void)
 {
+	ending = 1;
 	pt_roots_flush();
 	while (head != tail)
 		evict();
@@ -741,13 +813,15 @@ pt_out_close(void)
 	free(items);
 	free(spans);
 	spans = NULL;
-	capspans = 0;
-	for (i = 0; i < capseqout; i++)
+	nspans = capspans = 0;
+	for (i = 0; i < nseqout; i++)
 		free(seqout[i].e);
 	lt_buf_free(&took);
+	lt_buf_free(&packed);
 	free(seqout);
 	seqout = NULL;
-	capseqout = 0;
+	nseqout = capseqout = 0;
+	ending = 0;
 	base = 0;
 	ents = NULL;
 	buf = NULL;
