@@ -2,8 +2,10 @@
 # tests/check.sh: make check's runner.  Runs the bats files under prove,
 # keeps each file's TAP, then prints what bats said about each failed
 # test (prove shows only its number), what the tests that compare two
-# traces compared ("# compared" lines), and, last, how many tests were
-# skipped and why (prove prints "Result: PASS" even when tests skipped).
+# traces compared ("# compared" lines), how many tests were skipped and
+# why (prove prints "Result: PASS" even when tests skipped), and, last,
+# the failed tests again, where a log's tail shows them: each one's
+# name, and the first lines bats said of the first three.
 #
 # Usage: sh tests/check.sh [file.bats ...]   (default: every tests/*.bats)
 # One file runs at a time; LT_JOBS=N runs N (every test works in its own
@@ -43,12 +45,19 @@ cat "$LT_TAPDIR"/*.tap | awk -v ci="${CI:-}" '
 /^1\.\.[0-9]+$/ { total += substr($0, 4) }
 /^# compared / { compared[++ncompared] = substr($0, 12) }
 /^(not )?ok / { failed = 0 }
-/^not ok / { failed = ++nfailed; said = 0; printf "\n%s: %s\n", file, $0; next }
+/^not ok / {
+	failed = ++nfailed; said = 0
+	failure[nfailed] = file ": " $0
+	printf "\n%s\n", failure[nfailed]
+	next
+}
 failed && /^#/ {
 	if (++said <= 60)
 		print
 	else if (said == 61)
 		print "# ..."
+	if (failed <= 3 && said <= 5)
+		failure[failed] = failure[failed] "\n    " $0
 }
 /^ok .* # skip/ {
 	why = $0
@@ -77,6 +86,11 @@ END {
 		printf "Skipped: %d of %d tests:\n", skipped, total
 		for (i = 1; i <= kinds; i++)
 			printf "%6d  %s\n", n[order[i]], order[i]
+	}
+	if (nfailed) {
+		printf "Failed: %d of %d tests:\n", nfailed, total
+		for (i = 1; i <= nfailed; i++)
+			print "  " failure[i]
 	}
 	if (missing != "") {
 		printf "CI=true: tests may not skip for a missing tool:%s\n", missing
