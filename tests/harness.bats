@@ -212,11 +212,28 @@ suite() {
 	[ "${lines[-1]}" = "Skipped: none of 1 tests" ]
 }
 
+@test "tests/check.sh: its last lines name the failed tests, with what bats said of the first three" {
+	mkdir "$T/f"
+	for i in 1 2 3 4; do
+		printf '@test "fails %s" { echo "why %s"; false; }\n' "$i" "$i"
+	done >"$T/f/f.bats"
+	run -1 check "$T/f"
+	[ "${lines[-14]}" = "Failed: 4 of 4 tests:" ]
+	for i in 1 2 3; do
+		[ "${lines[-17 + 4 * i]}" = "  $T/f/f.bats: not ok $i fails $i" ]
+		[ "${lines[-16 + 4 * i]}" = "    # (in test file $T/f/f.bats, line $i)" ]
+		[ "${lines[-14 + 4 * i]}" = "    # why $i" ]
+	done
+	[ "${lines[-1]}" = "  $T/f/f.bats: not ok 4 fails 4" ]
+}
+
 @test "tests/check.sh with CI=true: a skip for a missing tool fails the run, naming it" {
 	suite "$T/s"
 	run -1 check "$T/s" CI=true
-	[ "${lines[-1]}" = "     2  no /dev/full" ]
 	[[ "$output" == *"not ok 2 needs a tool"*"no-such-tool-here is not installed (CI=true"* ]]
+	# the skips, then the failure again, last
+	[[ "$output" == *$'\n     2  no /dev/full\nFailed: 1 of 4 tests:\n  '"$T/s/s.bats: not ok 2 needs a tool"$'\n'* ]]
+	[ "${lines[-1]}" = "    # no-such-tool-here is not installed (CI=true: a test may not skip for a missing tool)" ]
 	# a test that skips by itself for a tool is caught after the run
 	printf '@test "x" { skip "gzip is not installed"; }\n' >"$T/s/s.bats"
 	run -1 check "$T/s" CI=true
