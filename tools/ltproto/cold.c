@@ -172,7 +172,7 @@ pt_cold_put(int kind, uint32_t key, const char *p, size_t n)
 	tb->c = lt_grow_zero(tb->c, &tb->cap, &tb->n, (size_t)key + 1,
 	    sizeof(*tb->c));
 	c = &tb->c[key];
-	c->at = (uintptr_t)memcpy(lt_malloc(n > 0 ? n : 1), p, n);
+	c->at = (uintptr_t)memcpy(lt_malloc(n), p, n);
 	c->n = n;
 	c->where = MEM;
 	c->fresh = 1;
