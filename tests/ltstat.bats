@@ -250,6 +250,93 @@ f 9500 11 2 {} {\"bp\":\"e\",\"id\":4}" ]
 	[ "$(awk -F '\t' '($2 == "s" || $2 == "f") && $3 == 11' "$t.out" | wc -l)" -eq 8 ]
 }
 
+@test "ltstat -t: the threads of a worker asleep leave the table, are named where they are packed, and come back as they were" {
+	need node
+	local T=$BATS_TEST_TMPDIR
+	# Three workers of rank 1 (pids 20, 21, 22, 23), and with sweep=N,
+	# spans of process 99 so that sweeps (every 65536 records) fall:
+	# - at 65536, before 20, 22 and 23 download again: nobody sleeps;
+	# - at 131072, right after a name of 21's thread 2 (the last thread
+	#   looked up) and before that thread reads a chunk its thread 4
+	#   downloaded: 21 sleeps, its two threads packed, and wakes;
+	# - at 196608: 20, 22 and 23 sleep.  Then 20's threads are named
+	#   asleep (in the pack) and 20 becomes rank 1's main process: its
+	#   wait track takes thread 3's name and sort index, and its tid is
+	#   one of 20's, which a main process keeps to the end; 22 is asleep
+	#   when a thread it never had is named; 23 sleeps to the end.
+	cat > "$T/gen.awk" <<-'EOF'
+	function fill(n) {
+		while (sweep && rec < n) {
+			printf "%d\tX\t99\t1\t1\tstep\tstep\t{}\t{}\n", 2700 + rec % 1000
+			rec++
+		}
+	}
+	function x(ts, pid, tid, dur, cat, args) {
+		printf "%d\tX\t%d\t%d\t%d\t%s\t%s\t{%s}\t{}\n", ts, pid, tid, dur, cat, cat, args
+		rec++
+	}
+	function m(pid, tid, name, args) {
+		printf "-\tM\t%d\t%d\t-\t\t%s\t{%s}\t{}\n", pid, tid, name, args
+		rec++
+	}
+	function io(ts, pid, tid, dur, cat, chunk) {
+		x(ts, pid, tid, dur, cat, "\"chunk\":" chunk \
+		    (cat == "read" ? ",\"size\":10" : "") \
+		    ",\"dist_global_rank\":1,\"worker_rank\":" pid - 20)
+	}
+	BEGIN {
+		printf "#lt1\n#t0\t1000\n"
+		io(1000, 20, 2, 500, "download", 1)
+		io(1200, 20, 3, 600, "read", 1)
+		io(1300, 22, 2, 400, "download", 5)
+		io(1310, 23, 2, 400, "download", 6)
+		io(1100, 21, 2, 500, "download", 2)
+		io(1150, 21, 4, 500, "download", 3)
+		fill(sweep - 1)
+		io(1400, 20, 2, 10, "download", 7)
+		io(1400, 22, 2, 10, "download", 8)
+		io(1400, 23, 2, 10, "download", 9)
+		fill(2 * sweep - 2)
+		m(21, 2, "thread_name", "\"name\":\"dl 21\"")
+		io(2100, 21, 2, 300, "read", 3)
+		fill(3 * sweep)
+		m(20, 3, "thread_name", "\"name\":\"loader 3\"")
+		m(20, 3, "thread_sort_index", "\"sort_index\":7")
+		m(20, 2, "thread_name", "\"name\":\"dl 2\"")
+		m(22, 6, "thread_name", "\"name\":\"new 6\"")
+		m(22, 2, "thread_name", "\"name\":\"dl 22\"")
+		b = "\"epoch\":1,\"dist_global_rank\":1"
+		x(5000, 20, 3, 100, "batch", "\"batch\":0," b)
+		x(5400, 20, 3, 100, "batch", "\"batch\":1," b)
+		io(7000, 22, 6, 100, "read", 5)
+		io(7100, 21, 4, 100, "read", 2)
+		m(20, 3999, "thread_name", "\"name\":\"in the way\"")
+	}
+	EOF
+	awk -f "$T/gen.awk" > "$T/a.lt1"
+	awk -v sweep=65536 -f "$T/gen.awk" > "$T/b.lt1"
+	[ "$(awk -F '\t' '$3 == 99' "$T/b.lt1" | wc -l)" -eq 196597 ]
+	ltstat -t -J "$T/a.json" -o /dev/null "$T/a.lt1" > "$T/a.out"
+	ltstat -t -J "$T/b.json" -o /dev/null "$T/b.lt1" |
+	    awk -F '\t' '$3 != 99' > "$T/b.out"
+	# what it writes of them is what it writes when nobody sleeps
+	diff "$T/a.out" "$T/b.out" | grep '^[<>]' > "$T/d" || true
+	[ "$(tr '\t\n' ' ;' < "$T/d")" = '< #stat ltstat waits=1 flows=4 counters=30 ranks=1 spans=14 open=0;> #stat ltstat waits=1 flows=4 counters=30 ranks=1 spans=196611 open=0;' ]
+	grep -qxF -e "$(printf '1150\ts\t21\t4\t-\tflow\tchunk\t{"chunk":3}\t{"id":2}')" "$T/b.out"
+	grep -qxF -e "$(printf '2100\tf\t21\t2\t-\tflow\tchunk\t{}\t{"bp":"e","id":2}')" "$T/b.out"
+	grep -qxF -e "$(printf '1300\ts\t22\t2\t-\tflow\tchunk\t{"chunk":5}\t{"id":3}')" "$T/b.out"
+	grep -qxF -e "$(printf '7000\tf\t22\t6\t-\tflow\tchunk\t{}\t{"bp":"e","id":3}')" "$T/b.out"
+	# 23's counters, written from its pack at the end, on its thread 2
+	[ "$(awk -F '\t' '$2 == "C" && $3 == 23 { print $4 }' "$T/b.out" | tr '\n' ' ')" = '2 2 2 2 2 2 2 ' ]
+	grep -qxF -e "$(printf -- '-\tM\t20\t3999\t-\t\tthread_name\t{"name":"loader 3 data wait"}\t{}')" "$T/b.out"
+	grep -qxF -e "$(printf -- '-\tM\t20\t3999\t-\t\tthread_sort_index\t{"sort_index":7}\t{}')" "$T/b.out"
+	jcheck "$T/b.json" <<-'EOF'
+	o.workers.map(w => w.pid + ":" + w.downloaded + "/" + w.read).join(" ") ==> 20:2/1 21:2/2 22:2/1 23:2/0
+	o.ranks.map(r => r.pid + ":" + r.waits).join(" ") ==> 20:1
+	o.notes.filter(n => /wait tracks share/.test(n)).join() ==> 1 wait tracks share their tid with a thread of the input
+	EOF
+}
+
 @test "ltstat -t: a worker asleep keeps its last gather, the chunks it holds and its downloads since" {
 	need node
 	local T=$BATS_TEST_TMPDIR

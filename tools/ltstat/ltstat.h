@@ -135,6 +135,8 @@ struct pwait {
 struct thr {
 	struct ltid	 h;		/* key: TAB pid TAB tid */
 	struct proc	*p;
+	struct thr	*sib;		/* the thread of p made before */
+	uint32_t	 no;		/* its order in p: 0 the first */
 	uint32_t	 name;		/* thread_name, a JSON string */
 	uint32_t	 sort;		/* thread_sort_index, as written */
 					/*   (in ST.text: index + 1, 0 none) */
@@ -192,14 +194,17 @@ struct proc {
 	struct ltid	 h;		/* key: TAB pid */
 	size_t		 seq;		/* order of appearance */
 	struct thr	*thr0;		/* its first thread: its counters' */
+	struct thr	*lastt;		/* its last, then by sib */
 	int64_t		 rank;		/* dist_global_rank, -1 unknown */
 	int64_t		 worker;	/* worker_rank, -1 unknown */
 	struct rank	*main;		/* when it is a rank's main process */
 	struct group	*grp;		/* the processes of its rank */
 	struct pio	*w;		/* awake: its I/O state, or NULL */
 	char		*packed;	/* asleep: ... packed (sleep.c) */
-	int		 known;		/* rank and worker read */
-	int		 io;		/* has downloads, reads or deletes */
+	char		*thrpk;		/* asleep: its threads, packed */
+	uint32_t	 nthr;		/* its threads */
+	unsigned char	 known;		/* rank and worker read */
+	unsigned char	 io;		/* has downloads, reads or deletes */
 	unsigned char	 warm;		/* used since the last sweep */
 	unsigned char	 hasfirst;
 	unsigned char	 inwk;		/* in its group's workers */
@@ -421,6 +426,8 @@ struct ev {
 
 struct proc *st_proc(const struct ltfield *, const struct ltfield *,
 	    struct thr **, const char **);
+struct thr *st_thr(struct proc *, const struct ltfield *,
+	    const struct ltfield *);
 const char *st_text(uint32_t, size_t *);
 const char *st_args(struct proc *, const struct ltfield *, struct ev *,
 	    int);
@@ -448,6 +455,8 @@ struct epoch *st_epochof(struct rank *, int64_t);
 
 void	st_sleep(struct proc *);
 void	st_thaw(struct proc *);
+void	st_wakethr(struct proc *);
+char	*st_thrpacked(const struct proc *, const struct ltfield *);
 void	st_pio_free(struct proc *);
 void	st_sleep_sweep(void);
 void	st_sleep_free(void);

@@ -64,17 +64,40 @@ st_proc(const struct ltfield *pid, const struct ltfield *tid,
 		    "or -" : "column tid: not an integer, a JSON string or -";
 		return NULL;
 	}
-	t = lt_id_get(&ST.thrs, pid, tid, 1, &isnew);
 	p = lt_id_get(&ST.procs, pid, NULL, 1, &isnew);
 	if (isnew) {
 		p->seq = ST.nprocs++;
-		p->thr0 = t;
 		p->rank = p->worker = -1;
 		p->node = -1;
+	} else if (p->thrpk != NULL) {
+		/* Its threads asleep (sleep.c): this may be one. */
+		st_wakethr(p);
+		p->warm = 1;
+		if ((t = lt_id_get(&ST.thrs, pid, tid, 0, NULL)) != NULL) {
+			*tp = ST.lastthr = t;
+			return p;
+		}
 	}
-	t->p = p;
-	*tp = ST.lastthr = t;
+	*tp = ST.lastthr = st_thr(p, pid, tid);
 	return p;
+}
+
+/* A new thread tid of p (pid, its key). */
+struct thr *
+st_thr(struct proc *p, const struct ltfield *pid, const struct ltfield *tid)
+{
+	struct thr *t;
+
+	if (p->nthr == UINT32_MAX)
+		lt_die(LT_EXIT_SYS, "a process of more than 4294967294 threads");
+	t = lt_id_get(&ST.thrs, pid, tid, 1, NULL);
+	t->p = p;
+	t->no = p->nthr++;
+	t->sib = p->lastt;
+	p->lastt = t;
+	if (t->no == 0)
+		p->thr0 = t;
+	return t;
 }
 
 static int
@@ -981,12 +1004,6 @@ st_text(uint32_t i, size_t *n)
 	return i != 0 ? lt_strtab_key(&ST.text, i - 1, n) : NULL;
 }
 
-static void
-keeptext(uint32_t *to, const char *v, size_t vn)
-{
-	*to = (uint32_t)lt_strtab_get(&ST.text, v, vn, NULL) + 1;
-}
-
 /*
  * thread_name and thread_sort_index: the wait track follows them;
  * process_name: the node of ltparse -n.
@@ -1001,7 +1018,9 @@ st_meta(const struct ltrec *rec)
 	struct proc *p;
 	struct thr *t;
 	const char *v, *why, *key;
+	char *at;
 	size_t vn;
+	uint32_t x;
 	int r;
 
 	if (LT_IS(*nm, "thread_name") || LT_IS(*nm, "process_name"))
@@ -1030,13 +1049,27 @@ st_meta(const struct ltrec *rec)
 			p->node = nodeof(v, vn);
 		return NULL;
 	}
-	if (st_proc(&rec->f[LT_PID], &rec->f[LT_TID], &t, &why) == NULL)
+	/*
+	 * A log names its threads at its end: one asleep is named where
+	 * it is packed, and left asleep.
+	 */
+	p = lt_id_get(&ST.procs, &rec->f[LT_PID], NULL, 0, NULL);
+	at = p != NULL && p->thrpk != NULL ? st_thrpacked(p,
+	    &rec->f[LT_TID]) : NULL;
+	if (at == NULL && st_proc(&rec->f[LT_PID], &rec->f[LT_TID], &t,
+	    &why) == NULL)
 		return why;
 	if (v == NULL)
 		return NULL;
 	if (LT_IS(*nm, "thread_name") && (vn < 2 || v[0] != '"'))
 		return NULL;
-	keeptext(LT_IS(*nm, "thread_name") ? &t->name : &t->sort, v, vn);
+	x = (uint32_t)lt_strtab_get(&ST.text, v, vn, NULL) + 1;
+	if (at != NULL)
+		memcpy(at + (LT_IS(*nm, "thread_name") ? 0 : 4), &x, 4);
+	else if (LT_IS(*nm, "thread_name"))
+		t->name = x;
+	else
+		t->sort = x;
 	return NULL;
 }
 
@@ -1108,6 +1141,7 @@ freeproc(void *e)
 	free(p->held);
 	st_pio_free(p);
 	free(p->packed);
+	free(p->thrpk);
 }
 
 void

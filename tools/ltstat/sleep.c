@@ -3,31 +3,129 @@
  * sleep.c: a process left alone a while sleeps.  A long job has
  * thousands of worker processes, and each ends holding a few chunks in
  * its table and a few changes of its counters that wait for the end of
- * the stream (ctr.c): its pio, these included, is packed, and goes.
- * Whatever uses it wakes the process first (st_warm), as it was: slot
- * for slot, entry for entry, so that nothing it writes changes.
+ * the stream (ctr.c): its pio, these included, is packed, and goes, and
+ * so do its threads, unless it is a rank's main process (its main
+ * thread is kept).  Whatever uses it wakes the process first (st_warm;
+ * st_proc, for a record of it), as it was: slot for slot, entry for
+ * entry, so that nothing it writes changes.
  */
 #include <stdlib.h>
 
 #include "ltstat.h"
 #include "pb.h"
 
-static struct ltbuf	 packed;
+/*
+ * A process of more threads keeps them: a thread named while asleep is
+ * looked for among them.
+ */
+#define THRPACK		64
 
+static struct ltbuf	 packed;
+static struct thr	**byno;		/* a process's threads, by no */
+static size_t		 capbyno;
+
+/* A span's thread is its number in the process, plus 1; 0 none. */
 static void
 putspan(const struct span *s)
 {
 	pb_zigzag(&packed, s->ts);
 	pb_zigzag(&packed, s->dur);
-	pb_varint(&packed, (uintptr_t)s->t);
+	pb_varint(&packed, s->t != NULL ? (uint64_t)s->t->no + 1 : 0);
 }
 
 static void
 takespan(const char **q, struct span *s)
 {
+	uint64_t no;
+
 	s->ts = pb_takezigzag(q);
 	s->dur = pb_takezigzag(q);
-	s->t = (struct thr *)(uintptr_t)pb_takevarint(q);
+	s->t = (no = pb_takevarint(q)) != 0 ? byno[no - 1] : NULL;
+}
+
+/* byno: p's threads. */
+static void
+number(const struct proc *p)
+{
+	struct thr *t;
+
+	byno = lt_grow(byno, &capbyno, p->nthr, sizeof(*byno));
+	for (t = p->lastt; t != NULL; t = t->sib)
+		byno[t->no] = t;
+}
+
+/*
+ * p's threads, first to last (each: its tid, then its name and its sort
+ * index, 4 bytes each, to be set there: st_thrpacked), packed, and out
+ * of the table.
+ */
+static void
+sleepthr(struct proc *p)
+{
+	const struct thr *t;
+	size_t i, off = (size_t)p->h.keyn + 1;
+
+	packed.n = 0;
+	number(p);
+	for (i = 0; i < p->nthr; i++) {
+		t = byno[i];
+		pb_varint(&packed, t->h.keyn - off);
+		lt_buf_add(&packed, lt_id_key(&t->h) + off, t->h.keyn - off);
+		lt_buf_add(&packed, &t->name, 4);
+		lt_buf_add(&packed, &t->sort, 4);
+	}
+	p->thrpk = memcpy(lt_malloc(packed.n), packed.p, packed.n);
+	for (i = 0; i < p->nthr; i++) {
+		if (ST.lastthr == byno[i])
+			ST.lastthr = NULL;
+		lt_id_del(&ST.thrs, byno[i]);
+	}
+	p->lastt = p->thr0 = NULL;
+}
+
+/*
+ * Where tid's name and sort index are, when it is one of p's threads,
+ * asleep; else NULL.
+ */
+char *
+st_thrpacked(const struct proc *p, const struct ltfield *tid)
+{
+	const char *q = p->thrpk;
+	uint32_t i;
+	size_t n;
+
+	for (i = 0; i < p->nthr; i++) {
+		n = pb_takevarint(&q);
+		if (n == tid->n && memcmp(q, tid->p, n) == 0)
+			return (char *)(uintptr_t)q + n;
+		q += n + 8;
+	}
+	return NULL;
+}
+
+/* ... and back, as they were (numbers included), where they are now. */
+void
+st_wakethr(struct proc *p)
+{
+	const char *q = p->thrpk;
+	struct ltfield pid, tid;
+	struct thr *t;
+	uint32_t i, n = p->nthr;
+
+	pid.p = lt_id_key(&p->h) + 1;
+	pid.n = p->h.keyn - 1;
+	p->nthr = 0;
+	for (i = 0; i < n; i++) {
+		tid.n = pb_takevarint(&q);
+		tid.p = (char *)(uintptr_t)q;
+		q += tid.n;
+		t = st_thr(p, &pid, &tid);
+		memcpy(&t->name, q, 4);
+		memcpy(&t->sort, q + 4, 4);
+		q += 8;
+	}
+	free(p->thrpk);
+	p->thrpk = NULL;
 }
 
 /*
@@ -37,8 +135,8 @@ takespan(const char **q, struct span *s)
  * order: its time from the one before, and the two changes), then the
  * rest, field by field.
  */
-void
-st_sleep(struct proc *p)
+static void
+sleeppio(struct proc *p)
 {
 	const struct pio *w = p->w;
 	const struct chunk *c;
@@ -46,9 +144,8 @@ st_sleep(struct proc *p)
 	size_t i, next = 0;
 	uint64_t last = 0;
 
-	if (w == NULL || p->capheld > 0)
-		return;
 	packed.n = 0;
+	number(p);
 	pb_varint(&packed, w->capch);
 	for (i = 0; i < w->capch; i++) {
 		if (!(c = &w->ch[i])->used)
@@ -91,6 +188,21 @@ st_sleep(struct proc *p)
 	st_pio_free(p);
 }
 
+/*
+ * p sleeps: its pio, unless it holds reads of a gather; then its
+ * threads, once nothing awake points to them, unless one is a rank's
+ * main thread.
+ */
+void
+st_sleep(struct proc *p)
+{
+	if (p->w != NULL && p->capheld == 0)
+		sleeppio(p);
+	if (p->w == NULL && p->main == NULL && p->thrpk == NULL &&
+	    p->nthr > 0 && p->nthr <= THRPACK)
+		sleepthr(p);
+}
+
 /* p's pio, if it has one, goes: its chunks, its counter changes. */
 void
 st_pio_free(struct proc *p)
@@ -115,9 +227,12 @@ st_thaw(struct proc *p)
 	uint64_t last = 0;
 	unsigned f;
 
+	if (p->thrpk != NULL)
+		st_wakethr(p);
 	w = p->w = lt_calloc(1, sizeof(*w));
 	if (q == NULL)
 		return;
+	number(p);
 	w->capch = pb_takevarint(&q);
 	w->ch = w->capch != 0 ? lt_calloc(w->capch, sizeof(*w->ch)) : NULL;
 	while ((d = pb_takevarint(&q)) != 0) {
@@ -189,4 +304,7 @@ void
 st_sleep_free(void)
 {
 	lt_buf_free(&packed);
+	free(byno);
+	byno = NULL;
+	capbyno = 0;
 }
