@@ -6,6 +6,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "lt.h"
 
@@ -105,4 +108,19 @@ lt_grow_zero(void *p, size_t *cap, size_t *made, size_t need, size_t size)
 	memset((char *)p + *made * size, 0, (need - *made) * size);
 	*made = need;
 	return p;
+}
+
+/*
+ * The pages of the heap that no block uses go back to the system.  A
+ * program that keeps allocating and freeing blocks of many sizes leaves
+ * free holes between those in use, and free() gives back only the top
+ * of the heap: the holes stay resident, and grow with the input.  glibc
+ * has the call (it is not POSIX); elsewhere this does nothing.
+ */
+void
+lt_trim(void)
+{
+#ifdef __GLIBC__
+	malloc_trim(0);
+#endif
 }

@@ -60,6 +60,7 @@ char	*lt_strdup(const char *);
 /* Room for need elements of size bytes at p (doubling, from 4). */
 void	*lt_grow(void *, size_t *, size_t, size_t);
 void	*lt_grow_zero(void *, size_t *, size_t *, size_t, size_t);
+void	 lt_trim(void);
 
 struct ltfield {
 	char	*p;

@@ -34,6 +34,7 @@
 #define NIL	0		/* no entry: seqs start at 1 */
 #ifndef SWEEP
 #define SWEEP	16384		/* events between sweeps: a power of 2 */
+#define TRIM	(32 * SWEEP)	/* ... and between lt_trim()s */
 #endif
 
 struct ent {
@@ -741,6 +742,9 @@ pt_hold(int64_t ts, uint32_t track, int kind, int64_t dur, const char *p,
 	if ((++arrivals & (SWEEP - 1)) == 0) {
 		pt_out_sweep();
 		pt_roots_sweep();
+		/* The roots' buffers come and go, of every size. */
+		if ((arrivals & (TRIM - 1)) == 0)
+			lt_trim();
 	}
 	if (kind == PT_KXBEGIN) {
 		memset(&x, 0, sizeof(x));
