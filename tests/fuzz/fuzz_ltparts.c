@@ -22,9 +22,17 @@
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
 static char	 path[64], dir[] = "/tmp/fuzzparts.XXXXXX";
+static int	 havedir;
 static int	 outfd = -1;
 static char	*got[2];
 static size_t	 gotn[2];
+
+/* The shared directory goes with the process (the parts emptied it). */
+static void
+dropdir(void)
+{
+	rmdir(dir);
+}
 
 /* A sink for one input, empty (ltparse.c main() makes it so). */
 static void
@@ -111,8 +119,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	n = 1 + data[0] % 5;
 	fuzz_store(data + 1, size - 1);
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fuzzfd);
-	if (dir[sizeof(dir) - 2] == 'X' && mkdtemp(dir) == NULL)
-		abort();
+	/* Once: a name made by mkdtemp may end in X too. */
+	if (!havedir) {
+		if (mkdtemp(dir) == NULL)
+			abort();
+		havedir = 1;
+		atexit(dropdir);
+	}
 	if (fstat(fuzzfd, &sb) != 0)
 		abort();
 	fuzz_open(&li);
