@@ -88,6 +88,36 @@ kept() {
 	[[ $output != *'"no events"'* ]]
 }
 
+@test "ltfilter: a thread holds its M records, however many, in order, until a kept event or the end" {
+	t=$BATS_TEST_TMPDIR/held.lt1
+	# thread 5/1: 60 names (past 1 KiB held), then a read, kept; 5/2:
+	# 3 names and a step, not kept; process 5 named once, then 5/1's
+	# names after its read go at once
+	{
+		printf '#lt1\n'
+		printf -- '-\tM\t5\t0\t-\t\tprocess_name\t{"name":"worker five"}\t{}\n'
+		for i in $(seq 1 60); do
+			printf -- '-\tM\t5\t1\t-\t\tthread_name\t{"name":"reader number %03d"}\t{}\n' "$i"
+			[ "$i" -gt 3 ] || printf -- '-\tM\t5\t2\t-\t\tthread_name\t{"name":"other %d"}\t{}\n' "$i"
+		done
+		printf '100\tX\t5\t2\t10\tstep\tstep\t{}\t{}\n'
+		printf '200\tX\t5\t1\t10\tread\tread\t{"chunk":1}\t{}\n'
+		printf -- '-\tM\t5\t1\t-\t\tthread_sort_index\t{"sort_index":4}\t{}\n'
+	} > "$t"
+	ltfilter --cat read "$t" > "$t.out"
+	records "$t.out" | cut -f 2-4,7,8 > "$t.got"
+	{
+		printf 'M\t5\t0\tprocess_name\t{"name":"worker five"}\n'
+		for i in $(seq 1 60); do
+			printf 'M\t5\t1\tthread_name\t{"name":"reader number %03d"}\n' "$i"
+		done
+		printf 'X\t5\t1\tread\t{"chunk":1}\n'
+		printf 'M\t5\t1\tthread_sort_index\t{"sort_index":4}\n'
+	} | diff - "$t.got"
+	[ "$(stat_of ltfilter meta_kept "$t.out")" = 62 ]
+	[ "$(stat_of ltfilter meta_dropped "$t.out")" = 3 ]
+}
+
 @test "ltfilter: categories: lists, repeats, globs, Chrome's comma-joined categories" {
 	run -0 ltfilter -c gpu -c devtools.timeline "$CHROME"
 	[ "$(kept <(echo "$output") | grep -v '	M	' | cut -f 3)" = "$(printf 'Layout\nSwap')" ]

@@ -399,6 +399,25 @@ keep(struct scope *sc)
 	lt_buf_free(&sc->held);
 }
 
+/*
+ * A line held, in room of its size: a long job's thousands of threads
+ * hold a name or two each to the end, and a buffer's first room (256
+ * bytes) would be most of its memory.  Past 1 KiB the room doubles.
+ */
+static void
+hold(struct ltbuf *b, const char *line, size_t len)
+{
+	size_t n = b->n + len + 1;
+
+	if (n > b->cap) {
+		b->cap = n <= 1024 ? n : 2 * n;
+		b->p = lt_reallocarray(b->p, b->cap, 1);
+	}
+	memcpy(b->p + b->n, line, len);
+	b->p[n - 1] = '\n';
+	b->n = n;
+}
+
 static void
 meta(const struct ltrec *rec)
 {
@@ -416,8 +435,7 @@ meta(const struct ltrec *rec)
 		putline(rec->line, rec->len);
 		return;
 	}
-	lt_buf_add(&sc->held, rec->line, rec->len);
-	lt_buf_addc(&sc->held, '\n');
+	hold(&sc->held, rec->line, rec->len);
 	sc->nheld++;
 }
 
