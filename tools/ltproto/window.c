@@ -34,8 +34,8 @@
 #define NIL	0		/* no entry: seqs start at 1 */
 #ifndef SWEEP
 #define SWEEP	16384		/* events between sweeps: a power of 2 */
-#define TRIM	(32 * SWEEP)	/* ... and between lt_trim()s */
 #endif
+#define TRIM	(32 * SWEEP)	/* ... and between lt_trim()s */
 
 struct ent {
 	int64_t		 ts;
