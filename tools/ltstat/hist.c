@@ -10,6 +10,11 @@
  * less than 2^-HIST_SUB (0.2%) of its values wide.  A percentile is then
  * the largest value of its bucket, but never above the maximum: it is
  * never below the exact one, and at most 0.2% above.
+ *
+ * The buckets come in rows: the small durations, then one row of SUBN
+ * for each power of two.  A row is made when a duration first falls in
+ * it, so a category holds the few rows its durations span, not the
+ * 224 KiB of all of them.
  */
 #include <stdlib.h>
 
@@ -18,6 +23,12 @@
 #define SUBN		(1 << HIST_SUB)
 #define EXACTN		(2 * SUBN)
 #define NBKT		(EXACTN + (63 - HIST_SUB) * SUBN)
+#define NROW		(1 + (NBKT - EXACTN) / SUBN)
+
+/* Row r: the buckets from first(r), n(r) of them. */
+#define ROWFIRST(r)	((r) == 0 ? 0 : EXACTN + ((r) - 1) * SUBN)
+#define ROWN(r)		((r) == 0 ? EXACTN : SUBN)
+#define ROWOF(b)	((b) < EXACTN ? 0 : 1 + ((b) - EXACTN) / SUBN)
 
 static int
 bucket(uint64_t v)
@@ -47,6 +58,17 @@ top(int b)
 	return (int64_t)(((key + 1) << sh) - 1);
 }
 
+/* One more duration in bucket b, its row made if it is new. */
+static void
+count(struct hist *h, int b)
+{
+	uint64_t **row = &h->bkt[ROWOF(b)];
+
+	if (*row == NULL)
+		*row = lt_calloc(ROWN(ROWOF(b)), sizeof(**row));
+	(*row)[b - ROWFIRST(ROWOF(b))]++;
+}
+
 void
 st_hist_add(struct hist *h, int64_t d)
 {
@@ -67,13 +89,13 @@ st_hist_add(struct hist *h, int64_t d)
 		return;
 	}
 	if (h->bkt == NULL) {
-		h->bkt = lt_calloc(NBKT, sizeof(*h->bkt));
+		h->bkt = lt_calloc(NROW, sizeof(*h->bkt));
 		for (i = 0; i < h->n; i++)
-			h->bkt[bucket((uint64_t)h->v[i])]++;
+			count(h, bucket((uint64_t)h->v[i]));
 		free(h->v);
 		h->v = NULL;
 	}
-	h->bkt[bucket((uint64_t)d)]++;
+	count(h, bucket((uint64_t)d));
 	h->n++;
 }
 
@@ -100,7 +122,7 @@ st_hist_pct(struct hist *h, int p)
 {
 	long long rank, seen = 0;
 	int64_t v;
-	int b;
+	int b = NBKT, r, i;
 
 	if (h->n == 0)
 		return 0;
@@ -112,9 +134,12 @@ st_hist_pct(struct hist *h, int p)
 		qsort(h->v, (size_t)h->n, sizeof(*h->v), cmp64);
 		return h->v[rank - 1];
 	}
-	for (b = 0; b < NBKT; b++)
-		if ((seen += (long long)h->bkt[b]) >= rank)
-			break;
+	for (r = 0; r < NROW && b == NBKT; r++)
+		for (i = 0; h->bkt[r] != NULL && i < ROWN(r); i++)
+			if ((seen += (long long)h->bkt[r][i]) >= rank) {
+				b = ROWFIRST(r) + i;
+				break;
+			}
 	v = top(b < NBKT ? b : NBKT - 1);
 	if (v > h->max)
 		v = h->max;
@@ -126,6 +151,10 @@ st_hist_pct(struct hist *h, int p)
 void
 st_hist_free(struct hist *h)
 {
+	int r;
+
+	for (r = 0; h->bkt != NULL && r < NROW; r++)
+		free(h->bkt[r]);
 	free(h->v);
 	free(h->bkt);
 	h->v = NULL;

@@ -56,7 +56,8 @@ struct hist {
 	int64_t		 min;
 	int64_t		 max;
 	int64_t		*v;		/* the durations, n <= HIST_EXACT */
-	uint64_t	*bkt;		/* log buckets, once n > HIST_EXACT */
+	uint64_t	**bkt;		/* log buckets, once n > HIST_EXACT: */
+					/*   rows, each made when first used */
 };
 
 void	st_hist_add(struct hist *, int64_t);
