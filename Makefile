@@ -6,7 +6,7 @@ BINDIR = $(PREFIX)/bin
 MANDIR = $(PREFIX)/share/man
 
 CC = cc
-CFLAGS = -O2 -g
+CFLAGS = -O3 -g
 LDFLAGS =
 # Always applied, after CFLAGS, so a user's CFLAGS never turn them off.
 WARNFLAGS = -std=c99 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
