@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/bench/bench-litracer.sh: the driver end to end (make bench):
 # litracer -q on a 1M-line current-format log beside a five-stage cat
-# pipeline moving the same bytes, in one part and in two (-w 2), the
+# pipeline moving the same bytes, in one part, two and four (-w 2, -w 4;
+# the goal: the parts together at most 1.1x the CPU of one run), the
 # stages one by one on what the stage before them wrote, and how CPU and
 # memory scale with the log (SCALE: multiples of LINES, default 1 4 16;
 # the goal is CPU per line steady and the peak within 1.3x of 1M lines).
@@ -20,20 +21,24 @@ FRESH="$out $out2 $BENCHDIR/scale.json"
 # ltparse, ltpair, ltlanefix and ltjson: four stages, five cats.
 header "litracer end to end ($LINES log lines; cat cpu: cat x5)"
 measure "litracer -q" "$log" 4 "litracer -q -o '$out' '$log' 2>/dev/null"
-measure "litracer -q -w 2" "$log" 4 \
-    "litracer -q -w 2 -o '$out2' '$log' 2>/dev/null"
+for n in 2 4; do
+	measure "litracer -q -w $n" "$log" 4 \
+	    "litracer -q -w $n -o '$out2' '$log' 2>/dev/null"
+done
 measure "litracer -q --no-lanefix" "$log" 3 \
     "litracer -q --no-lanefix -o '$out2' '$log' 2>/dev/null"
 measure "litracer -q --no-complete" "$log" 4 \
     "litracer -q --no-complete -o '$out2' '$log' 2>/dev/null"
 litracer -q -o "$out" "$log" 2>/dev/null
-litracer -q -w 2 -o "$out2" "$log" 2>/dev/null
-if cmp -s "$out" "$out2"; then
-	echo "(-w 2 wrote the same trace as one part)"
-else
-	echo "bench: -w 2 wrote another trace than one part" >&2
-	exit 1
-fi
+for n in 2 4; do
+	litracer -q -w $n -o "$out2" "$log" 2>/dev/null
+	if cmp -s "$out" "$out2"; then
+		echo "(-w $n wrote the same trace as one part)"
+	else
+		echo "bench: -w $n wrote another trace than one part" >&2
+		exit 1
+	fi
+done
 
 # Each stage alone on its input as the chain gives it (x cat: one cat).
 p=$BENCHDIR/litracer-$LINES.lt1
