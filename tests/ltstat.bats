@@ -513,6 +513,23 @@ truthval() {
 	[ "$(jget "$r" '[o.categories.read.p50_us, o.categories.read.p99_us, o.categories.read.exact]')" = "[1024,2028,true]" ]
 }
 
+@test "ltstat: bucket percentiles across powers of two no duration fell in" {
+	need node
+	f=$BATS_TEST_TMPDIR/gaps.lt1
+	# 1000 reads each of 1 µs, 1 ms and 1 s, in turns: p50 is 1 ms,
+	# p95 and p99 1 s; the buckets between them stay empty.
+	{ echo '#lt1'; seq 1 3000 | awk '{
+		d = $1 % 3 == 0 ? 1 : $1 % 3 == 1 ? 1000 : 1000000
+		printf "%d\tX\t1\t1\t%d\tread\tread\t{}\t{}\n", $1 * 2000000, d
+	}'; } > "$f"
+	ltstat -j "$f" > "$BATS_TEST_TMPDIR/r.json"
+	jcheck "$BATS_TEST_TMPDIR/r.json" <<-'EOF'
+	[o.categories.read.count, o.categories.read.max_us, o.categories.read.exact] ==> [3000,1000000,false]
+	[[o.categories.read.p50_us, 1000], [o.categories.read.p95_us, 1000000], [o.categories.read.p99_us, 1000000]].every(([g, e]) => g >= e && g <= e * 1.002) ==> true
+	EOF
+	ltstat "$f" | grep -q '^read .* ~ '
+}
+
 @test "ltstat: B and E records, records without times, other phases are counted, not paired" {
 	need node
 	f=$BATS_TEST_TMPDIR/be.lt1
