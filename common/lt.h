@@ -115,6 +115,8 @@ int	lt_out_create(const char *);
 int	lt_out_replace(const char *);
 void	lt_out_commit(const char *);
 void	lt_out_init(struct ltout *, int, const char *);
+void	lt_out_mem(struct ltout *);
+int	lt_tmp_open(const char *, const char **, const char **);
 void	lt_out_flush(struct ltout *);
 void	lt_out_close(struct ltout *);
 void	lt_out_slow(struct ltout *, const void *, size_t);

@@ -2,7 +2,8 @@
 /*
  * out.c: buffered output straight to a file descriptor.  Every write is
  * checked; a failure (disk full, /dev/full, a closed pipe without
- * SIGPIPE) is reported with the output's name and exits 2.
+ * SIGPIPE) is reported with the output's name and exits 2.  An output
+ * to memory (lt_out_mem) is never written: its buffer grows.
  */
 #define _XOPEN_SOURCE	700	/* realpath */
 
@@ -43,6 +44,27 @@ lt_out_init(struct ltout *o, int fd, const char *name)
 	lt_pipe_grow(fd);
 }
 
+/* Output to memory: what is written stays in o->buf, o->n bytes. */
+void
+lt_out_mem(struct ltout *o)
+{
+	o->fd = -1;
+	o->name = "<memory>";
+	o->cap = OUTBUF;
+	o->n = 0;
+	o->buf = lt_malloc(o->cap);
+}
+
+/* Output to memory: room for n more bytes. */
+static void
+memroom(struct ltout *o, size_t n)
+{
+	if (o->cap - o->n >= n)
+		return;
+	o->cap = n > o->cap ? o->n + n : 2 * o->cap;
+	o->buf = lt_reallocarray(o->buf, o->cap, 1);
+}
+
 static void
 writeall(struct ltout *o, const char *p, size_t n)
 {
@@ -62,6 +84,11 @@ writeall(struct ltout *o, const char *p, size_t n)
 void
 lt_out_flush(struct ltout *o)
 {
+	if (o->fd < 0) {
+		/* in memory: room for what comes */
+		memroom(o, 1);
+		return;
+	}
 	if (o->n > 0)
 		writeall(o, o->buf, o->n);
 	o->n = 0;
@@ -71,6 +98,12 @@ lt_out_flush(struct ltout *o)
 void
 lt_out_slow(struct ltout *o, const void *p, size_t n)
 {
+	if (o->fd < 0) {
+		memroom(o, n);
+		memcpy(o->buf + o->n, p, n);
+		o->n += n;
+		return;
+	}
 	lt_out_flush(o);
 	if (n >= o->cap)
 		writeall(o, p, n);
@@ -89,6 +122,10 @@ lt_out_room(struct ltout *o, size_t n)
 {
 	if (o->cap - o->n >= n)
 		return o->buf + o->n;
+	if (o->fd < 0) {
+		memroom(o, n);
+		return o->buf + o->n;
+	}
 	lt_out_flush(o);
 	if (n > o->cap) {
 		free(o->buf);
@@ -126,8 +163,36 @@ lt_out_close(struct ltout *o)
 	lt_out_flush(o);
 	free(o->buf);
 	o->buf = NULL;
-	if (close(o->fd) < 0 && errno != EINTR)
+	if (o->fd >= 0 && close(o->fd) < 0 && errno != EINTR)
 		lt_die(LT_EXIT_SYS, "write error: %s:", o->name);
+}
+
+/*
+ * A temporary file stem.XXXXXX in $TMPDIR, or /tmp, removed as soon as
+ * it is made: its descriptor, or -1 and errno.  *dir is the directory
+ * and *why " (TMPDIR)" when the environment named it, or "", for a
+ * message.
+ */
+int
+lt_tmp_open(const char *stem, const char **dir, const char **why)
+{
+	char path[4096];
+	int fd;
+
+	*why = " (TMPDIR)";
+	if ((*dir = getenv("TMPDIR")) == NULL || **dir == '\0') {
+		*dir = "/tmp";
+		*why = "";
+	}
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s.XXXXXX", *dir,
+	    stem) >= sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if ((fd = mkstemp(path)) < 0)
+		return -1;
+	unlink(path);
+	return fd;
 }
 
 /*

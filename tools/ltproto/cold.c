@@ -13,7 +13,6 @@
  * said once) they stay in memory.
  */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -69,23 +68,10 @@ nomore(const char *what, int err)
 static int
 opentmp(void)
 {
-	char path[4096];
-
-	fromenv = " (TMPDIR)";
-	if ((tmpdir = getenv("TMPDIR")) == NULL || *tmpdir == '\0') {
-		tmpdir = "/tmp";
-		fromenv = "";
-	}
-	if ((size_t)snprintf(path, sizeof(path), "%s/ltproto.XXXXXX",
-	    tmpdir) >= sizeof(path)) {
-		nomore("make", ENAMETOOLONG);
-		return 0;
-	}
-	if ((fd = mkstemp(path)) < 0) {
+	if ((fd = lt_tmp_open("ltproto", &tmpdir, &fromenv)) < 0) {
 		nomore("make", errno);
 		return 0;
 	}
-	unlink(path);
 	return 1;
 }
 
