@@ -999,11 +999,18 @@ progress_out() {
 	grep -aq '^reading s.log: 100%, ' lines.out
 	# the line is erased at the end
 	[[ "$(tail -c 4 p.out)" == $'\r\033[K' ]]
-	# ltlanefix draws one only when it holds the whole stream (-k)
+	# ltlanefix draws one only for what it does after the input's end:
+	# nothing on ltpair's stream, placed as it goes; the sort of -k
 	ltpair <s.lt1 >p.lt1
 	LT_PROGRESS_MS=0 ltlanefix -q --progress-fd 3 <p.lt1 3>l.out >/dev/null
 	[ ! -s l.out ]
 	LT_PROGRESS_MS=0 ltlanefix -q -k --progress-fd 3 <p.lt1 3>l.out >/dev/null
+	progress_out l.out >lines.out
+	! grep -aq '^placing lanes' lines.out
+	grep -aq '^writing: [0-9]*%, [0-9]*s left$' lines.out
+	# and on a stream held whole (no directives), the placing too
+	grep -v '^#open	\|^#close	' p.lt1 >w.lt1
+	LT_PROGRESS_MS=0 ltlanefix -q -k --progress-fd 3 <w.lt1 3>l.out >/dev/null
 	progress_out l.out >lines.out
 	grep -aq '^placing lanes: [0-9]*%, [0-9]*s left$' lines.out
 	grep -aq '^writing: [0-9]*%, [0-9]*s left$' lines.out

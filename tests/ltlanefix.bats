@@ -838,13 +838,50 @@ chain() {
 	[ "$(crossings "$BATS_TEST_TMPDIR/out.lt")" = 0 ]
 }
 
-@test "streamed: -k holds the stream, and ltpair's directives are not passed on" {
+@test "streamed: -k places as it goes and writes what the whole stream gives; ltpair's directives are not passed on" {
 	genlog -n 20000 -s 7 | ltparse | ltpair >"$BATS_TEST_TMPDIR/in.lt"
 	grep -q '^#open	' "$BATS_TEST_TMPDIR/in.lt"
 	ltlanefix -k -q "$BATS_TEST_TMPDIR/in.lt" >"$BATS_TEST_TMPDIR/k"
 	grep -v '^#open	\|^#close	' "$BATS_TEST_TMPDIR/in.lt" | ltlanefix -k -q >"$BATS_TEST_TMPDIR/k.whole"
 	cmp "$BATS_TEST_TMPDIR/k.whole" "$BATS_TEST_TMPDIR/k"
 	[ "$(stat_of ltlanefix split "$BATS_TEST_TMPDIR/k")" -gt 1000 ]
+	! grep -q '^#open	\|^#close	' "$BATS_TEST_TMPDIR/k"
+}
+
+@test "-k: sorted in runs through a temporary file, merged in passes, the same output; without a file, in memory, said" {
+	cd "$BATS_TEST_TMPDIR"
+	genlog -n 20000 -s 3 | ltparse | ltpair >in.lt
+	# a record longer than what a run is read back by (8 KiB)
+	long=$(head -c 20000 /dev/zero | tr '\0' a)
+	printf '1\tX\t1\t1\t5\tc\t%s\t{}\t{}\n' "$long" >>in.lt
+	ltlanefix -k in.lt >mem.lt 2>mem.err
+	grep -v '^#open	\|^#close	' in.lt | ltlanefix -k >whole.lt 2>whole.err
+	cmp mem.lt whole.lt
+	cmp mem.err whole.err
+	grep -q "	$long	" mem.lt
+	# 1000 bytes a run: thousands of runs, merged 256 at a time into
+	# fewer, then those; 1 byte: every record a run
+	for m in 1000 1; do
+		mkdir "t$m"
+		LT_SORT_MEM=$m TMPDIR="$PWD/t$m" ltlanefix -k in.lt >"$m.lt" 2>"$m.err"
+		cmp mem.lt "$m.lt"
+		cmp mem.err "$m.err"
+		# the file is gone as soon as made
+		[ -z "$(ls "t$m")" ]
+	done
+	LT_SORT_MEM=1000 TMPDIR="$PWD/none" run -0 --separate-stderr ltlanefix -k -q in.lt
+	[ "$stderr" = "ltlanefix: cannot make a temporary file in $PWD/none (TMPDIR): No such file or directory; the stream is held in memory to be sorted" ]
+	cmp mem.lt <(printf '%s\n' "$output")
+	# a file that cannot grow (a full disk): said, exit 2
+	mkdir full
+	run -2 --separate-stderr sh -c 'ulimit -f 200; trap "" XFSZ; LT_SORT_MEM=1000 TMPDIR="$PWD/full" exec ltlanefix -k -q in.lt >/dev/null'
+	[ "$stderr" = "ltlanefix: write error: a temporary file in $PWD/full (TMPDIR): File too large" ]
+	for v in x 0 -5 2000000000000; do
+		LT_SORT_MEM=$v run -2 --separate-stderr ltlanefix -k -q in.lt
+		[[ $stderr == "ltlanefix: LT_SORT_MEM=$v: "*" (1 to 2^40 bytes)" ]]
+	done
+	# without -k, nothing is sorted and the variable is not read
+	LT_SORT_MEM=x run -0 ltlanefix -q in.lt
 }
 
 @test "streamed: a slice that comes before an open span placed early takes it back" {

@@ -409,20 +409,31 @@ owner(struct lf *lf, uint32_t th)
 
 /* -------- the output, in the order lines came -------- */
 
-/* The line of thread th as it came, or with its new tid. */
+/* The line of thread th as it came, or with its new tid, to o. */
 static void
-putline(struct lf *lf, uint32_t th, char *p, size_t n)
+putline(struct lf *lf, struct ltout *o, uint32_t th, char *p, size_t n)
 {
 	struct ltfield f[LT_NCOL];
 	const struct lane *col;
 
 	if (th == LF_NONE || (col = lf_col(&lf->ids, th)) == NULL) {
-		lt_out_write(&lf->out, p, n);
-		lt_out_putc(&lf->out, '\n');
+		lt_out_write(o, p, n);
+		lt_out_putc(o, '\n');
 		return;
 	}
 	lf_cols(p, n, f);
-	lf_putrec(&lf->out, f, NULL, &lf->ids, col, NULL);
+	lf_putrec(o, f, NULL, &lf->ids, col, NULL);
+}
+
+/*
+ * Where a line goes: the output, or with -k the sorter, line seq of the
+ * stream sorting as 2 seq + 1 (as in whole.c).
+ */
+static struct ltout *
+outfor(struct lf *lf, struct held *h)
+{
+	return lf->kflag ? lf_split_line(h->line.p, h->line.n,
+	    2 * h->seq + 1) : &lf->out;
 }
 
 static void
@@ -459,8 +470,11 @@ writeheld(struct lf *lf, struct held *h)
 		if ((ln = lf_laneof(lf, t->track - 1, &h->x)) == NULL)
 			ln = lf_col(&lf->ids, h->thread);
 	}
-	if (ln == NULL && (!h->slice || !lf_changed(&h->x)))
-		putline(lf, h->thread, h->line.p, h->line.n);
+	if (h->slice && lf->kflag) {
+		lf_cols(h->line.p, h->line.n, f);
+		lf_split_slice(lf, f, &h->x, ln, 2 * h->seq + 1);
+	} else if (ln == NULL && (!h->slice || !lf_changed(&h->x)))
+		putline(lf, outfor(lf, h), h->thread, h->line.p, h->line.n);
 	else {
 		lf_cols(h->line.p, h->line.n, f);
 		lf_putslice(&lf->out, f, &h->x, &lf->ids, ln);
@@ -471,7 +485,8 @@ writeheld(struct lf *lf, struct held *h)
 		lastrec = NULL;
 	if (h->names) {
 		/* Where the stream names its threads, as a whole one. */
-		lf->nadded += lf_putlanes(&lf->out, &lf->ids, lf->tracks,
+		lf->nadded += lf_putlanes(lf->kflag ? lf_split_put(LF_KHEAD,
+		    0, 0, 2 * h->seq + 2, 0) : &lf->out, &lf->ids, lf->tracks,
 		    lf->ntracks);
 		named = 1;
 	}
@@ -485,16 +500,20 @@ writeflow(struct lf *lf, struct hflow *f)
 	const struct thread *t = &lf->ids.th[f->thread];
 	const struct lane *ln = NULL;
 	struct ltfield fc[LT_NCOL];
+	struct ltout *o = &lf->out;
 
 	if (f->lane != 0)
 		ln = lf_lane(&lf->tracks[t->track - 1], f->lane);
 	else
 		ln = lf_col(&lf->ids, f->thread);
+	if (lf->kflag)
+		o = lf_split_put(f->next ? LF_KNEXT : LF_KOTHER, f->nts, 0,
+		    2 * f->seq + 1, 0);
 	if (ln == NULL && f->nts == f->ts)
-		putline(lf, f->thread, f->line.p, f->line.n);
+		putline(lf, o, f->thread, f->line.p, f->line.n);
 	else {
 		lf_cols(f->line.p, f->line.n, fc);
-		lf_putrec(&lf->out, fc, f->nts != f->ts ? &f->nts : NULL,
+		lf_putrec(o, fc, f->nts != f->ts ? &f->nts : NULL,
 		    &lf->ids, ln, NULL);
 	}
 	freeflow(f);
@@ -573,6 +592,7 @@ emit(struct lf *lf, uint32_t th, const char *p, size_t n)
 	else
 		h = lt_calloc(1, sizeof(*h));
 	copyline(&h->line, p, n);
+	h->seq = seq++;
 	h->thread = th;
 	h->slice = 0;
 	h->ready = 1;
@@ -1378,7 +1398,8 @@ lf_live_end(struct lf *lf)
 		lastrec->names = 1;
 	drain(lf, 1);
 	if (!named)
-		lf->nadded += lf_putlanes(&lf->out, &lf->ids, lf->tracks,
+		lf->nadded += lf_putlanes(lf->kflag ? lf_split_put(LF_KHEAD,
+		    0, 0, UINT64_MAX, 0) : &lf->out, &lf->ids, lf->tracks,
 		    lf->ntracks);
 }
 

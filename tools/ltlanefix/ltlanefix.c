@@ -121,12 +121,9 @@ main(int argc, char *argv[])
 	lt_out_init(&lf.out, 1, "<stdout>");
 	lt_rd_init(&rd, argc, argv);
 	while ((k = lt_rd_next(&rd, &rec)) != LT_EOF) {
-		/*
-		 * The stream is held until ltpair's first #open says what may
-		 * still come (never with -k: time order needs it all).
-		 */
-		if (!live && k == LT_DIR && !lf.kflag &&
-		    rec.len > 6 && memcmp(rec.line, "#open\t", 6) == 0) {
+		/* Held until ltpair's first #open says what may come. */
+		if (!live && k == LT_DIR && rec.len > 6 &&
+		    memcmp(rec.line, "#open\t", 6) == 0) {
 			lf_live_start(&lf);
 			live = 1;
 		}
@@ -152,9 +149,12 @@ main(int argc, char *argv[])
 	if (lf.xafter != 0)
 		lt_die(LT_EXIT_SYS, "internal error: %llu crossings left",
 		    (unsigned long long)lf.xafter);
-	if (!live) {
+	if (!live || lf.kflag) {
 		lt_prog_start(&lf.prog, progfd, "writing", 0, 0);
-		lf_whole_write(&lf);
+		if (live)
+			lf_split_write(&lf, 0);
+		else
+			lf_whole_write(&lf);
 		lt_prog_end(&lf.prog);
 	}
 	stats(&lf);
@@ -177,6 +177,7 @@ main(int argc, char *argv[])
 	}
 	lf_live_free();
 	lf_whole_free();
+	lf_split_free();
 	lf_free(&lf);
 	return LT_EXIT_OK;
 }

@@ -305,6 +305,19 @@ void	lf_whole_place(struct lf *);
 void	lf_whole_write(struct lf *);
 void	lf_whole_free(void);
 
+/*
+ * split.c: -k's output, sorted: each record given with where it sorts,
+ * all written at the end.
+ */
+enum { LF_KHEAD, LF_KEND, LF_KNEXT, LF_KBEGIN, LF_KPOINT, LF_KOTHER };
+
+struct ltout *lf_split_put(int, int64_t, int64_t, uint64_t, int);
+void	lf_split_slice(struct lf *, const struct ltfield *,
+	    const struct lfslice *, const struct lane *, uint64_t);
+struct ltout *lf_split_line(char *, size_t, uint64_t);
+void	lf_split_write(struct lf *, long long);
+void	lf_split_free(void);
+
 /* live.c: a stream placed as it goes, told by ltpair what may come. */
 void	lf_live_start(struct lf *);
 void	lf_live_rec(struct lf *, struct ltrd *, const struct ltrec *);

@@ -374,12 +374,12 @@ putslice(struct lf *lf, size_t i)
 }
 
 static void
-putflow(struct lf *lf, const struct flow *fl)
+putflow(struct lf *lf, struct ltout *o, const struct flow *fl)
 {
 	struct ltfield f[LT_NCOL];
 
 	cols(fl->off, f);
-	lf_putrec(&lf->out, f, fl->nts != fl->ts ? &fl->nts : NULL,
+	lf_putrec(o, f, fl->nts != fl->ts ? &fl->nts : NULL,
 	    &lf->ids, fl->moved ? laneof(lf, fl->bound) : NULL, NULL);
 }
 
@@ -415,7 +415,7 @@ writeall(struct lf *lf)
 		if (o == so)
 			putslice(lf, i++);
 		else
-			putflow(lf, &flows[j++]);
+			putflow(lf, &lf->out, &flows[j++]);
 		pos = nextline(pos);
 	}
 	lt_out_write(&lf->out, at(pos), arena.n - pos);
@@ -428,139 +428,47 @@ writeall(struct lf *lf)
  * one ts: the ends, inner first; the flows that bind to the next slice;
  * the begins, outer first; zero-length slices, B then E; and the rest
  * in stream order.  Directives and untimed records keep their order and
- * come first.
+ * come first, the naming of the new lanes among them (split.c sorts).
+ * Line k of the stream sorts as 2k + 1, the naming before it as 2k.
  */
-enum { C_END, C_NEXT, C_BEGIN, C_POINT, C_OTHER };
-enum { W_B, W_E, W_FLOW, W_LINE };
-
-struct item {
-	int64_t		 ts;
-	int64_t		 sub;		/* order within the class */
-	size_t		 ref;		/* slice, flow or line offset */
-	uint32_t	 seq;		/* slice index or line number */
-	uint8_t		 cls, what;
-};
-
-static struct item	*items;
-static size_t		 nitems, capitems;
-
-static int
-itemcmp(const void *a, const void *b)
-{
-	const struct item *x = a, *y = b;
-
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	if (x->cls != y->cls)
-		return x->cls < y->cls ? -1 : 1;
-	if (x->sub != y->sub)
-		return x->sub < y->sub ? -1 : 1;
-	if (x->seq != y->seq)	/* an end: the later slice is inside */
-		return (x->seq < y->seq) == (x->cls == C_END) ? 1 : -1;
-	return x->what < y->what ? -1 : x->what > y->what;
-}
-
-static void
-additem(int64_t ts, int cls, int64_t sub, size_t ref, uint32_t seq, int what)
-{
-	struct item *it;
-
-	items = lt_grow(items, &capitems, nitems + 1, sizeof(*items));
-	it = &items[nitems++];
-	it->ts = ts;
-	it->cls = (uint8_t)cls;
-	it->sub = sub;
-	it->ref = ref;
-	it->seq = seq;
-	it->what = (uint8_t)what;
-}
-
-/* Slice i as its B or its E record. */
-static void
-putbe(struct lf *lf, size_t i, int what)
-{
-	struct ltfield f[LT_NCOL];
-
-	cols(soff[i], f);
-	lf_putbe(&lf->out, f, &sl[i], &lf->ids, laneof(lf, i), what == W_E);
-}
-
-/* Line pos (number line) as items; 1 if it was, 0 if it has no time. */
-static int
-timed(struct lf *lf, size_t pos, uint32_t line, size_t *i, size_t *j)
-{
-	struct ltfield f[LT_NCOL];
-	int64_t ts;
-
-	if (*i < nsl && soff[*i] == pos) {
-		if (sl[*i].nend == sl[*i].nts) {
-			additem(sl[*i].nts, C_POINT, 0, *i, line, W_B);
-			additem(sl[*i].nts, C_POINT, 0, *i, line, W_E);
-		} else {
-			additem(sl[*i].nts, C_BEGIN, -sl[*i].nend, *i,
-			    (uint32_t)*i, W_B);
-			additem(sl[*i].nend, C_END, -sl[*i].nts, *i,
-			    (uint32_t)*i, W_E);
-		}
-		lf->nsplit++;
-		(*i)++;
-		return 1;
-	}
-	if (*j < nflows && flows[*j].off == pos) {
-		additem(flows[*j].nts, flows[*j].next ? C_NEXT : C_OTHER, 0,
-		    *j, line, W_FLOW);
-		(*j)++;
-		return 1;
-	}
-	if (at(pos)[0] != '#') {
-		cols(pos, f);
-		if (lt_us_parse(f[LT_TS].p, f[LT_TS].n, &ts) == LT_NUM_OK) {
-			additem(ts, C_OTHER, 0, pos, line, W_LINE);
-			return 1;
-		}
-	}
-	return 0;
-}
-
 static void
 writesplit(struct lf *lf)
 {
-	const struct item *it;
-	size_t pos, next, i = 0, j = 0, k;
-	uint32_t line = 0;
+	struct ltfield f[LT_NCOL];
+	const struct flow *fl;
+	struct ltout *o;
+	size_t pos, next, i = 0, j = 0;
+	uint64_t seq;
 	int named = 0;
 
-	lf->prog.total = (long long)(arena.n + nitems);
+	lf->prog.total = (long long)arena.n;
 	lt_put_header(&lf->out);
-	for (pos = 0; pos < arena.n; pos = next, line++) {
-		if ((line & 4095) == 0)
+	for (pos = 0, seq = 1; pos < arena.n; pos = next, seq += 2) {
+		if ((seq & 8191) == 1)
 			lt_prog_at(&lf->prog, (long long)pos);
 		next = nextline(pos);
 		if (!named && pos >= mpos) {
-			lf->nadded += lf_putlanes(&lf->out, &lf->ids,
-			    lf->tracks, lf->ntracks);
+			lf->nadded += lf_putlanes(lf_split_put(LF_KHEAD, 0, 0,
+			    seq - 1, 0), &lf->ids, lf->tracks, lf->ntracks);
 			named = 1;
 		}
-		if (!timed(lf, pos, line, &i, &j))
-			lt_out_write(&lf->out, at(pos), next - pos);
+		if (i < nsl && soff[i] == pos) {
+			cols(pos, f);
+			lf_split_slice(lf, f, &sl[i], laneof(lf, i), seq);
+			i++;
+		} else if (j < nflows && flows[j].off == pos) {
+			fl = &flows[j++];
+			putflow(lf, lf_split_put(fl->next ? LF_KNEXT :
+			    LF_KOTHER, fl->nts, 0, seq, 0), fl);
+		} else {
+			o = lf_split_line(at(pos), next - pos - 1, seq);
+			lt_out_write(o, at(pos), next - pos);
+		}
 	}
 	if (!named)
-		lf->nadded += lf_putlanes(&lf->out, &lf->ids, lf->tracks,
-		    lf->ntracks);
-	if (nitems > 0)
-		qsort(items, nitems, sizeof(*items), itemcmp);
-	for (k = 0; k < nitems; k++) {
-		if ((k & 4095) == 0)
-			lt_prog_at(&lf->prog, (long long)(arena.n + k));
-		it = &items[k];
-		if (it->what == W_B || it->what == W_E)
-			putbe(lf, it->ref, it->what);
-		else if (it->what == W_FLOW)
-			putflow(lf, &flows[it->ref]);
-		else
-			lt_out_write(&lf->out, at(it->ref),
-			    nextline(it->ref) - it->ref);
-	}
+		lf->nadded += lf_putlanes(lf_split_put(LF_KHEAD, 0, 0,
+		    UINT64_MAX, 0), &lf->ids, lf->tracks, lf->ntracks);
+	lf_split_write(lf, (long long)arena.n);
 }
 
 void
@@ -584,7 +492,6 @@ lf_whole_free(void)
 	free(byidx);
 	free(tn);
 	free(flows);
-	free(items);
 	lt_buf_free(&arena);
 	sl = NULL;
 	soff = NULL;
@@ -592,6 +499,5 @@ lf_whole_free(void)
 	byidx = NULL;
 	tn = NULL;
 	flows = NULL;
-	items = NULL;
-	nsl = capsl = ntn = captn = nflows = capflows = nitems = capitems = 0;
+	nsl = capsl = ntn = captn = nflows = capflows = 0;
 }
