@@ -1006,7 +1006,7 @@ progress_out() {
 	[ ! -s l.out ]
 	LT_PROGRESS_MS=0 ltlanefix -q -k --progress-fd 3 <p.lt1 3>l.out >/dev/null
 	progress_out l.out >lines.out
-	! grep -aq '^placing lanes' lines.out
+	[ "$(grep -ac '^placing lanes' lines.out)" = 0 ]
 	grep -aq '^writing: [0-9]*%, [0-9]*s left$' lines.out
 	# and on a stream held whole (no directives), the placing too
 	grep -v '^#open	\|^#close	' p.lt1 >w.lt1

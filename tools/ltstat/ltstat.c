@@ -184,6 +184,9 @@ main(int argc, char *argv[])
 	if (tflag) {
 		lt_out_init(&out, 1, "<stdout>");
 		lt_put_header(&out);
+		/* Flows come after their slices: ltlanefix -k holds them. */
+		if (parts & T_FLOWS)
+			lt_out_puts(&out, "#lateflows\n");
 	}
 	st_init(ntop, tflag ? parts : 0, tflag ? &out : NULL);
 	lt_rd_init(&rd, argc, argv);
