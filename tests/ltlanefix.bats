@@ -920,7 +920,7 @@ chain() {
 	done
 }
 
-@test "-k after ltstat -t (#lateflows): held whole, so that its flows follow their slices; placed as it goes, they could not" {
+@test "-k after ltstat -t (#lateflows): placed as it goes, the flows that came after their slices follow them as in the whole stream" {
 	cd "$BATS_TEST_TMPDIR"
 	ltparse "$DATA/sample.log" | ltpair | ltstat -t >s.lt
 	[ "$(sed -n 2p s.lt)" = '#lateflows' ]
@@ -929,6 +929,11 @@ chain() {
 	# as a stream with no directive of ltpair, held and placed whole
 	grep -v '^#open	\|^#close	' s.lt | ltlanefix -k -q >whole.lt
 	cmp whole.lt k.lt
+	# the slices kept for them sorted through the temporary file too
+	mkdir t
+	LT_SORT_MEM=200 TMPDIR="$PWD/t" ltlanefix -k -q s.lt >k200.lt
+	cmp whole.lt k200.lt
+	[ -z "$(ls t)" ]
 	# flows moved onto the lanes of their slices
 	[ "$(stat_of ltlanefix flows_rewritten k.lt)" = 19 ]
 	# without the directive, placed as it goes: the flows come too late
@@ -939,4 +944,30 @@ chain() {
 	ltparse "$DATA/sample.log" | ltpair | ltstat -t -x flows >x.lt
 	[ "$(grep -c '^#lateflows$' x.lt)" = 0 ]
 	[ "$(stat_of ltstat flows x.lt)" = 0 ]
+}
+
+@test "-k, #lateflows: a flow that comes after its slices binds as in the whole stream: at a start, in a slice, to the next slice" {
+	cd "$BATS_TEST_TMPDIR"
+	# E [5, 30] on lane 0; A [10, 100] crosses it, to a lane; B [10, 20]
+	# nests in E.  Then, told that all before 300 came, F is placed, and
+	# the flows come, too late to wait for their slices.
+	printf '#lt1\n#lateflows\n#open\t1\t1\t0\n5\tX\t1\t1\t25\tc\tE\t{}\t{}\n10\tX\t1\t1\t90\tc\tA\t{}\t{}\n10\tX\t1\t1\t10\tc\tB\t{}\t{}\n200\tX\t1\t1\t10\tc\tF\t{}\t{}\n#open\t1\t1\t300\n10\ts\t1\t1\t-\tflow\tx\t{}\t{"id":1}\n10\tf\t1\t1\t-\tflow\tx\t{}\t{"id":2}\n50\ts\t1\t1\t-\tflow\tx\t{}\t{"id":3}\n7\tf\t1\t1\t-\tflow\tx\t{}\t{"id":4}\n' >in.lt
+	ltlanefix -k -q in.lt >k.lt
+	# at 10, s binds the innermost slice starting there (B, which stays),
+	# f the outermost (A, on lane 1001); s at 50 binds A, around it; f at
+	# 7 binds the next slice, A, and goes to its start
+	[ "$(grep -c '	flow	' k.lt)" = 4 ]
+	grep -q '^10	s	1	1	-	flow	x	{}	{"id":1}$' k.lt
+	grep -q '^10	f	1	1001	-	flow	x	{}	{"id":2}$' k.lt
+	grep -q '^50	s	1	1001	-	flow	x	{}	{"id":3}$' k.lt
+	grep -q '^10	f	1	1001	-	flow	x	{}	{"id":4}$' k.lt
+	[ "$(stat_of ltlanefix flows_rewritten k.lt)" = 3 ]
+	grep -v '^#open	' in.lt | ltlanefix -k -q >whole.lt
+	cmp whole.lt k.lt
+	# without the directive they stay as they came, said
+	grep -v '^#lateflows$' in.lt | ltlanefix -k -q >late.lt 2>late.err
+	[ "$(stat_of ltlanefix late late.lt)" = 4 ]
+	[ "$(grep -c '	flow	x	{}	{"id":[0-9]}$' late.lt)" = 4 ]
+	[ "$(grep '	flow	' late.lt | cut -f 4 | sort -u)" = 1 ]
+	grep -q '^ltlanefix: 4 flow(s) came after their slices were placed' late.err
 }

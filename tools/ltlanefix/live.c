@@ -71,6 +71,7 @@ struct hflow {
 	struct hflow	*link;
 	uint32_t	 thread;
 	uint8_t		 ready, loose;
+	uint8_t		 kept;		/* -k: bound at the end (late.c) */
 	int64_t		 nts;		/* when ready: its ts */
 	uint32_t	 lane;		/* and the lane it moves to, or 0 */
 };
@@ -473,6 +474,8 @@ writeheld(struct lf *lf, struct held *h)
 	if (h->slice && lf->kflag) {
 		lf_cols(h->line.p, h->line.n, f);
 		lf_split_slice(lf, f, &h->x, ln, 2 * h->seq + 1);
+		if (lf->lateflows)
+			lf_late_slice(h->thread, &h->x, h->seq);
 	} else if (ln == NULL && (!h->slice || !lf_changed(&h->x)))
 		putline(lf, outfor(lf, h), h->thread, h->line.p, h->line.n);
 	else {
@@ -502,6 +505,10 @@ writeflow(struct lf *lf, struct hflow *f)
 	struct ltfield fc[LT_NCOL];
 	struct ltout *o = &lf->out;
 
+	if (f->kept) {
+		freeflow(f);
+		return;
+	}
 	if (f->lane != 0)
 		ln = lf_lane(&lf->tracks[t->track - 1], f->lane);
 	else
@@ -642,6 +649,42 @@ putflow(struct lf *lf, uint32_t th, struct hflow *f, const struct lfslice *b)
 }
 
 /*
+ * Flow f came after the slices it may bind to were placed: with -k on a
+ * stream that said so, it is bound at the end (late.c); else it stays
+ * as it came, counted.
+ */
+static void
+lateflow(struct lf *lf, uint32_t th, struct hflow *f)
+{
+	if (!lf->lateflows) {
+		lf->nlatef++;
+		putflow(lf, th, f, NULL);
+		return;
+	}
+	lf_late_flow(th, f->ts, f->next, f->seq, f->line.p, f->line.n);
+	f->kept = 1;
+	f->ready = 1;
+	if (f->loose)
+		writeflow(lf, f);
+}
+
+/* A flow that came late, bound at the end to b, written. */
+static void
+latebind(struct lf *lf, uint32_t th, const struct lfslice *b, int64_t ts,
+    int next, uint64_t at, const char *p, size_t n)
+{
+	struct hflow *f = lt_calloc(1, sizeof(*f));
+
+	copyline(&f->line, p, n);
+	f->ts = ts;
+	f->seq = at;
+	f->next = next;
+	f->thread = th;
+	putflow(lf, th, f, b);
+	writeflow(lf, f);
+}
+
+/*
  * Flow f is bound to the placed slice b; alt, when b is the open span
  * placed before its end, is what it binds to if that span never comes.
  */
@@ -657,10 +700,11 @@ bindto(struct lf *lf, uint32_t th, struct hflow *f, const struct bslice *b,
 			f->alt = alt->x;
 		f->link = t->pend.flows;
 		t->pend.flows = f;
-	} else if (b != NULL && b->gone) {
-		lf->nlatef += b->gone == GONE_LATE;
+	} else if (b != NULL && b->gone == GONE_LATE)
+		lateflow(lf, th, f);
+	else if (b != NULL && b->gone)
 		putflow(lf, th, f, NULL);
-	} else
+	else
 		putflow(lf, th, f, b != NULL ? &b->x : NULL);
 }
 
@@ -737,8 +781,7 @@ addflow(struct lf *lf, uint32_t th, const struct ltrec *rec, int64_t ts)
 	lf->nflows++;
 	if (ts < t->floor ||
 	    (t->any && (ts < t->lts || (f->next && ts <= t->lts)))) {
-		lf->nlatef++;
-		putflow(lf, th, f, NULL);
+		lateflow(lf, th, f);
 		return;
 	}
 	beforeopen(t, ts, f->next);
@@ -1397,6 +1440,8 @@ lf_live_end(struct lf *lf)
 	} else if (!sawm && lastrec != NULL)
 		lastrec->names = 1;
 	drain(lf, 1);
+	if (lf->lateflows)
+		lf_late_join(lf, latebind);
 	if (!named)
 		lf->nadded += lf_putlanes(lf->kflag ? lf_split_put(LF_KHEAD,
 		    0, 0, UINT64_MAX, 0) : &lf->out, &lf->ids, lf->tracks,

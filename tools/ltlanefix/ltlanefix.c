@@ -82,7 +82,7 @@ main(int argc, char *argv[])
 	struct ltrd rd;
 	char thr[64] = "5.0";
 	long long n[LF_RN];
-	int c, k, r, qflag = 0, live = 0, whole = 0, progfd = -1;
+	int c, k, r, qflag = 0, live = 0, progfd = -1;
 
 	lt_setprog(argv[0]);
 	lf.thr = 5000;
@@ -122,14 +122,14 @@ main(int argc, char *argv[])
 	lt_rd_init(&rd, argc, argv);
 	while ((k = lt_rd_next(&rd, &rec)) != LT_EOF) {
 		/*
-		 * Held until ltpair's first #open says what may come; with
-		 * -k, held whole if flows may come after their slices
-		 * (ltstat -t's): they could not follow them placed.
+		 * Held until ltpair's first #open says what may come.  With
+		 * -k, the flows that come after their slices (ltstat -t's)
+		 * are bound at the end.
 		 */
-		if (k == LT_DIR && lf.kflag && rec.len == 10 &&
+		if (!live && k == LT_DIR && lf.kflag && rec.len == 10 &&
 		    memcmp(rec.line, "#lateflows", 10) == 0)
-			whole = 1;
-		if (!live && !whole && k == LT_DIR && rec.len > 6 &&
+			lf.lateflows = 1;
+		if (!live && k == LT_DIR && rec.len > 6 &&
 		    memcmp(rec.line, "#open\t", 6) == 0) {
 			lf_live_start(&lf);
 			live = 1;
@@ -185,6 +185,7 @@ main(int argc, char *argv[])
 	lf_live_free();
 	lf_whole_free();
 	lf_split_free();
+	lf_late_free();
 	lf_free(&lf);
 	return LT_EXIT_OK;
 }

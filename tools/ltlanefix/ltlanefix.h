@@ -226,6 +226,8 @@ struct lf {
 	struct ltprog	 prog;		/* --progress-fd, after the input */
 	int64_t		 thr;		/* ns; strict: a shift < thr snaps */
 	int		 kflag;		/* slices written as B and E */
+	int		 lateflows;	/* -k: flows may come after their
+					   slices (#lateflows) */
 	int		 online;	/* lf_place counts the crossings */
 	long long	 nevents, nslices, nunplaced, nbe, nflows, nlanes;
 	long long	 nsnaps, nsnapped, nchanged, nmoved, nrewritten;
@@ -306,6 +308,29 @@ void	lf_whole_write(struct lf *);
 void	lf_whole_free(void);
 
 /*
+ * sort.c: records sorted by a key, in bounded memory (a temporary file
+ * beyond): the key's members mean what the comparison makes them mean.
+ */
+struct lfskey {
+	int64_t		 ts, sub;
+	uint64_t	 seq;
+	uint32_t	 grp;
+	uint8_t		 cls, end;
+};
+
+typedef int	(*lfkeycmp)(const struct lfskey *, const struct lfskey *);
+typedef void	(*lfeach)(void *, const struct lfskey *, const char *, size_t);
+struct lfsort;
+
+int	lf_sort_tcs(const struct lfskey *, const struct lfskey *);
+struct lfsort *lf_sort_new(lfkeycmp, const char *);
+struct ltout *lf_sort_put(struct lfsort *, uint32_t, int, int64_t, int64_t,
+	    uint64_t, int);
+void	lf_sort_each(struct lfsort *, lfeach, void *, struct ltprog *,
+	    long long);
+void	lf_sort_free(struct lfsort *);
+
+/*
  * split.c: -k's output, sorted: each record given with where it sorts,
  * all written at the end.
  */
@@ -317,6 +342,18 @@ void	lf_split_slice(struct lf *, const struct ltfield *,
 struct ltout *lf_split_line(char *, size_t, uint64_t);
 void	lf_split_write(struct lf *, long long);
 void	lf_split_free(void);
+
+/*
+ * late.c: with -k, the flows that come after the slices they bind to,
+ * bound at the end to the slices kept.
+ */
+typedef void	(*lflatebind)(struct lf *, uint32_t, const struct lfslice *,
+		    int64_t, int, uint64_t, const char *, size_t);
+
+void	lf_late_slice(uint32_t, const struct lfslice *, uint64_t);
+void	lf_late_flow(uint32_t, int64_t, int, uint64_t, const char *, size_t);
+void	lf_late_join(struct lf *, lflatebind);
+void	lf_late_free(void);
 
 /* live.c: a stream placed as it goes, told by ltpair what may come. */
 void	lf_live_start(struct lf *);

@@ -184,7 +184,7 @@ main(int argc, char *argv[])
 	if (tflag) {
 		lt_out_init(&out, 1, "<stdout>");
 		lt_put_header(&out);
-		/* Flows come after their slices: ltlanefix -k holds them. */
+		/* Flows come after their slices (for ltlanefix -k). */
 		if (parts & T_FLOWS)
 			lt_out_puts(&out, "#lateflows\n");
 	}
