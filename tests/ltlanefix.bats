@@ -934,6 +934,11 @@ chain() {
 	LT_SORT_MEM=200 TMPDIR="$PWD/t" ltlanefix -k -q s.lt >k200.lt
 	cmp whole.lt k200.lt
 	[ -z "$(ls t)" ]
+	# a long job, new workers every epoch, two ranks: hundreds of flows
+	genlog -n 30000 -s 3 -e 8 -w 3 -r 2 | ltparse | ltpair | ltstat -t >g.lt
+	[ "$(grep -c '	flow	' g.lt)" -gt 400 ]
+	ltlanefix -k -q g.lt >gk.lt
+	grep -v '^#open	\|^#close	' g.lt | ltlanefix -k -q | cmp - gk.lt
 	# flows moved onto the lanes of their slices
 	[ "$(stat_of ltlanefix flows_rewritten k.lt)" = 19 ]
 	# without the directive, placed as it goes: the flows come too late
