@@ -46,4 +46,6 @@ for n in ${SCALE:-1000000 4000000}; do
 	    "ltlanefix -q '$paired' > /dev/null"
 	measure "ltlanefix, $n lines, held whole" "$paired" 2 \
 	    "grep -v '^#open	\\|^#close	' '$paired' | ltlanefix -q > /dev/null"
+	measure "ltlanefix -k, $n lines, sorted" "$paired" 1 \
+	    "ltlanefix -k -q '$paired' > /dev/null"
 done

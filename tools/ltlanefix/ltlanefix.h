@@ -8,7 +8,9 @@
  * tid and makes the tids of new lanes; put.c writes records back with
  * their new columns and names the lanes; report.c makes trace-lanefix's
  * report; whole.c holds a whole stream, places it and writes it back in
- * its order.
+ * its order; live.c places a stream as it goes; with -k, split.c writes
+ * the slices as B and E records in time order, sorted by sort.c, and
+ * late.c binds the flows that came after their slices.
  */
 #ifndef LTLANEFIX_H
 #define LTLANEFIX_H
