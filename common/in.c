@@ -311,6 +311,28 @@ lt_in_rewind(struct ltin *in)
 	return 0;
 }
 
+/*
+ * The n bytes at off of fd into p: 1, or 0 if the file ends before
+ * them, or -1 and errno on a read error.
+ */
+int
+lt_pread_all(int fd, void *p, size_t n, off_t off)
+{
+	char *q = p;
+	ssize_t r;
+
+	while (n > 0) {
+		if ((r = pread(fd, q, n, off)) < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return (int)r;
+		q += r;
+		n -= (size_t)r;
+		off += r;
+	}
+	return 1;
+}
+
 void
 lt_in_close(struct ltin *in)
 {

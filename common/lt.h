@@ -188,6 +188,8 @@ void	lt_in_seek(struct ltin *, off_t);
 int	lt_in_rewind(struct ltin *);
 /* fn is called after each read of any input (a progress line). */
 void	lt_in_watch(void (*)(const struct ltin *));
+/* The n bytes at an offset of a file: 1, 0 if it ends before, -1 errno. */
+int	lt_pread_all(int, void *, size_t, off_t);
 
 /* num.c: decimal text <-> int64 nanoseconds, exactly, no floating point. */
 enum {

@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "ltlanefix.h"
 
@@ -201,7 +200,7 @@ static void
 fill(struct lfsort *s, struct run *r, size_t n)
 {
 	size_t want;
-	ssize_t got;
+	int got;
 
 	if (r->hi - r->lo >= n)
 		return;
@@ -216,16 +215,14 @@ fill(struct lfsort *s, struct run *r, size_t n)
 		want = r->cap - r->hi;
 		if (want > r->end - r->at)
 			want = (size_t)(r->end - r->at);
-		if (want == 0)
+		if (want == 0 || (got = lt_pread_all(s->fd, r->buf + r->hi,
+		    want, (off_t)r->at)) == 0)
 			lt_die(LT_EXIT_SYS, "%s: cut short", s->fname);
-		got = pread(s->fd, r->buf + r->hi, want, (off_t)r->at);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			lt_die(LT_EXIT_SYS, "%s: %s", s->fname, got < 0 ?
-			    strerror(errno) : "cut short");
-		r->hi += (size_t)got;
-		r->at += (uint64_t)got;
+		if (got < 0)
+			lt_die(LT_EXIT_SYS, "%s: %s", s->fname,
+			    strerror(errno));
+		r->hi += want;
+		r->at += want;
 	}
 }
 

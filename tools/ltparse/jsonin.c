@@ -87,20 +87,11 @@ prescan(struct ltin *in)
 static int
 readat(int fd, const char *name, char *p, size_t n, off_t off)
 {
-	ssize_t r;
+	int r;
 
-	while (n > 0) {
-		if ((r = pread(fd, p, n, off)) < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			lt_die(LT_EXIT_SYS, "read error: %s:", name);
-		if (r == 0)
-			return 0;
-		p += r;
-		n -= (size_t)r;
-		off += r;
-	}
-	return 1;
+	if ((r = lt_pread_all(fd, p, n, off)) < 0)
+		lt_die(LT_EXIT_SYS, "read error: %s:", name);
+	return r;
 }
 
 /*

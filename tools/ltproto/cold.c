@@ -174,26 +174,17 @@ char *
 pt_cold_take(int kind, uint32_t key)
 {
 	struct cold *c = entry(kind, key);
-	size_t off = 0;
-	ssize_t r;
 	char *p;
+	int r;
 
 	if (c->where == MEM) {
 		p = memof(c);
 		inmem -= c->n;
 	} else {
 		p = lt_malloc(c->n > 0 ? c->n : 1);
-		while (off < c->n) {
-			r = pread(fd, p + off, c->n - off,
-			    (off_t)(c->at + off));
-			if (r < 0 && errno == EINTR)
-				continue;
-			if (r <= 0)
-				lt_die(LT_EXIT_SYS, "reading back its "
-				    "temporary file: %s", r < 0 ?
-				    strerror(errno) : "cut short");
-			off += (size_t)r;
-		}
+		if ((r = lt_pread_all(fd, p, c->n, (off_t)c->at)) <= 0)
+			lt_die(LT_EXIT_SYS, "reading back its temporary file: "
+			    "%s", r < 0 ? strerror(errno) : "cut short");
 	}
 	memset(c, 0, sizeof(*c));
 	return p;
