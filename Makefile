@@ -34,6 +34,7 @@ PB = common/pb.o
 STRTAB = common/strtab.o
 TALLY = common/tally.o $(STRTAB)
 PROGRESS = common/progress.o
+COLD = common/cold.o
 # objs PROG: the objects of tools/PROG/, one per .c file.
 objs = $(patsubst %.c,%.o,$(wildcard tools/$(1)/*.c))
 LTPARSE = $(call objs,ltparse) $(CORE) $(JSONEV) $(PROGRESS)
@@ -42,8 +43,8 @@ LTFILTER = $(call objs,ltfilter) $(CORE) $(IDTAB)
 LTLANEFIX = $(call objs,ltlanefix) $(CORE) $(PROGRESS)
 LTJSON = $(call objs,ltjson) $(CORE) $(JSONW) $(TALLY)
 LTCHECK = $(call objs,ltcheck) $(CORE) $(JSONEV) $(JSONW) $(PB)
-LTSTAT = $(call objs,ltstat) $(CORE) $(IDTAB) $(STRTAB)
-LTPROTO = $(call objs,ltproto) $(CORE) $(TALLY) $(PB)
+LTSTAT = $(call objs,ltstat) $(CORE) $(IDTAB) $(STRTAB) $(COLD)
+LTPROTO = $(call objs,ltproto) $(CORE) $(TALLY) $(PB) $(COLD)
 
 # The programs are built in tools/bin/, with a copy of the driver, so
 # that one directory on PATH holds them all.

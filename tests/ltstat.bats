@@ -335,6 +335,46 @@ f 9500 11 2 {} {\"bp\":\"e\",\"id\":4}" ]
 	o.ranks.map(r => r.pid + ":" + r.waits).join(" ") ==> 20:1
 	o.notes.filter(n => /wait tracks share/.test(n)).join() ==> 1 wait tracks share their tid with a thread of the input
 	EOF
+	# the same when what is packed goes to a temporary file at once,
+	# deleted as soon as made; when none can be made, or it cannot
+	# grow, the same again, and said once
+	mkdir "$T/tmp"
+	LT_COLD_MEM=1 TMPDIR=$T/tmp ltstat -t -J "$T/c.json" -o /dev/null "$T/b.lt1" 2>"$T/c.err" |
+	    awk -F '\t' '$3 != 99' > "$T/c.out"
+	[ ! -s "$T/c.err" ]
+	[ -z "$(ls -A "$T/tmp")" ]
+	cmp "$T/b.out" "$T/c.out"
+	cmp "$T/b.json" "$T/c.json"
+	LT_COLD_MEM=1 TMPDIR=$T/none ltstat -t -J "$T/d.json" -o /dev/null "$T/b.lt1" 2>"$T/d.err" |
+	    awk -F '\t' '$3 != 99' > "$T/d.out"
+	[ "$(cat "$T/d.err")" = "ltstat: cannot make a temporary file in $T/none (TMPDIR): No such file or directory; the processes it holds stay in memory" ]
+	cmp "$T/b.out" "$T/d.out"
+	cmp "$T/b.json" "$T/d.json"
+	# (no file can grow: SIGXFSZ ignored, so that the write fails; the
+	# stream and the messages go through pipes)
+	bash -c '{ (trap "" XFSZ; ulimit -f 0; LT_COLD_MEM=1 TMPDIR=$1 exec ltstat -t -o /dev/null "$3" 2>&3) | awk -F "\t" "\$3 != 99" > "$2.out"; } 3>&1 | cat > "$2.err"' sh "$T/tmp" "$T/e" "$T/b.lt1"
+	[ "$(cat "$T/e.err")" = "ltstat: cannot write a temporary file in $T/tmp (TMPDIR): File too large; the processes it holds stay in memory" ]
+	cmp "$T/b.out" "$T/e.out"
+	run -2 env LT_COLD_MEM=0 ltstat "$T/b.lt1"
+	[ "$output" = "ltstat: LT_COLD_MEM=0: too small (1 to 2^40 bytes)" ]
+}
+
+# A long job's log: hundreds of worker processes, which sleep when left
+# alone; through the temporary file, the report and the stream are the
+# same as in memory.
+@test "ltstat -t: a long job's processes asleep, in memory or in the temporary file, give the same report and stream" {
+	local T=$BATS_TEST_TMPDIR
+	"$TOP/tests/gen/genlog" -n 600000 -e 30 -w 4 -r 2 -a async -s 5 |
+	    ltparse | ltpair | ltlanefix -q > "$T/long.lt"
+	ltstat -t -J "$T/a.json" -o "$T/a.txt" "$T/long.lt" > "$T/a.out"
+	mkdir "$T/tmp"
+	LT_COLD_MEM=1 TMPDIR=$T/tmp ltstat -t -J "$T/b.json" -o "$T/b.txt" "$T/long.lt" > "$T/b.out"
+	cmp "$T/a.out" "$T/b.out"
+	cmp "$T/a.json" "$T/b.json"
+	cmp "$T/a.txt" "$T/b.txt"
+	# hundreds of workers, each with its flows and counters
+	[ "$(grep -c '^  rank [01] worker' "$T/a.txt")" -ge 200 ]
+	[ "$(grep -c '	[sf]	' "$T/a.out")" -ge 1000 ]
 }
 
 @test "ltstat -t: a worker asleep keeps its last gather, the chunks it holds and its downloads since" {

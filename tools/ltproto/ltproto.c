@@ -76,6 +76,7 @@ main(int argc, char *argv[])
 	int c, k, fd = 1, status;
 
 	lt_setprog(argv[0]);
+	lt_cold_init("ltproto", "the tracks it holds", 1 << 18);
 	while ((c = getopt_long(argc, argv, "hi:o:S:s:w:", longopts, NULL)) !=
 	    -1) {
 		switch (c) {

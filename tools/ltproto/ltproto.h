@@ -15,6 +15,7 @@
 #include "lt.h"
 #include "bytes.h"
 #include "pb.h"
+#include "cold.h"
 
 /* Field numbers of Perfetto's schema, by message. */
 enum {
@@ -233,17 +234,11 @@ void	pt_roots_free(void);
 long long pt_roots_lost(void);
 
 /*
- * cold.c: what is left alone, packed, in memory up to a bound, beyond it
- * in a temporary file: the stacks of tracks, by track uuid
- * (PT_COLDSTACK), and the X ends sequences hold, by sequence id
- * (PT_COLDEND).
+ * common/cold.c keeps what is left alone: the stacks of tracks, by
+ * track uuid (PT_COLDSTACK), and the X ends sequences hold, by sequence
+ * id (PT_COLDEND).
  */
-enum { PT_COLDSTACK, PT_COLDEND, PT_NCOLD };
-
-int	pt_cold_has(int, uint32_t);
-void	pt_cold_put(int, uint32_t, const char *, size_t);
-char	*pt_cold_take(int, uint32_t);
-void	pt_cold_free(void);
+enum { PT_COLDSTACK, PT_COLDEND };
 
 /* event.c: records to packets. */
 struct ltrd;

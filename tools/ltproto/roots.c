@@ -158,7 +158,7 @@ stackof(uint32_t track, int create)
 		stacks = lt_grow_zero(stacks, &capstacks, &nstacks,
 		    (size_t)track + 1, sizeof(*stacks));
 	}
-	if (stacks[track] == NULL && pt_cold_has(PT_COLDSTACK, track))
+	if (stacks[track] == NULL && lt_cold_has(PT_COLDSTACK, track))
 		thaw(track);
 	if ((st = stacks[track]) != NULL || !create) {
 		if (st != NULL)
@@ -547,7 +547,7 @@ freeze(uint32_t track)
 			prevn = it[j].len;
 		}
 	}
-	pt_cold_put(PT_COLDSTACK, track, packed.p, packed.n);
+	lt_cold_put(PT_COLDSTACK, track, packed.p, packed.n);
 	dispose(st);
 	stacks[track] = NULL;
 }
@@ -566,7 +566,7 @@ thaw(uint32_t track)
 	int64_t last = 0;
 	size_t i, j, k, n;
 
-	p = cold = pt_cold_take(PT_COLDSTACK, track);
+	p = cold = lt_cold_take(PT_COLDSTACK, track);
 	st = newstack(pb_takevarint(&p));
 	st->nbot = pb_takevarint(&p);
 	st->nring = pb_takevarint(&p);
@@ -697,7 +697,7 @@ pt_roots_free(void)
 	}
 	while (nbpool > 0)
 		lt_buf_free(&bpool[--nbpool]);
-	pt_cold_free();
+	lt_cold_free();
 	lt_buf_free(&packed);
 	lt_buf_free(&pk[0]);
 	lt_buf_free(&pk[1]);

@@ -161,7 +161,7 @@ freeze(struct seqout *so)
 			pb_varint(&packed, e->len);
 			lt_buf_add(&packed, e->p, e->len);
 		}
-		pt_cold_put(PT_COLDEND, (uint32_t)(so - seqout), packed.p,
+		lt_cold_put(PT_COLDEND, (uint32_t)(so - seqout), packed.p,
 		    packed.n);
 		so->cold = 1;
 		so->coldts = so->e[so->lo].ts;
@@ -181,7 +181,7 @@ thaw(struct seqout *so, uint32_t id)
 	uint64_t last = 0;
 	size_t i, n;
 
-	p = cold = pt_cold_take(PT_COLDEND, id);
+	p = cold = lt_cold_take(PT_COLDEND, id);
 	n = (size_t)pb_takevarint(&p);
 	so->e = lt_reallocarray(NULL, n, sizeof(*so->e));
 	for (i = 0; i < n; i++) {

@@ -201,9 +201,9 @@ struct proc {
 	struct rank	*main;		/* when it is a rank's main process */
 	struct group	*grp;		/* the processes of its rank */
 	struct pio	*w;		/* awake: its I/O state, or NULL */
-	char		*packed;	/* asleep: ... packed (sleep.c) */
-	char		*thrpk;		/* asleep: its threads, packed */
 	uint32_t	 nthr;		/* its threads */
+	unsigned char	 packed;	/* asleep: its pio packed (sleep.c) */
+	unsigned char	 thrpk;		/* asleep: its threads packed */
 	unsigned char	 known;		/* rank and worker read */
 	unsigned char	 io;		/* has downloads, reads or deletes */
 	unsigned char	 warm;		/* used since the last sweep */
@@ -457,9 +457,11 @@ struct epoch *st_epochof(struct rank *, int64_t);
 void	st_sleep(struct proc *);
 void	st_thaw(struct proc *);
 void	st_wakethr(struct proc *);
-char	*st_thrpacked(const struct proc *, const struct ltfield *);
+long	st_thrfind(const struct proc *, const struct ltfield *);
+void	st_thrset(const struct proc *, long, uint32_t);
 void	st_pio_free(struct proc *);
 void	st_sleep_sweep(void);
+void	st_sleep_init(void);
 void	st_sleep_free(void);
 
 /* Before p's pio is used: awake. */

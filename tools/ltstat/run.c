@@ -69,7 +69,7 @@ st_proc(const struct ltfield *pid, const struct ltfield *tid,
 		p->seq = ST.nprocs++;
 		p->rank = p->worker = -1;
 		p->node = -1;
-	} else if (p->thrpk != NULL) {
+	} else if (p->thrpk) {
 		/* Its threads asleep (sleep.c): this may be one. */
 		st_wakethr(p);
 		p->warm = 1;
@@ -563,7 +563,7 @@ st_chunkfind(struct proc *p, int64_t id)
 	size_t i;
 
 	/* Never awake: no chunks. */
-	if (id < 0 || (p->w == NULL && p->packed == NULL))
+	if (id < 0 || (p->w == NULL && !p->packed))
 		return NULL;
 	st_warm(p);
 	w = p->w;
@@ -1018,7 +1018,7 @@ st_meta(const struct ltrec *rec)
 	struct proc *p;
 	struct thr *t;
 	const char *v, *why, *key;
-	char *at;
+	long at;
 	size_t vn;
 	uint32_t x;
 	int r;
@@ -1054,9 +1054,8 @@ st_meta(const struct ltrec *rec)
 	 * it is packed, and left asleep.
 	 */
 	p = lt_id_get(&ST.procs, &rec->f[LT_PID], NULL, 0, NULL);
-	at = p != NULL && p->thrpk != NULL ? st_thrpacked(p,
-	    &rec->f[LT_TID]) : NULL;
-	if (at == NULL && st_proc(&rec->f[LT_PID], &rec->f[LT_TID], &t,
+	at = p != NULL && p->thrpk ? st_thrfind(p, &rec->f[LT_TID]) : -1;
+	if (at < 0 && st_proc(&rec->f[LT_PID], &rec->f[LT_TID], &t,
 	    &why) == NULL)
 		return why;
 	if (v == NULL)
@@ -1064,8 +1063,8 @@ st_meta(const struct ltrec *rec)
 	if (LT_IS(*nm, "thread_name") && (vn < 2 || v[0] != '"'))
 		return NULL;
 	x = (uint32_t)lt_strtab_get(&ST.text, v, vn, NULL) + 1;
-	if (at != NULL)
-		memcpy(at + (LT_IS(*nm, "thread_name") ? 0 : 4), &x, 4);
+	if (at >= 0)
+		st_thrset(p, at + (LT_IS(*nm, "thread_name") ? 0 : 4), x);
 	else if (LT_IS(*nm, "thread_name"))
 		t->name = x;
 	else
@@ -1085,6 +1084,7 @@ st_init(int ntop, int tflag, struct ltout *out)
 	lt_id_init(&ST.cattab, sizeof(struct cat));
 	ST.slowdl = lt_calloc((size_t)ntop, sizeof(*ST.slowdl));
 	ST.slowrd = lt_calloc((size_t)ntop, sizeof(*ST.slowrd));
+	st_sleep_init();
 }
 
 static void
@@ -1140,8 +1140,6 @@ freeproc(void *e)
 
 	free(p->held);
 	st_pio_free(p);
-	free(p->packed);
-	free(p->thrpk);
 }
 
 void

@@ -5,14 +5,22 @@
  * its table and a few changes of its counters that wait for the end of
  * the stream (ctr.c): its pio, these included, is packed, and goes, and
  * so do its threads, unless it is a rank's main process (its main
- * thread is kept).  Whatever uses it wakes the process first (st_warm;
+ * thread is kept).  What is packed goes to common/cold.c, by the
+ * process's number: in memory up to COLDMEM bytes, beyond in a
+ * temporary file.  Whatever uses it wakes the process first (st_warm;
  * st_proc, for a record of it), as it was: slot for slot, entry for
  * entry, so that nothing it writes changes.
  */
 #include <stdlib.h>
 
 #include "ltstat.h"
+#include "cold.h"
 #include "pb.h"
+
+#define COLDMEM		(1 << 16)	/* bytes packed kept in memory */
+
+/* What cold.c keeps, by the process's seq. */
+enum { COLDPIO, COLDTHR };
 
 /*
  * A process of more threads keeps them: a thread named while asleep is
@@ -74,7 +82,8 @@ sleepthr(struct proc *p)
 		lt_buf_add(&packed, &t->name, 4);
 		lt_buf_add(&packed, &t->sort, 4);
 	}
-	p->thrpk = memcpy(lt_malloc(packed.n), packed.p, packed.n);
+	lt_cold_put(COLDTHR, (uint32_t)p->seq, packed.p, packed.n);
+	p->thrpk = 1;
 	for (i = 0; i < p->nthr; i++) {
 		if (ST.lastthr == byno[i])
 			ST.lastthr = NULL;
@@ -83,31 +92,62 @@ sleepthr(struct proc *p)
 	p->lastt = p->thr0 = NULL;
 }
 
-/*
- * Where tid's name and sort index are, when it is one of p's threads,
- * asleep; else NULL.
- */
-char *
-st_thrpacked(const struct proc *p, const struct ltfield *tid)
+/* What is packed of p's threads, out of cold.c, and its size. */
+static char *
+thrtake(const struct proc *p, size_t *n)
 {
-	const char *q = p->thrpk;
+	char *pk = lt_cold_take(COLDTHR, (uint32_t)p->seq);
+	const char *q = pk;
 	uint32_t i;
-	size_t n;
 
-	for (i = 0; i < p->nthr; i++) {
+	for (i = 0; i < p->nthr; i++)
+		q += pb_takevarint(&q) + 8;
+	*n = (size_t)(q - pk);
+	return pk;
+}
+
+/*
+ * Where tid's name and sort index are in what is packed of p's threads,
+ * when it is one of them, asleep; else -1.
+ */
+long
+st_thrfind(const struct proc *p, const struct ltfield *tid)
+{
+	size_t n, pkn;
+	char *pk = thrtake(p, &pkn);
+	const char *q = pk;
+	long at = -1;
+	uint32_t i;
+
+	for (i = 0; i < p->nthr && at < 0; i++) {
 		n = pb_takevarint(&q);
 		if (n == tid->n && memcmp(q, tid->p, n) == 0)
-			return (char *)(uintptr_t)q + n;
+			at = q + n - pk;
 		q += n + 8;
 	}
-	return NULL;
+	lt_cold_put(COLDTHR, (uint32_t)p->seq, pk, pkn);
+	free(pk);
+	return at;
+}
+
+/* x, 4 bytes, at where st_thrfind said, in what is packed of p's threads. */
+void
+st_thrset(const struct proc *p, long at, uint32_t x)
+{
+	size_t pkn;
+	char *pk = thrtake(p, &pkn);
+
+	memcpy(pk + at, &x, 4);
+	lt_cold_put(COLDTHR, (uint32_t)p->seq, pk, pkn);
+	free(pk);
 }
 
 /* ... and back, as they were (numbers included), where they are now. */
 void
 st_wakethr(struct proc *p)
 {
-	const char *q = p->thrpk;
+	char *pk = lt_cold_take(COLDTHR, (uint32_t)p->seq);
+	const char *q = pk;
 	struct ltfield pid, tid;
 	struct thr *t;
 	uint32_t i, n = p->nthr;
@@ -124,8 +164,8 @@ st_wakethr(struct proc *p)
 		memcpy(&t->sort, q + 4, 4);
 		q += 8;
 	}
-	free(p->thrpk);
-	p->thrpk = NULL;
+	free(pk);
+	p->thrpk = 0;
 }
 
 /*
@@ -184,21 +224,24 @@ sleeppio(struct proc *p)
 	pb_zigzag(&packed, w->dlsince);
 	pb_zigzag(&packed, w->pts);
 	pb_zigzag(&packed, w->pend);
-	p->packed = memcpy(lt_malloc(packed.n), packed.p, packed.n);
+	lt_cold_put(COLDPIO, (uint32_t)p->seq, packed.p, packed.n);
+	p->packed = 1;
 	st_pio_free(p);
 }
 
 /*
  * p sleeps: its pio, unless it holds reads of a gather; then its
  * threads, once nothing awake points to them, unless one is a rank's
- * main thread.
+ * main thread.  (A process numbered past what cold.c takes stays.)
  */
 void
 st_sleep(struct proc *p)
 {
+	if (p->seq >= UINT32_MAX)
+		return;
 	if (p->w != NULL && p->capheld == 0)
 		sleeppio(p);
-	if (p->w == NULL && p->main == NULL && p->thrpk == NULL &&
+	if (p->w == NULL && p->main == NULL && !p->thrpk &&
 	    p->nthr > 0 && p->nthr <= THRPACK)
 		sleepthr(p);
 }
@@ -219,7 +262,8 @@ st_pio_free(struct proc *p)
 void
 st_thaw(struct proc *p)
 {
-	const char *q = p->packed;
+	char *pk = NULL;
+	const char *q;
 	struct pio *w;
 	struct chunk *c;
 	struct ctrpt *h;
@@ -227,11 +271,12 @@ st_thaw(struct proc *p)
 	uint64_t last = 0;
 	unsigned f;
 
-	if (p->thrpk != NULL)
+	if (p->thrpk)
 		st_wakethr(p);
 	w = p->w = lt_calloc(1, sizeof(*w));
-	if (q == NULL)
+	if (!p->packed)
 		return;
+	q = pk = lt_cold_take(COLDPIO, (uint32_t)p->seq);
 	number(p);
 	w->capch = pb_takevarint(&q);
 	w->ch = w->capch != 0 ? lt_calloc(w->capch, sizeof(*w->ch)) : NULL;
@@ -279,8 +324,8 @@ st_thaw(struct proc *p)
 	w->dlsince = pb_takezigzag(&q);
 	w->pts = pb_takezigzag(&q);
 	w->pend = pb_takezigzag(&q);
-	free(p->packed);
-	p->packed = NULL;
+	free(pk);
+	p->packed = 0;
 }
 
 static void
@@ -300,9 +345,17 @@ st_sleep_sweep(void)
 	lt_id_each(&ST.procs, sweep);
 }
 
+/* Before the first sleep: what cold.c is to know. */
+void
+st_sleep_init(void)
+{
+	lt_cold_init("ltstat", "the processes it holds", COLDMEM);
+}
+
 void
 st_sleep_free(void)
 {
+	lt_cold_free();
 	lt_buf_free(&packed);
 	free(byno);
 	byno = NULL;

@@ -1,24 +1,23 @@
 /* See LICENSE file for copyright and license details. */
 /*
- * cold.c: what is left alone, packed: the stacks of tracks (roots.c),
- * by track, and the X ends that sequences hold (window.c), by
- * sequence.  They stay in memory while they take at most COLDMEM bytes
- * in all; beyond, those in memory go to a temporary file in $TMPDIR (or
- * /tmp), removed as soon as it is made, and are read back when their
- * track or sequence is used again.  A long job has a track and a
- * sequence for every thread it ever had, and those whose threads are
- * gone keep their last roots and X ends to the end: on disk, not in
- * memory.  The file only grows (by what is packed, a few bytes an
- * event); without it (none can be made, or a write fails, which is
- * said once) they stay in memory.
+ * cold.c: what a program leaves alone, packed, by kind and key: in
+ * ltproto the stacks of tracks and the X ends of sequences, in ltstat
+ * the processes asleep.  They stay in memory while they take at most
+ * the bytes lt_cold_init gave in all; beyond, those in memory go to a
+ * temporary file in $TMPDIR (or /tmp), removed as soon as it is made,
+ * and are read back when their key is used again.  A long job has a
+ * track, a sequence and a process for every thread and worker it ever
+ * had, and those that are gone keep what they were to the end: on
+ * disk, not in memory.  The file only grows (by what is packed);
+ * without it (none can be made, or a write fails, which is said once)
+ * they stay in memory.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "ltproto.h"
+#include "cold.h"
 
-#define COLDMEM		(1 << 18)	/* bytes of packed stacks in memory */
 #define STAGE		65536		/* bytes written at a time */
 
 enum { NONE, MEM, DISK };
@@ -31,10 +30,13 @@ struct cold {
 };
 
 static struct table {
-	struct cold	*c;		/* by track uuid, or sequence id */
+	struct cold	*c;		/* by key */
 	size_t		 n, cap;	/* made, room for */
-}			 tabs[PT_NCOLD];
+}			 tabs[LT_NCOLD];
 static size_t		 inmem;		/* bytes of those in memory */
+static size_t		 memmax = 1 << 18;	/* ... at most */
+static const char	*stem = "lt";	/* of the file's name */
+static const char	*holds = "what it holds";	/* said without it */
 static int		 fd = -1, nofile;
 static const char	*tmpdir;	/* where the file is */
 static const char	*fromenv;	/* " (TMPDIR)" when it says so, or "" */
@@ -49,7 +51,7 @@ memof(const struct cold *c)
 	return (char *)(uintptr_t)c->at;
 }
 
-/* The entry of key, of a kind (PT_COLD*). */
+/* The entry of key, of a kind (0 to LT_NCOLD - 1). */
 static struct cold *
 entry(int kind, uint32_t key)
 {
@@ -61,14 +63,14 @@ static void
 nomore(const char *what, int err)
 {
 	nofile = 1;
-	lt_warn("cannot %s a temporary file in %s%s: %s; the tracks it holds "
-	    "stay in memory", what, tmpdir, fromenv, strerror(err));
+	lt_warn("cannot %s a temporary file in %s%s: %s; %s stay in memory",
+	    what, tmpdir, fromenv, strerror(err), holds);
 }
 
 static int
 opentmp(void)
 {
-	if ((fd = lt_tmp_open("ltproto", &tmpdir, &fromenv)) < 0) {
+	if ((fd = lt_tmp_open(stem, &tmpdir, &fromenv)) < 0) {
 		nomore("make", errno);
 		return 0;
 	}
@@ -109,9 +111,9 @@ flush(void)
 }
 
 /*
- * The stacks in memory to the file, if there can be one, but those
- * packed since the last time: a track left alone a short while is
- * often used again soon, and is read back from memory then.
+ * What is in memory to the file, if there can be one, but what was
+ * packed since the last time: a key left alone a short while is often
+ * used again soon, and is read back from memory then.
  */
 static void
 spill(void)
@@ -122,7 +124,7 @@ spill(void)
 
 	if (nofile || (fd < 0 && !opentmp()))
 		return;
-	for (k = 0; k < PT_NCOLD; k++)
+	for (k = 0; k < LT_NCOLD; k++)
 		for (t = 0; t < tabs[k].n; t++) {
 			c = &tabs[k].c[t];
 			if (c->where != MEM)
@@ -142,15 +144,35 @@ spill(void)
 		flush();
 }
 
+/*
+ * What the file is named after (a program's name), what is in it (said
+ * when there can be none: "the tracks it holds"), and how many packed
+ * bytes stay in memory, unless LT_COLD_MEM says.
+ */
+void
+lt_cold_init(const char *name, const char *what, size_t mem)
+{
+	const char *e, *why;
+
+	stem = name;
+	holds = what;
+	memmax = mem;
+	if ((e = getenv("LT_COLD_MEM")) != NULL && *e != '\0' &&
+	    (memmax = (size_t)lt_strtonum(e, 1, (long long)1 << 40,
+	    &why)) == 0)
+		lt_die(LT_EXIT_SYS, "LT_COLD_MEM=%s: %s (1 to 2^40 bytes)", e,
+		    why);
+}
+
 int
-pt_cold_has(int kind, uint32_t key)
+lt_cold_has(int kind, uint32_t key)
 {
 	return key < tabs[kind].n && entry(kind, key)->where != NONE;
 }
 
 /* What is packed of key, of a kind, p[0..n), kept. */
 void
-pt_cold_put(int kind, uint32_t key, const char *p, size_t n)
+lt_cold_put(int kind, uint32_t key, const char *p, size_t n)
 {
 	struct table *tb = &tabs[kind];
 	struct cold *c;
@@ -162,16 +184,16 @@ pt_cold_put(int kind, uint32_t key, const char *p, size_t n)
 	c->n = n;
 	c->where = MEM;
 	c->fresh = 1;
-	if ((inmem += n) > COLDMEM)
+	if ((inmem += n) > memmax)
 		spill();
 }
 
 /*
- * What is packed of key, of a kind (pt_cold_has), in memory the caller
+ * What is packed of key, of a kind (lt_cold_has), in memory the caller
  * frees, and no longer kept here.
  */
 char *
-pt_cold_take(int kind, uint32_t key)
+lt_cold_take(int kind, uint32_t key)
 {
 	struct cold *c = entry(kind, key);
 	char *p;
@@ -191,12 +213,12 @@ pt_cold_take(int kind, uint32_t key)
 }
 
 void
-pt_cold_free(void)
+lt_cold_free(void)
 {
 	size_t t;
 	int k;
 
-	for (k = 0; k < PT_NCOLD; k++) {
+	for (k = 0; k < LT_NCOLD; k++) {
 		for (t = 0; t < tabs[k].n; t++)
 			if (tabs[k].c[t].where == MEM)
 				free(memof(&tabs[k].c[t]));
