@@ -42,6 +42,7 @@ static const char	*tmpdir;	/* where the file is */
 static const char	*fromenv;	/* " (TMPDIR)" when it says so, or "" */
 static uint64_t		 fend;		/* bytes written to the file */
 static struct ltbuf	 stage;		/* bytes to write, of those staged */
+static struct ltbuf	 peekbuf;	/* what lt_cold_peek read */
 static uint64_t		*staged;	/* kind << 32 | key */
 static size_t		 nstaged, capstaged;
 
@@ -188,28 +189,53 @@ lt_cold_put(int kind, uint32_t key, const char *p, size_t n)
 		spill();
 }
 
+/* c's bytes, from the file, into p. */
+static void
+readback(const struct cold *c, char *p)
+{
+	int r;
+
+	if ((r = lt_pread_all(fd, p, c->n, (off_t)c->at)) <= 0)
+		lt_die(LT_EXIT_SYS, "reading back its temporary file: %s",
+		    r < 0 ? strerror(errno) : "cut short");
+}
+
 /*
  * What is packed of key, of a kind (lt_cold_has), in memory the caller
- * frees, and no longer kept here.
+ * frees, and no longer kept here; its size in *n, unless n is NULL.
  */
 char *
-lt_cold_take(int kind, uint32_t key)
+lt_cold_take(int kind, uint32_t key, size_t *n)
 {
 	struct cold *c = entry(kind, key);
 	char *p;
-	int r;
 
+	if (n != NULL)
+		*n = c->n;
 	if (c->where == MEM) {
 		p = memof(c);
 		inmem -= c->n;
-	} else {
-		p = lt_malloc(c->n > 0 ? c->n : 1);
-		if ((r = lt_pread_all(fd, p, c->n, (off_t)c->at)) <= 0)
-			lt_die(LT_EXIT_SYS, "reading back its temporary file: "
-			    "%s", r < 0 ? strerror(errno) : "cut short");
-	}
+	} else
+		readback(c, p = lt_malloc(c->n > 0 ? c->n : 1));
 	memset(c, 0, sizeof(*c));
 	return p;
+}
+
+/*
+ * What is packed of key, of a kind (lt_cold_has), left where it is:
+ * valid until the next call here.
+ */
+const char *
+lt_cold_peek(int kind, uint32_t key)
+{
+	const struct cold *c = entry(kind, key);
+
+	if (c->where == MEM)
+		return memof(c);
+	peekbuf.n = 0;
+	lt_buf_grow(&peekbuf, c->n > 0 ? c->n : 1);
+	readback(c, peekbuf.p);
+	return peekbuf.p;
 }
 
 void
@@ -228,6 +254,7 @@ lt_cold_free(void)
 	}
 	free(staged);
 	lt_buf_free(&stage);
+	lt_buf_free(&peekbuf);
 	if (fd >= 0)
 		close(fd);
 	staged = NULL;

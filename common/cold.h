@@ -15,7 +15,8 @@
 void	 lt_cold_init(const char *, const char *, size_t);
 int	 lt_cold_has(int, uint32_t);
 void	 lt_cold_put(int, uint32_t, const char *, size_t);
-char	*lt_cold_take(int, uint32_t);
+char	*lt_cold_take(int, uint32_t, size_t *);
+const char *lt_cold_peek(int, uint32_t);
 void	 lt_cold_free(void);
 
 #endif

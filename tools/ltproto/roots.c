@@ -566,7 +566,7 @@ thaw(uint32_t track)
 	int64_t last = 0;
 	size_t i, j, k, n;
 
-	p = cold = lt_cold_take(PT_COLDSTACK, track);
+	p = cold = lt_cold_take(PT_COLDSTACK, track, NULL);
 	st = newstack(pb_takevarint(&p));
 	st->nbot = pb_takevarint(&p);
 	st->nring = pb_takevarint(&p);

@@ -181,7 +181,7 @@ thaw(struct seqout *so, uint32_t id)
 	uint64_t last = 0;
 	size_t i, n;
 
-	p = cold = lt_cold_take(PT_COLDEND, id);
+	p = cold = lt_cold_take(PT_COLDEND, id, NULL);
 	n = (size_t)pb_takevarint(&p);
 	so->e = lt_reallocarray(NULL, n, sizeof(*so->e));
 	for (i = 0; i < n; i++) {

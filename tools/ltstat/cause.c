@@ -205,19 +205,23 @@ piece(struct group *g, int kind, int64_t a, int64_t b)
 	}
 }
 
-/* The held reads of p, split by its gather, if it has one. */
+/*
+ * The held reads of p, split by its gather, if it has one.  (Asleep, p
+ * holds none: st_sleep waits for its first prefetch.)
+ */
 static void
 release(struct proc *p)
 {
 	struct group *g = p->grp;
+	struct pio *w = p->w;
 	int64_t a, b, x, y;
 	size_t i;
 
-	for (i = 0; i < p->nheld; i++) {
-		a = p->held[i].a;
-		b = p->held[i].b;
-		x = p->hasgather && p->gts > a ? p->gts : a;
-		y = p->hasgather && p->gend < b ? p->gend : b;
+	for (i = 0; w != NULL && i < w->nheld; i++) {
+		a = w->held[i].a;
+		b = w->held[i].b;
+		x = p->hasgather && w->gts > a ? w->gts : a;
+		y = p->hasgather && w->gend < b ? w->gend : b;
 		if (p->hasgather && x < y) {
 			piece(g, 'r', a, x);
 			piece(g, 'd', x, y);
@@ -225,10 +229,14 @@ release(struct proc *p)
 		} else
 			piece(g, 'r', a, b);
 	}
-	p->nheld = 0;
+	if (w != NULL)
+		w->nheld = 0;
 }
 
-/* The first prefetch of p has come: it was a gather, or there is none. */
+/*
+ * The first prefetch of p (awake) has come: it was a gather, or there
+ * is none.
+ */
 void
 st_cause_prefetch(struct proc *p)
 {
@@ -236,9 +244,9 @@ st_cause_prefetch(struct proc *p)
 	if (p->grp != NULL)
 		release(p);
 	/* No read is held after it: a worker that ends keeps no array. */
-	free(p->held);
-	p->held = NULL;
-	p->nheld = p->capheld = 0;
+	free(p->w->held);
+	p->w->held = NULL;
+	p->w->nheld = p->w->capheld = 0;
 }
 
 /* What g's workers held is taken as it is: a wait needs it now. */
@@ -249,6 +257,14 @@ st_cause_flush(struct group *g)
 
 	for (i = 0; g != NULL && i < g->nwk; i++)
 		release(g->wk[i]);
+}
+
+/* p's pio: p awake. */
+static struct pio *
+pio(struct proc *p)
+{
+	st_warm(p);
+	return p->w;
 }
 
 /*
@@ -294,9 +310,9 @@ st_act(struct ev *ev, int kind)
 			x = c->dl.ts;
 			y = c->dl.ts + c->dl.dur;
 		} else if ((c == NULL || !c->hasdl) && p->hasgather &&
-		    p->gts < b && p->gend > a) {
-			x = p->gts;
-			y = p->gend;
+		    pio(p)->gts < b && p->w->gend > a) {
+			x = p->w->gts;
+			y = p->w->gend;
 		}
 		if (x < a)
 			x = a;
@@ -308,12 +324,12 @@ st_act(struct ev *ev, int kind)
 		piece(g, 'd', x, y);
 		piece(g, 'r', y, b);
 	} else if (!p->prefetched && (c == NULL || !c->hasdl)) {
-		if (p->nheld == HELDMAX)
+		if (pio(p)->nheld == HELDMAX)
 			release(p);
-		p->held = lt_grow(p->held, &p->capheld, p->nheld + 1,
-		    sizeof(*p->held));
-		p->held[p->nheld].a = a;
-		p->held[p->nheld++].b = b;
+		p->w->held = lt_grow(p->w->held, &p->w->capheld,
+		    p->w->nheld + 1, sizeof(*p->w->held));
+		p->w->held[p->w->nheld].a = a;
+		p->w->held[p->w->nheld++].b = b;
 	} else
 		piece(g, 'r', a, b);
 }

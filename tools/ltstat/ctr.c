@@ -67,7 +67,7 @@ static void
 release(struct proc *p)
 {
 	struct ctrq *q = &p->w->q;
-	struct ctr *c = &p->ctr;
+	struct ctr *c = &p->w->f.ctr;
 	struct ctrpt pt;
 	long long dl = q->dl, cache = q->cache;
 	int64_t ts;
@@ -99,7 +99,7 @@ st_ctr_push(struct proc *p, int64_t ts, int ddl, int dcache)
 	st_warm(p);
 	q = &p->w->q;
 	if (q->started && ts <= q->done) {
-		p->ctr.late++;
+		p->w->f.ctr.late++;
 		ts = q->done < INT64_MAX ? q->done + 1 : q->done;
 	}
 	q->heap = lt_grow(q->heap, &q->cap, q->n + 1, sizeof(*q->heap));
@@ -108,7 +108,7 @@ st_ctr_push(struct proc *p, int64_t ts, int ddl, int dcache)
 	q->heap[q->n].dcache = dcache;
 	up(q, q->n++);
 	while (q->n > HEAPMAX) {
-		p->ctr.forced++;
+		p->w->f.ctr.forced++;
 		release(p);
 	}
 }

@@ -169,10 +169,20 @@ struct chunk {
 struct rank;
 struct group;
 
+/* What the report says of a worker (st_fig). */
+struct fig {
+	long long	 ndl, nrd, ndel;
+	int64_t		 dlsum, rdsum;
+	long long	 ngather;	/* chunks fetched in async gathers */
+	long long	 nunfin;	/* downloads never finished */
+	struct ctr	 ctr;
+};
+
 /*
  * What a worker's downloads, reads and deletes need while they come:
- * its chunks, its counters' changes, its last prefetch.  A process that
- * sleeps (sleep.c) has it packed; st_warm brings it back.
+ * its chunks, its counters' changes, its last prefetch and gather, and
+ * its figures.  A process that sleeps (sleep.c) has it packed;
+ * st_warm brings it back.
  */
 struct pio {
 	struct chunk	*ch;		/* open addressing, by chunk id */
@@ -185,11 +195,15 @@ struct pio {
 	long long	 dlsince;	/* downloads since its last prefetch */
 	int64_t		 pts, pend;	/* its last prefetch */
 	int		 pgather;	/* ... was a gather */
+	int64_t		 gts, gend;	/* its last gather (hasgather) */
+	struct ivl	*held;		/* reads before it: of a gather? */
+	size_t		 nheld, capheld;
+	struct fig	 f;
 };
 
 /*
- * A process: what the report and the causes of waits read of it, kept
- * to the end, and its pio while it is awake.
+ * A process: who it is and what the causes of waits read of it, kept to
+ * the end; its pio, its figures included, while it is awake.
  */
 struct proc {
 	struct ltid	 h;		/* key: TAB pid */
@@ -213,17 +227,9 @@ struct proc {
 	unsigned char	 v1;		/* a log before 0.2.57 wrote it */
 	unsigned char	 hasgather;
 	unsigned char	 prefetched;	/* its first prefetch was seen */
-	long long	 ndl, nrd, ndel;
-	int64_t		 dlsum, rdsum;
-	struct ctr	 ctr;
 	int64_t		 first;		/* its earliest span */
 	long long	 node;		/* from its process_name, or -1 */
-	long long	 ngather;	/* chunks fetched in async gathers */
-	long long	 nunfin;	/* downloads never finished */
 	int64_t		 dlhi;		/* the latest end of its downloads */
-	int64_t		 gts, gend;	/* its last gather */
-	struct ivl	*held;		/* reads before it: of a gather? */
-	size_t		 nheld, capheld;
 };
 
 /* A download or a read of a rank's workers, for what a wait overlaps. */
@@ -460,6 +466,7 @@ void	st_wakethr(struct proc *);
 long	st_thrfind(const struct proc *, const struct ltfield *);
 void	st_thrset(const struct proc *, long, uint32_t);
 void	st_pio_free(struct proc *);
+void	st_fig(const struct proc *, struct fig *);
 void	st_sleep_sweep(void);
 void	st_sleep_init(void);
 void	st_sleep_free(void);

@@ -190,12 +190,14 @@ static void
 mknotes(void)
 {
 	long long late = 0, forced = 0, epopen = 0, clash = 0;
+	struct fig f;
 	size_t i, j;
 	int inexact = 0;
 
 	for (i = 0; i < nwk; i++) {
-		late += wk[i]->ctr.late;
-		forced += wk[i]->ctr.forced;
+		st_fig(wk[i], &f);
+		late += f.ctr.late;
+		forced += f.ctr.forced;
 	}
 	for (i = 0; i < ST.nranks; i++) {
 		for (j = 0; j < ST.ranks[i]->nep; j++)
@@ -440,6 +442,7 @@ static void
 tworkers(void)
 {
 	const struct proc *p;
+	struct fig f;
 	size_t i;
 
 	if (nwk == 0)
@@ -447,27 +450,28 @@ tworkers(void)
 	pf("\nworkers:\n");
 	for (i = 0; i < nwk; i++) {
 		p = wk[i];
+		st_fig(p, &f);
 		pf("  ");
 		who(p);
-		pf(": %lld downloaded", p->ndl + p->ngather);
-		if (p->ndl > 0) {
+		pf(": %lld downloaded", f.ndl + f.ngather);
+		if (f.ndl > 0) {
 			pf(" (mean ");
-			ms(mean(p->dlsum, p->ndl));
-			if (p->ngather > 0)
-				pf("; %lld in a gather", p->ngather);
+			ms(mean(f.dlsum, f.ndl));
+			if (f.ngather > 0)
+				pf("; %lld in a gather", f.ngather);
 			pf(")");
-		} else if (p->ngather > 0)
-			pf(" (%lld in a gather)", p->ngather);
-		if (p->nunfin > 0)
-			pf(", %lld unfinished", p->nunfin);
-		pf(", %lld read", p->nrd);
-		if (p->nrd > 0) {
+		} else if (f.ngather > 0)
+			pf(" (%lld in a gather)", f.ngather);
+		if (f.nunfin > 0)
+			pf(", %lld unfinished", f.nunfin);
+		pf(", %lld read", f.nrd);
+		if (f.nrd > 0) {
 			pf(" (mean ");
-			ms(mean(p->rdsum, p->nrd));
+			ms(mean(f.rdsum, f.nrd));
 			pf(")");
 		}
 		pf(", %lld deleted, at most %lld in the cache and %lld "
-		    "downloading\n", p->ndel, p->ctr.cachemax, p->ctr.dlmax);
+		    "downloading\n", f.ndel, f.ctr.cachemax, f.ctr.dlmax);
 	}
 }
 
@@ -941,11 +945,13 @@ static void
 jworkers(void)
 {
 	const struct proc *p;
+	struct fig f;
 	size_t i;
 
 	pf("\"workers\":[");
 	for (i = 0; i < nwk; i++) {
 		p = wk[i];
+		st_fig(p, &f);
 		pf("%s{\"rank\":", i > 0 ? "," : "");
 		jnum(p->rank);
 		pf(",\"worker\":");
@@ -954,19 +960,19 @@ jworkers(void)
 		jpid(p);
 		pf(",\"downloaded\":%lld,\"gathered\":%lld,\"unfinished\":"
 		    "%lld,\"read\":%lld,\"deleted\":%lld,"
-		    "\"download_mean_us\":", p->ndl + p->ngather, p->ngather,
-		    p->nunfin, p->nrd, p->ndel);
-		if (p->ndl > 0)
-			us(mean(p->dlsum, p->ndl));
+		    "\"download_mean_us\":", f.ndl + f.ngather, f.ngather,
+		    f.nunfin, f.nrd, f.ndel);
+		if (f.ndl > 0)
+			us(mean(f.dlsum, f.ndl));
 		else
 			pf("null");
 		pf(",\"read_mean_us\":");
-		if (p->nrd > 0)
-			us(mean(p->rdsum, p->nrd));
+		if (f.nrd > 0)
+			us(mean(f.rdsum, f.nrd));
 		else
 			pf("null");
 		pf(",\"held_max\":%lld,\"downloading_max\":%lld}",
-		    p->ctr.cachemax, p->ctr.dlmax);
+		    f.ctr.cachemax, f.ctr.dlmax);
 	}
 	pf("]");
 }

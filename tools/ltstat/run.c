@@ -813,13 +813,13 @@ st_io(struct ev *ev, int kind)
 		 * took it for a chunk of a gather.
 		 */
 		if (ev->open) {
-			p->nunfin++;
+			w->f.nunfin++;
 			ST.unfinished++;
 			s.unfin = 1;
 			if (w->pgather && ev->ts >= w->pts &&
-			    ev->ts < w->pend && p->ngather > 0) {
+			    ev->ts < w->pend && w->f.ngather > 0) {
 				ungather(p);
-				p->ngather--;
+				w->f.ngather--;
 				ST.gathered--;
 				if (w->gheld > 0)
 					w->gheld--;
@@ -827,8 +827,8 @@ st_io(struct ev *ev, int kind)
 				st_ctr_push(p, w->pend, 1, -1);
 			}
 		} else {
-			p->ndl++;
-			p->dlsum = sadd(p->dlsum, ev->dur);
+			w->f.ndl++;
+			w->f.dlsum = sadd(w->f.dlsum, ev->dur);
 			if (ev->dur > w->maxdl)
 				w->maxdl = ev->dur;
 		}
@@ -848,8 +848,8 @@ st_io(struct ev *ev, int kind)
 		break;
 	case 'r':
 		ST.nrd++;
-		p->nrd++;
-		p->rdsum = sadd(p->rdsum, ev->dur);
+		w->f.nrd++;
+		w->f.rdsum = sadd(w->f.rdsum, ev->dur);
 		if (ev->index >= 0)
 			ST.itemreads++;
 		if (c != NULL) {
@@ -875,7 +875,7 @@ st_io(struct ev *ev, int kind)
 		break;
 	default:
 		ST.ndel++;
-		p->ndel++;
+		w->f.ndel++;
 		if (c != NULL) {
 			if (c->hasrd && !c->rdlinked) {
 				c->rdlinked = 1;
@@ -946,15 +946,15 @@ st_prefetch(struct ev *ev)
 	w->pgather = n > 0 && !ev->open;
 	if (n > 0 && !ev->open) {
 		p->hasgather = 1;
-		p->gts = ev->ts;
-		p->gend = end;
+		w->gts = ev->ts;
+		w->gend = end;
 	}
 	if (!p->prefetched)
 		st_cause_prefetch(p);
 	if (n == 0 || ev->open)
 		return;
 	p->io = 1;
-	p->ngather += n;
+	w->f.ngather += n;
 	w->gheld += n;
 	ST.gathered += n;
 	if (end > p->dlhi)
@@ -1138,7 +1138,6 @@ freeproc(void *e)
 {
 	struct proc *p = e;
 
-	free(p->held);
 	st_pio_free(p);
 }
 

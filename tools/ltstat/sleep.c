@@ -3,13 +3,14 @@
  * sleep.c: a process left alone a while sleeps.  A long job has
  * thousands of worker processes, and each ends holding a few chunks in
  * its table and a few changes of its counters that wait for the end of
- * the stream (ctr.c): its pio, these included, is packed, and goes, and
- * so do its threads, unless it is a rank's main process (its main
- * thread is kept).  What is packed goes to common/cold.c, by the
- * process's number: in memory up to COLDMEM bytes, beyond in a
- * temporary file.  Whatever uses it wakes the process first (st_warm;
- * st_proc, for a record of it), as it was: slot for slot, entry for
- * entry, so that nothing it writes changes.
+ * the stream (ctr.c): its pio, these and the figures of the report
+ * included, is packed, and goes, and so do its threads, unless it is a
+ * rank's main process (its main thread is kept).  What is packed goes
+ * to common/cold.c, by the process's number: in memory up to COLDMEM
+ * bytes, beyond in a temporary file.  Whatever uses it wakes the
+ * process first (st_warm; st_proc, for a record of it), as it was: slot
+ * for slot, entry for entry, so that nothing it writes changes; the
+ * report reads its figures where they are (st_fig).
  */
 #include <stdlib.h>
 
@@ -92,20 +93,6 @@ sleepthr(struct proc *p)
 	p->lastt = p->thr0 = NULL;
 }
 
-/* What is packed of p's threads, out of cold.c, and its size. */
-static char *
-thrtake(const struct proc *p, size_t *n)
-{
-	char *pk = lt_cold_take(COLDTHR, (uint32_t)p->seq);
-	const char *q = pk;
-	uint32_t i;
-
-	for (i = 0; i < p->nthr; i++)
-		q += pb_takevarint(&q) + 8;
-	*n = (size_t)(q - pk);
-	return pk;
-}
-
 /*
  * Where tid's name and sort index are in what is packed of p's threads,
  * when it is one of them, asleep; else -1.
@@ -113,32 +100,28 @@ thrtake(const struct proc *p, size_t *n)
 long
 st_thrfind(const struct proc *p, const struct ltfield *tid)
 {
-	size_t n, pkn;
-	char *pk = thrtake(p, &pkn);
-	const char *q = pk;
-	long at = -1;
+	const char *pk = lt_cold_peek(COLDTHR, (uint32_t)p->seq), *q = pk;
 	uint32_t i;
+	size_t n;
 
-	for (i = 0; i < p->nthr && at < 0; i++) {
+	for (i = 0; i < p->nthr; i++) {
 		n = pb_takevarint(&q);
 		if (n == tid->n && memcmp(q, tid->p, n) == 0)
-			at = q + n - pk;
+			return q + n - pk;
 		q += n + 8;
 	}
-	lt_cold_put(COLDTHR, (uint32_t)p->seq, pk, pkn);
-	free(pk);
-	return at;
+	return -1;
 }
 
 /* x, 4 bytes, at where st_thrfind said, in what is packed of p's threads. */
 void
 st_thrset(const struct proc *p, long at, uint32_t x)
 {
-	size_t pkn;
-	char *pk = thrtake(p, &pkn);
+	size_t n;
+	char *pk = lt_cold_take(COLDTHR, (uint32_t)p->seq, &n);
 
 	memcpy(pk + at, &x, 4);
-	lt_cold_put(COLDTHR, (uint32_t)p->seq, pk, pkn);
+	lt_cold_put(COLDTHR, (uint32_t)p->seq, pk, n);
 	free(pk);
 }
 
@@ -146,7 +129,7 @@ st_thrset(const struct proc *p, long at, uint32_t x)
 void
 st_wakethr(struct proc *p)
 {
-	char *pk = lt_cold_take(COLDTHR, (uint32_t)p->seq);
+	char *pk = lt_cold_take(COLDTHR, (uint32_t)p->seq, NULL);
 	const char *q = pk;
 	struct ltfield pid, tid;
 	struct thr *t;
@@ -168,12 +151,45 @@ st_wakethr(struct proc *p)
 	p->thrpk = 0;
 }
 
+/* The figures of a worker, first in its pack (st_fig reads them). */
+static void
+putfig(const struct fig *f)
+{
+	pb_zigzag(&packed, f->ndl);
+	pb_zigzag(&packed, f->nrd);
+	pb_zigzag(&packed, f->ndel);
+	pb_zigzag(&packed, f->dlsum);
+	pb_zigzag(&packed, f->rdsum);
+	pb_zigzag(&packed, f->ngather);
+	pb_zigzag(&packed, f->nunfin);
+	pb_zigzag(&packed, f->ctr.dlmax);
+	pb_zigzag(&packed, f->ctr.cachemax);
+	pb_zigzag(&packed, f->ctr.late);
+	pb_zigzag(&packed, f->ctr.forced);
+}
+
+static void
+takefig(const char **q, struct fig *f)
+{
+	f->ndl = pb_takezigzag(q);
+	f->nrd = pb_takezigzag(q);
+	f->ndel = pb_takezigzag(q);
+	f->dlsum = pb_takezigzag(q);
+	f->rdsum = pb_takezigzag(q);
+	f->ngather = pb_takezigzag(q);
+	f->nunfin = pb_takezigzag(q);
+	f->ctr.dlmax = pb_takezigzag(q);
+	f->ctr.cachemax = pb_takezigzag(q);
+	f->ctr.late = pb_takezigzag(q);
+	f->ctr.forced = pb_takezigzag(q);
+}
+
 /*
- * Pack p's pio: its chunk table (its size, then each chunk in use: its
- * slot from the one after the last, plus 1, then its fields; 0 ends
- * them), its heap of counter changes (their number, then each, in heap
- * order: its time from the one before, and the two changes), then the
- * rest, field by field.
+ * Pack p's pio: its figures, its chunk table (its size, then each
+ * chunk in use: its slot from the one after the last, plus 1, then its
+ * fields; 0 ends them), its heap of counter changes (their number, then
+ * each, in heap order: its time from the one before, and the two
+ * changes), then the rest, field by field.
  */
 static void
 sleeppio(struct proc *p)
@@ -186,6 +202,7 @@ sleeppio(struct proc *p)
 
 	packed.n = 0;
 	number(p);
+	putfig(&w->f);
 	pb_varint(&packed, w->capch);
 	for (i = 0; i < w->capch; i++) {
 		if (!(c = &w->ch[i])->used)
@@ -224,6 +241,8 @@ sleeppio(struct proc *p)
 	pb_zigzag(&packed, w->dlsince);
 	pb_zigzag(&packed, w->pts);
 	pb_zigzag(&packed, w->pend);
+	pb_zigzag(&packed, w->gts);
+	pb_zigzag(&packed, w->gend);
 	lt_cold_put(COLDPIO, (uint32_t)p->seq, packed.p, packed.n);
 	p->packed = 1;
 	st_pio_free(p);
@@ -239,7 +258,7 @@ st_sleep(struct proc *p)
 {
 	if (p->seq >= UINT32_MAX)
 		return;
-	if (p->w != NULL && p->capheld == 0)
+	if (p->w != NULL && p->w->capheld == 0)
 		sleeppio(p);
 	if (p->w == NULL && p->main == NULL && !p->thrpk &&
 	    p->nthr > 0 && p->nthr <= THRPACK)
@@ -253,6 +272,7 @@ st_pio_free(struct proc *p)
 	if (p->w == NULL)
 		return;
 	free(p->w->ch);
+	free(p->w->held);
 	st_ctr_free(&p->w->q);
 	free(p->w);
 	p->w = NULL;
@@ -276,7 +296,8 @@ st_thaw(struct proc *p)
 	w = p->w = lt_calloc(1, sizeof(*w));
 	if (!p->packed)
 		return;
-	q = pk = lt_cold_take(COLDPIO, (uint32_t)p->seq);
+	q = pk = lt_cold_take(COLDPIO, (uint32_t)p->seq, NULL);
+	takefig(&q, &w->f);
 	number(p);
 	w->capch = pb_takevarint(&q);
 	w->ch = w->capch != 0 ? lt_calloc(w->capch, sizeof(*w->ch)) : NULL;
@@ -324,8 +345,25 @@ st_thaw(struct proc *p)
 	w->dlsince = pb_takezigzag(&q);
 	w->pts = pb_takezigzag(&q);
 	w->pend = pb_takezigzag(&q);
+	w->gts = pb_takezigzag(&q);
+	w->gend = pb_takezigzag(&q);
 	free(pk);
 	p->packed = 0;
+}
+
+/* The figures of p, for the report: awake or asleep, p stays as it is. */
+void
+st_fig(const struct proc *p, struct fig *f)
+{
+	const char *q;
+
+	if (p->w != NULL)
+		*f = p->w->f;
+	else if (p->packed) {
+		q = lt_cold_peek(COLDPIO, (uint32_t)p->seq);
+		takefig(&q, f);
+	} else
+		memset(f, 0, sizeof(*f));
 }
 
 static void
