@@ -199,9 +199,9 @@ piece(struct group *g, int kind, int64_t a, int64_t b)
 	for (i = 0; i < g->nr; i++) {
 		r = g->r[i];
 		if (r->nep == 0 || !(e = &r->ep[r->nep - 1])->hasb0 ||
-		    e->resolved || a >= e->b0 || b <= e->lower)
+		    e->resolved || a >= e->b0 || b <= e->x->lower)
 			continue;
-		st_tl_add(kind == 'r' ? &e->tr : &e->td, a, b);
+		st_tl_add(kind == 'r' ? &e->x->tr : &e->x->td, a, b);
 	}
 }
 
@@ -343,8 +343,8 @@ st_cause_window(struct group *g, struct epoch *e)
 {
 	if (g == NULL)
 		return;
-	tlcopy(&e->tr, &g->tr, e->lower, e->b0);
-	tlcopy(&e->td, &g->td, e->lower, e->b0);
+	tlcopy(&e->x->tr, &g->tr, e->x->lower, e->b0);
+	tlcopy(&e->x->td, &g->td, e->x->lower, e->b0);
 }
 
 /* -------- splitting waits -------- */
@@ -467,7 +467,8 @@ st_cause_wait(struct rank *r, struct epoch *e, int64_t ep, int64_t batch,
 	w.dur = dur;
 	w.first = first;
 	if (e != NULL || g == NULL) {
-		split(&w, e != NULL ? &e->tr : NULL, e != NULL ? &e->td : NULL);
+		split(&w, e != NULL ? &e->x->tr : NULL,
+		    e != NULL ? &e->x->td : NULL);
 		return;
 	}
 	if (g->offpw > 0 && g->npw == g->cappw) {

@@ -274,10 +274,10 @@ flush(struct rank *r)
 	    !e->hashead) {
 		s->headep = -1;
 		e->hashead = 1;
-		e->hk = s->k;
-		e->hfrom = s->from;
-		e->hwait = s->wait;
-		e->hbusy = s->busy;
+		e->x->hk = s->k;
+		e->x->hfrom = s->from;
+		e->x->hwait = s->wait;
+		e->x->hbusy = s->busy;
 		return;
 	}
 	s->headep = -1;
@@ -349,10 +349,10 @@ st_share_head(struct rank *r, struct epoch *e, int64_t ts, int64_t end)
 		return;
 	e->headpend = 0;
 	if (e->hashead) {
-		k0 = e->hk;
-		from = &e->hfrom;
-		wait = &e->hwait;
-		busy = &e->hbusy;
+		k0 = e->x->hk;
+		from = &e->x->hfrom;
+		wait = &e->x->hwait;
+		busy = &e->x->hbusy;
 	} else if (s->on && s->headep == (long)(e - r->ep)) {
 		s->headep = -1;
 		k0 = s->k;

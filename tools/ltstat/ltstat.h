@@ -255,25 +255,33 @@ struct wait {
 	int64_t		 cause[NCAUSE];
 };
 
+/* What an epoch needs until its first wait is split (freepend). */
+struct epwork {
+	int64_t		 lower;		/* I/O ending before is forgotten */
+	struct io	*pend;		/* I/O in flight in its first wait? */
+	size_t		 npend, cappend;
+	struct tl	 tr, td;	/* what the workers did in it */
+	int64_t		 hk, hfrom, hwait, hbusy;	/* its head */
+};
+
 struct epoch {
 	int64_t		 num;		/* its epoch arg, or its order */
 	int		 hasloader;	/* its dataloader span was seen */
 	int		 open;		/* ... and left open */
 	int64_t		 ts, dur;
 	int		 hasb0;		/* its first batch was seen */
-	int64_t		 b0;		/* ... and starts here */
-	int64_t		 lower;		/* I/O ending before is forgotten */
 	int		 resolved;	/* first wait computed */
+	int64_t		 b0;		/* ... and starts here */
 	long long	 batches, open_batches;
 	int64_t		 compute, wait, first;
 	int64_t		 c0;		/* the compute of its batch 0 */
 	int64_t		 cause[NCAUSE];
-	struct io	*pend;		/* I/O in flight in its first wait? */
-	size_t		 npend, cappend;
-	struct tl	 tr, td;	/* what the workers did in it */
-	/* Its first second of wait share, until its first wait is known. */
+	/*
+	 * Its first second of wait share (its head), until its first wait
+	 * is known: set while headpend.
+	 */
 	int		 headpend, hashead;
-	int64_t		 hk, hfrom, hwait, hbusy;
+	struct epwork	*x;		/* until resolved */
 };
 
 /* Data-wait share per second, as it is written (-t). */

@@ -326,7 +326,8 @@ epoch(struct rank *r, int64_t num, int isloader, int isb0)
 	e = &r->ep[r->nep++];
 	memset(e, 0, sizeof(*e));
 	e->num = num;
-	e->lower = INT64_MIN;
+	e->x = lt_calloc(1, sizeof(*e->x));
+	e->x->lower = INT64_MIN;
 	return e;
 }
 
@@ -452,11 +453,13 @@ firstwait(struct rank *r, struct epoch *e, const struct io *io, size_t nio,
 static void
 freepend(struct epoch *e)
 {
-	free(e->pend);
-	e->pend = NULL;
-	e->npend = e->cappend = 0;
-	st_tl_free(&e->tr);
-	st_tl_free(&e->td);
+	if (e->x == NULL)
+		return;
+	free(e->x->pend);
+	st_tl_free(&e->x->tr);
+	st_tl_free(&e->x->td);
+	free(e->x);
+	e->x = NULL;
 }
 
 void
@@ -466,6 +469,7 @@ st_batch(struct ev *ev)
 	struct group *g = p->grp;
 	struct rank *r = st_rank(p, ev->t);
 	struct epoch *e = epoch(r, ev->epoch, 0, ev->batch == 0);
+	struct epwork *x;
 	int64_t end = ev->ts + ev->dur, gap, waited = 0;
 	size_t i;
 	int first;
@@ -485,20 +489,22 @@ st_batch(struct ev *ev)
 		e->hasb0 = 1;
 		e->b0 = ev->ts;
 		e->c0 = ev->dur;
-		e->lower = g != NULL ? g->prune : INT64_MIN;
-		if (r->haslast && r->lastend > e->lower)
-			e->lower = r->lastend;
-		if (e->hasloader)
+		x = e->x;
+		x->lower = g != NULL ? g->prune : INT64_MIN;
+		if (r->haslast && r->lastend > x->lower)
+			x->lower = r->lastend;
+		if (e->hasloader) {
 			firstwait(r, e, g != NULL ? g->io : NULL,
 			    g != NULL ? g->nio : 0, 0);
-		else {
+			freepend(e);
+		} else {
 			st_share_first(r, e);
 			st_cause_window(g, e);
 			for (i = 0; g != NULL && i < g->nio; i++)
-				if (overlaps(&g->io[i], e->lower, e->b0)) {
-					e->pend = lt_grow(e->pend, &e->cappend,
-					    e->npend + 1, sizeof(*e->pend));
-					e->pend[e->npend++] = g->io[i];
+				if (overlaps(&g->io[i], x->lower, e->b0)) {
+					x->pend = lt_grow(x->pend, &x->cappend,
+					    x->npend + 1, sizeof(*x->pend));
+					x->pend[x->npend++] = g->io[i];
 				}
 		}
 	} else if (!first && r->haslast && r->lastep == ev->epoch &&
@@ -541,7 +547,7 @@ st_loader(struct ev *ev)
 	e->dur = ev->dur;
 	e->open = ev->open;
 	if (e->hasb0 && !e->resolved) {
-		firstwait(r, e, e->pend, e->npend, 1);
+		firstwait(r, e, e->x->pend, e->x->npend, 1);
 		freepend(e);
 	}
 }
@@ -707,6 +713,7 @@ slowadd(struct slow *list, int *n, const struct slow *s)
 static void
 ioadd(struct group *g, const struct io *io)
 {
+	struct epwork *x;
 	struct epoch *e;
 	struct rank *r;
 	size_t i;
@@ -719,10 +726,10 @@ ioadd(struct group *g, const struct io *io)
 			    r->top[k].ts + r->top[k].dur))
 				additem(&r->top[k], io);
 		if (r->nep > 0 && (e = &r->ep[r->nep - 1])->hasb0 &&
-		    !e->resolved && overlaps(io, e->lower, e->b0)) {
-			e->pend = lt_grow(e->pend, &e->cappend, e->npend + 1,
-			    sizeof(*e->pend));
-			e->pend[e->npend++] = *io;
+		    !e->resolved && overlaps(io, (x = e->x)->lower, e->b0)) {
+			x->pend = lt_grow(x->pend, &x->cappend, x->npend + 1,
+			    sizeof(*x->pend));
+			x->pend[x->npend++] = *io;
 		}
 	}
 	/* Kept only if a wait yet to be found may overlap it. */
@@ -754,6 +761,7 @@ static void
 ungather(struct proc *p)
 {
 	struct group *g = p->grp;
+	struct epwork *x;
 	struct rank *r;
 	int64_t pts = p->w->pts;
 	size_t i;
@@ -767,9 +775,8 @@ ungather(struct proc *p)
 		for (k = 0; k < r->ntop; k++)
 			lessgather(r->top[k].it, (size_t)r->top[k].nit, p,
 			    pts);
-		if (r->nep > 0)
-			lessgather(r->ep[r->nep - 1].pend,
-			    r->ep[r->nep - 1].npend, p, pts);
+		if (r->nep > 0 && (x = r->ep[r->nep - 1].x) != NULL)
+			lessgather(x->pend, x->npend, p, pts);
 	}
 }
 
