@@ -6,7 +6,7 @@
  * tracks (tracks.c), args as debug annotations (args.c), the window
  * that orders events of equal time and writes the output (window.c),
  * the slices no other encloses yet (roots.c) and, packed, those of
- * tracks left alone (cold.c), and the mapping of each record to trace
+ * tracks left alone (common/cold.c), and the mapping of each record to trace
  * packets (event.c).
  */
 #ifndef LT_LTPROTO_H
