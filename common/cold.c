@@ -153,16 +153,9 @@ spill(void)
 void
 lt_cold_init(const char *name, const char *what, size_t mem)
 {
-	const char *e, *why;
-
 	stem = name;
 	holds = what;
-	memmax = mem;
-	if ((e = getenv("LT_COLD_MEM")) != NULL && *e != '\0' &&
-	    (memmax = (size_t)lt_strtonum(e, 1, (long long)1 << 40,
-	    &why)) == 0)
-		lt_die(LT_EXIT_SYS, "LT_COLD_MEM=%s: %s (1 to 2^40 bytes)", e,
-		    why);
+	memmax = lt_env_bytes("LT_COLD_MEM", mem);
 }
 
 int

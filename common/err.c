@@ -233,3 +233,21 @@ lt_strtonum(const char *s, long long min, long long max, const char **errstr)
 	}
 	return v;
 }
+
+/*
+ * The bytes of memory environment variable name gives (1 to 2^40), or
+ * def when it is unset or empty; any other value is fatal.
+ */
+size_t
+lt_env_bytes(const char *name, size_t def)
+{
+	const char *e = getenv(name), *why;
+	size_t v;
+
+	if (e == NULL || *e == '\0')
+		return def;
+	if ((v = (size_t)lt_strtonum(e, 1, (long long)1 << 40, &why)) == 0)
+		lt_die(LT_EXIT_SYS, "%s=%s: %s (1 to 2^40 bytes)", name, e,
+		    why);
+	return v;
+}

@@ -51,6 +51,7 @@ void	lt_version(void) LT_NORETURN;
 /* getopt_long's value for --version, which every program takes. */
 #define LT_OPT_VERSION	256
 long long lt_strtonum(const char *, long long, long long, const char **);
+size_t	lt_env_bytes(const char *, size_t);
 
 /* alloc.c: every allocation is checked; failure exits 2. */
 void	*lt_malloc(size_t);

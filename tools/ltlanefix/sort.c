@@ -77,16 +77,9 @@ struct lfsort *
 lf_sort_new(lfkeycmp cmp, const char *what)
 {
 	struct lfsort *s;
-	const char *e, *why;
 
-	if (runmem == 0) {
-		runmem = RUNMEM;
-		if ((e = getenv("LT_SORT_MEM")) != NULL && *e != '\0' &&
-		    (runmem = (size_t)lt_strtonum(e, 1, (long long)1 << 40,
-		    &why)) == 0)
-			lt_die(LT_EXIT_SYS, "LT_SORT_MEM=%s: %s (1 to 2^40 "
-			    "bytes)", e, why);
-	}
+	if (runmem == 0)
+		runmem = lt_env_bytes("LT_SORT_MEM", RUNMEM);
 	s = lt_calloc(1, sizeof(*s));
 	s->cmp = cmp;
 	s->what = what;
