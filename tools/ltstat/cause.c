@@ -259,14 +259,6 @@ st_cause_flush(struct group *g)
 		release(g->wk[i]);
 }
 
-/* p's pio: p awake. */
-static struct pio *
-pio(struct proc *p)
-{
-	st_warm(p);
-	return p->w;
-}
-
 /*
  * A span of a process of g: 'd' a download, 'g' a prefetch of chunks,
  * 'r' a read, 's' a sample, 'x' a decompression.  The part of a read or
@@ -282,6 +274,7 @@ st_act(struct ev *ev, int kind)
 	struct proc *p = ev->t->p;
 	struct group *g = p->grp;
 	struct chunk *c;
+	struct pio *w;
 	int64_t a = ev->ts, b = sadd(ev->ts, ev->dur), x = 0, y = 0;
 
 	if (g == NULL)
@@ -310,7 +303,7 @@ st_act(struct ev *ev, int kind)
 			x = c->dl.ts;
 			y = c->dl.ts + c->dl.dur;
 		} else if ((c == NULL || !c->hasdl) && p->hasgather &&
-		    pio(p)->gts < b && p->w->gend > a) {
+		    st_warm(p)->gts < b && p->w->gend > a) {
 			x = p->w->gts;
 			y = p->w->gend;
 		}
@@ -324,12 +317,12 @@ st_act(struct ev *ev, int kind)
 		piece(g, 'd', x, y);
 		piece(g, 'r', y, b);
 	} else if (!p->prefetched && (c == NULL || !c->hasdl)) {
-		if (pio(p)->nheld == HELDMAX)
+		if ((w = st_warm(p))->nheld == HELDMAX)
 			release(p);
-		p->w->held = lt_grow(p->w->held, &p->w->capheld,
-		    p->w->nheld + 1, sizeof(*p->w->held));
-		p->w->held[p->w->nheld].a = a;
-		p->w->held[p->w->nheld++].b = b;
+		w->held = lt_grow(w->held, &w->capheld, w->nheld + 1,
+		    sizeof(*w->held));
+		w->held[w->nheld].a = a;
+		w->held[w->nheld++].b = b;
 	} else
 		piece(g, 'r', a, b);
 }

@@ -96,8 +96,7 @@ st_ctr_push(struct proc *p, int64_t ts, int ddl, int dcache)
 {
 	struct ctrq *q;
 
-	st_warm(p);
-	q = &p->w->q;
+	q = &st_warm(p)->q;
 	if (q->started && ts <= q->done) {
 		p->w->f.ctr.late++;
 		ts = q->done < INT64_MAX ? q->done + 1 : q->done;
@@ -120,8 +119,7 @@ st_ctr_advance(struct proc *p, int64_t now)
 	struct ctrq *q;
 	int64_t h;
 
-	st_warm(p);
-	q = &p->w->q;
+	q = &st_warm(p)->q;
 	if (!q->haslatest || now > q->latest)
 		q->latest = now;
 	q->haslatest = 1;

@@ -479,13 +479,14 @@ void	st_sleep_sweep(void);
 void	st_sleep_init(void);
 void	st_sleep_free(void);
 
-/* Before p's pio is used: awake. */
-static inline void
+/* Before p's pio is used: awake; the pio. */
+static inline struct pio *
 st_warm(struct proc *p)
 {
 	if (p->w == NULL)
 		st_thaw(p);
 	p->warm = 1;
+	return p->w;
 }
 
 /* -------- cause.c -------- */

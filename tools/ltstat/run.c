@@ -450,6 +450,15 @@ firstwait(struct rank *r, struct epoch *e, const struct io *io, size_t nio,
 		st_share_add(r, e->ts, e->b0, 1);
 }
 
+/* io may be in flight in the first wait of x's epoch: kept. */
+static void
+keeppend(struct epwork *x, const struct io *io)
+{
+	x->pend = lt_grow(x->pend, &x->cappend, x->npend + 1,
+	    sizeof(*x->pend));
+	x->pend[x->npend++] = *io;
+}
+
 static void
 freepend(struct epoch *e)
 {
@@ -501,11 +510,8 @@ st_batch(struct ev *ev)
 			st_share_first(r, e);
 			st_cause_window(g, e);
 			for (i = 0; g != NULL && i < g->nio; i++)
-				if (overlaps(&g->io[i], x->lower, e->b0)) {
-					x->pend = lt_grow(x->pend, &x->cappend,
-					    x->npend + 1, sizeof(*x->pend));
-					x->pend[x->npend++] = g->io[i];
-				}
+				if (overlaps(&g->io[i], x->lower, e->b0))
+					keeppend(x, &g->io[i]);
 		}
 	} else if (!first && r->haslast && r->lastep == ev->epoch &&
 	    (ev->batch < 0 || ev->batch - 1 == r->lastidx)) {
@@ -571,8 +577,7 @@ st_chunkfind(struct proc *p, int64_t id)
 	/* Never awake: no chunks. */
 	if (id < 0 || (p->w == NULL && !p->packed))
 		return NULL;
-	st_warm(p);
-	w = p->w;
+	w = st_warm(p);
 	if (w->capch == 0)
 		return NULL;
 	for (i = chunkhome(w, id); w->ch[i].used; i = (i + 1) & (w->capch - 1))
@@ -616,8 +621,7 @@ chunk(struct proc *p, int64_t id)
 	struct pio *w;
 	size_t i;
 
-	st_warm(p);
-	w = p->w;
+	w = st_warm(p);
 	/* Most workers hold a few chunks: small tables, 3/4 full at most. */
 	if (4 * (w->nch + 1) > 3 * w->capch)
 		rehash(w, w->capch != 0 ? 2 * w->capch : 4, INT64_MIN);
@@ -678,8 +682,7 @@ st_chunk_expire(struct proc *p)
 	int64_t before;
 	size_t cap;
 
-	st_warm(p);
-	w = p->w;
+	w = st_warm(p);
 	if (w->ngone == 0)
 		return;
 	before = ssub(w->q.latest, w->q.horizon);
@@ -713,7 +716,6 @@ slowadd(struct slow *list, int *n, const struct slow *s)
 static void
 ioadd(struct group *g, const struct io *io)
 {
-	struct epwork *x;
 	struct epoch *e;
 	struct rank *r;
 	size_t i;
@@ -726,11 +728,8 @@ ioadd(struct group *g, const struct io *io)
 			    r->top[k].ts + r->top[k].dur))
 				additem(&r->top[k], io);
 		if (r->nep > 0 && (e = &r->ep[r->nep - 1])->hasb0 &&
-		    !e->resolved && overlaps(io, (x = e->x)->lower, e->b0)) {
-			x->pend = lt_grow(x->pend, &x->cappend, x->npend + 1,
-			    sizeof(*x->pend));
-			x->pend[x->npend++] = *io;
-		}
+		    !e->resolved && overlaps(io, e->x->lower, e->b0))
+			keeppend(e->x, io);
 	}
 	/* Kept only if a wait yet to be found may overlap it. */
 	if (io->end < g->prune)
@@ -792,8 +791,7 @@ st_io(struct ev *ev, int kind)
 	int64_t end = ev->ts + ev->dur;
 	int i;
 
-	st_warm(p);
-	w = p->w;
+	w = st_warm(p);
 	p->io = 1;
 	sp.ts = ev->ts;
 	sp.dur = ev->dur;
@@ -937,8 +935,7 @@ st_prefetch(struct ev *ev)
 	long long n;
 	int k;
 
-	st_warm(p);
-	w = p->w;
+	w = st_warm(p);
 	/* Before 0.2.68 a prefetch names its chunk: was it downloaded in it? */
 	if (ev->chunk >= 0 && (c = st_chunkfind(p, ev->chunk)) != NULL &&
 	    c->hasdl && c->dl.ts >= ev->ts && c->dl.ts <= end)
