@@ -124,6 +124,8 @@ void	lt_out_slow(struct ltout *, const void *, size_t);
 /* Room for n bytes to write in place (see out.c). */
 char	*lt_out_room(struct ltout *, size_t);
 void	lt_out_printf(struct ltout *, const char *, ...) LT_PRINTF(2, 3);
+/* pipe.c: a file's bytes from an offset on, after what an output holds. */
+void	lt_out_append(struct ltout *, int, off_t, const char *);
 
 static inline void
 lt_out_write(struct ltout *o, const void *p, size_t n)

@@ -1,6 +1,7 @@
 /* See LICENSE file for copyright and license details. */
 /*
- * pipe.c: bigger pipe buffers between the stages of a chain.
+ * pipe.c: bigger pipe buffers between the stages of a chain, and a
+ * file's bytes moved into an output without passing through ours.
  *
  * A Linux pipe holds 64 KiB: a stage writing 256 KiB at a time then
  * blocks four times per write and wakes its reader as often, and on a
@@ -11,8 +12,13 @@
  */
 #define _GNU_SOURCE		/* F_GETPIPE_SZ, F_SETPIPE_SZ */
 #include <sys/stat.h>
+#ifdef __linux__
+#include <sys/sendfile.h>
+#endif
 
+#include <errno.h>
 #include <fcntl.h>
+#include <unistd.h>
 
 #include "core.h"
 
@@ -32,4 +38,42 @@ lt_pipe_grow(int fd)
 #else
 	(void)fd;
 #endif
+}
+
+/*
+ * The bytes of file fd, name, from off to its end, after what o holds.
+ * Linux moves them itself (sendfile: a pipe takes the file's pages, not
+ * a copy); where it cannot, they are read and written.
+ */
+void
+lt_out_append(struct ltout *o, int fd, off_t off, const char *name)
+{
+	char buf[64 * 1024];
+	ssize_t r;
+
+	lt_out_flush(o);
+#ifdef __linux__
+	for (;;) {
+		if ((r = sendfile(o->fd, fd, &off, 1 << 30)) > 0)
+			continue;
+		if (r == 0)
+			return;
+		if (errno == EINTR)
+			continue;
+		if (errno == EINVAL || errno == ENOSYS)
+			break;		/* not for these files: copied */
+		lt_die(LT_EXIT_SYS, "cannot copy %s to %s:", name, o->name);
+	}
+#endif
+	for (;;) {
+		if ((r = pread(fd, buf, sizeof(buf), off)) < 0) {
+			if (errno == EINTR)
+				continue;
+			lt_die(LT_EXIT_SYS, "read error: %s:", name);
+		}
+		if (r == 0)
+			return;
+		lt_out_write(o, buf, (size_t)r);
+		off += r;
+	}
 }

@@ -40,13 +40,13 @@ balanced() {
 
 @test "ltparse -h prints the usage and every option with its long form, exit 0" {
 	run -0 --separate-stderr ltparse -h
-	[ "${lines[0]}" = "usage: ltparse [-v] [-n node] [-P k/N [-S dir]] [--progress-fd fd] [file ...]" ]
-	for o in "-n, --node node" "-P, --part k/N" "-S, --share dir" "-v, --verbose" "-h, --help"; do
+	[ "${lines[0]}" = "usage: ltparse [-v] [-n node] [-P k/N [-S dir [-G]]] [--progress-fd fd] [file ...]" ]
+	for o in "-n, --node node" "-P, --part k/N" "-S, --share dir" "-G, --gather" "-v, --verbose" "-h, --help"; do
 		[[ "$output" == *"  $o "* ]] || { echo "no $o"; return 1; }
 	done
 	[ -z "$stderr" ]
 	run -0 ltparse --help
-	[ "${lines[0]}" = "usage: ltparse [-v] [-n node] [-P k/N [-S dir]] [--progress-fd fd] [file ...]" ]
+	[ "${lines[0]}" = "usage: ltparse [-v] [-n node] [-P k/N [-S dir [-G]]] [--progress-fd fd] [file ...]" ]
 	need mandoc
 	[ "usage: $(synopsis ltparse)" = "${lines[0]}" ]
 }
@@ -297,7 +297,7 @@ balanced() {
 	run -2 --separate-stderr sh -c 'ltparse "$1" > /dev/full' sh "$D/new.log"
 	[ "$stderr" = "ltparse: write error: <stdout>: No space left on device" ]
 	run -2 --separate-stderr ltparse -x
-	[ "${stderr_lines[1]}" = "usage: ltparse [-v] [-n node] [-P k/N [-S dir]] [--progress-fd fd] [file ...]" ]
+	[ "${stderr_lines[1]}" = "usage: ltparse [-v] [-n node] [-P k/N [-S dir [-G]]] [--progress-fd fd] [file ...]" ]
 	[ -z "$output" ]
 }
 
@@ -456,15 +456,26 @@ balanced() {
 # shareparts N DIR FILE...: the N parts of FILE... with -S DIR, run at
 # the same time, concatenated on stdout; their stderr in DIR/err.
 shareparts() {
-	local n=$1 d=$2 k pids=
+	local g= n d k pids=
+	[ "$1" != -G ] || { g=-G; shift; }
+	n=$1 d=$2
 	shift 2
 	for k in $(seq "$n"); do
-		ltparse -v -P "$k/$n" -S "$d" "$@" >"$d/out.$k" 2>"$d/err.$k" &
+		# shellcheck disable=SC2086
+		ltparse -v $g -P "$k/$n" -S "$d" "$@" >"$d/out.$k" 2>"$d/err.$k" &
 		pids="$pids $!"
 	done
 	# shellcheck disable=SC2086
 	wait $pids
-	for k in $(seq "$n"); do cat "$d/out.$k"; done
+	if [ -n "$g" ]; then
+		# part 1 writes the whole stream, the others nothing
+		for k in $(seq 2 "$n"); do
+			[ ! -s "$d/out.$k" ] || { echo "-G: part $k wrote" >&2; return 1; }
+		done
+		cat "$d/out.1"
+	else
+		for k in $(seq "$n"); do cat "$d/out.$k"; done
+	fi
 	for k in $(seq "$n"); do cat "$d/err.$k"; done >"$d/err"
 }
 
@@ -483,14 +494,16 @@ shareparts() {
 		# shellcheck disable=SC2086
 		ltparse -v $files >"$T/whole" 2>"$T/whole.err"
 		for n in 2 4 7; do
-			mkdir "$T/d"
-			# shellcheck disable=SC2086
-			shareparts "$n" "$T/d" $files >"$T/cat"
-			cmp "$T/whole" "$T/cat" || { echo "$set: -P k/$n -S differs"; return 1; }
-			cmp "$T/whole.err" "$T/d/err" || { echo "$set: -v -P k/$n -S differs"; return 1; }
-			# the last part removes what the parts shared
-			[ -z "$(ls "$T/d" | grep '^ltparse\.')" ]
-			rm -rf "$T/d"
+			for g in "" -G; do
+				mkdir "$T/d"
+				# shellcheck disable=SC2086
+				shareparts $g "$n" "$T/d" $files >"$T/cat"
+				cmp "$T/whole" "$T/cat" || { echo "$set: -P k/$n -S $g differs"; return 1; }
+				cmp "$T/whole.err" "$T/d/err" || { echo "$set: -v -P k/$n -S $g differs"; return 1; }
+				# the last part removes what the parts shared
+				[ -z "$(ls "$T/d" | grep '^ltparse\.')" ]
+				rm -rf "$T/d"
+			done
 		done
 	done
 }
@@ -562,6 +575,44 @@ shareparts() {
 	[ "$stderr" = "ltparse: $T/g.log: not the file the other parts of this run read ($T/d/ltparse.run): replaced while it was read, or the directory of another run" ]
 	run -2 --separate-stderr ltparse -P 1/2 -S "$T/nosuch" "$T/g.log"
 	[ "$stderr" = "ltparse: $T/nosuch/ltparse.1.run.tmp: No such file or directory" ]
+}
+
+@test "ltparse -P -S -G: a part that leaves no stream for part 1 is reported by it" {
+	need genlog
+	T=$BATS_TEST_TMPDIR
+	genlog -n 20000 >"$T/g.log"
+	mkdir "$T/d"
+	# part 2 of 3 is not given -G: it writes its stream on its own output
+	ltparse -G -P 3/3 -S "$T/d" "$T/g.log" >"$T/p3" &
+	ltparse -P 2/3 -S "$T/d" "$T/g.log" >"$T/p2" &
+	run -2 --separate-stderr ltparse -G -P 1/3 -S "$T/d" "$T/g.log"
+	wait
+	[ "$stderr" = "ltparse: part 2 of 3 ended without writing $T/d/ltparse.2.out" ]
+	[[ "$output" != *"#stat"* ]]
+	[ -s "$T/p2" ]
+	[ ! -s "$T/p3" ]
+	run -2 --separate-stderr ltparse -G -P 1/2 "$T/g.log"
+	[ "$stderr" = "ltparse: -G: only with -P and -S" ]
+	# a stream another run left is not taken for part 2's
+	rm -rf "$T/d"
+	mkdir "$T/d"
+	echo "ltparse 2 parts 0123456789abcdef" >"$T/d/ltparse.2.out"
+	run -2 --separate-stderr ltparse -G -P 1/2 -S "$T/d" "$T/g.log"
+	[ "$stderr" = "ltparse: $T/d/ltparse.2.out: not the state of a part of this run" ]
+}
+
+@test "ltparse -P -S -G: part 1 appends the others' streams to an output in append mode, where the kernel cannot move them" {
+	need genlog
+	T=$BATS_TEST_TMPDIR
+	genlog -n 20000 >"$T/g.log"
+	ltparse "$T/g.log" >"$T/whole"
+	mkdir "$T/d"
+	echo before >"$T/app"
+	ltparse -G -P 2/2 -S "$T/d" "$T/g.log" &
+	ltparse -G -P 1/2 -S "$T/d" "$T/g.log" >>"$T/app"
+	wait
+	{ echo before; cat "$T/whole"; } | cmp - "$T/app"
+	[ -z "$(ls -A "$T/d")" ]
 }
 
 @test "ltparse -P: bad part specifications" {

@@ -153,7 +153,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			input(&in, sb.st_size);
 			in.dev = sb.st_dev;
 			in.ino = sb.st_ino;
-			ps_parts(&in, 1, k, n, shared ? dir : NULL, &s);
+			ps_parts(&in, 1, k, n, shared ? dir : NULL, 0, &s);
 			if (k < n) {
 				lt_out_close(&s.out);
 				lt_buf_free(&s.rec);

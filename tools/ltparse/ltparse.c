@@ -23,13 +23,14 @@
 #include "ltparse.h"
 #include "progress.h"
 
-#define SYNOPSIS	"ltparse [-v] [-n node] [-P k/N [-S dir]] [--progress-fd fd] [file ...]"
+#define SYNOPSIS	"ltparse [-v] [-n node] [-P k/N [-S dir [-G]]] [--progress-fd fd] [file ...]"
 
 #define NBLOCKS		1024
 #define MAXPARTS	1000000
 
 static struct pssink	 sink;
 static int		 part, nparts;	/* -P k/N, 0 without */
+static int		 gather;		/* -G */
 static const char	*sharedir;	/* -S */
 static struct ltprog	 prog;		/* --progress-fd */
 static struct pspin	*pins;
@@ -150,7 +151,7 @@ run(struct pspin *ins, int nin)
 	int i, form;
 
 	if (nparts > 0 && cuttable(ins, nin))
-		ps_parts(ins, nin, part, nparts, sharedir, &sink);
+		ps_parts(ins, nin, part, nparts, sharedir, gather, &sink);
 	else if (part > 1)
 		return;		/* part 1 converts it all */
 	else {
@@ -233,6 +234,7 @@ int
 main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
+		{ "gather", no_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "node", required_argument, NULL, 'n' },
 		{ "part", required_argument, NULL, 'P' },
@@ -249,8 +251,12 @@ main(int argc, char *argv[])
 	int c, progfd = -1;
 
 	lt_setprog(argv[0]);
-	while ((c = getopt_long(argc, argv, "hn:P:S:v", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "Ghn:P:S:v", longopts,
+	    NULL)) != -1) {
 		switch (c) {
+		case 'G':
+			gather = 1;
+			break;
 		case 'h':
 			lt_help(SYNOPSIS,
 			    "  -n, --node node  tag the inputs as coming from "
@@ -261,6 +267,9 @@ main(int argc, char *argv[])
 			    "  -S, --share dir  the parts share their state in "
 			    "dir, none reads\n"
 			    "                   the bytes before its range\n"
+			    "  -G, --gather     with -S: part 1 writes the whole "
+			    "stream, the other\n"
+			    "                   parts leave theirs in dir for it\n"
 			    "      --progress-fd fd\n"
 			    "                   a progress line on fd, a "
 			    "terminal\n"
@@ -297,6 +306,8 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (sharedir != NULL && nparts == 0)
 		lt_die(LT_EXIT_SYS, "-S %s: only with -P", sharedir);
+	if (gather && sharedir == NULL)
+		lt_die(LT_EXIT_SYS, "-G: only with -P and -S");
 	if (argc == 0) {
 		argc = 1;
 		argv = stdin_only;
@@ -309,6 +320,7 @@ main(int argc, char *argv[])
 		progstart(progfd, ins, argc);
 	run(ins, argc);
 	lt_prog_end(&prog);
+	ps_parts_end(&sink.out);
 	lt_out_close(&sink.out);
 	free(ins);
 	free(sink.first);

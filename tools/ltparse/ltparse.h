@@ -270,8 +270,9 @@ void	ps_logscan(const struct pspin *, struct ltin *, struct psscan *);
 void	ps_scan_free(struct psscan *);
 
 /* parts.c: part k of N of the inputs (-P), the state kept in dir. */
-void	ps_parts(struct pspin *, int, int, int, const char *,
+void	ps_parts(struct pspin *, int, int, int, const char *, int,
 	    struct pssink *);
+void	ps_parts_end(struct ltout *);
 
 /* jsonrec.c: a Chrome trace event as an lt1 record. */
 struct psjrec {

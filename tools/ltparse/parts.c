@@ -21,7 +21,13 @@
  * its counters and what it learnt in ltparse.K.end, which the last part
  * adds to its own.  No part reads the bytes before its range.  A part
  * holds a lock on ltparse.K.live while it runs, so that one waiting for
- * it knows when it died instead.  Without a directory, a part looks at
+ * it knows when it died instead.  With -G, part 1 writes the whole
+ * stream: every other part writes its own in ltparse.K.out (through
+ * ltparse.K.out.tmp, renamed once whole, its first line the run's id),
+ * holding its lock until then, and part 1 appends each in turn to its
+ * output once its own range is written, without passing the bytes
+ * through itself where the system can (lt_out_append); then it, the
+ * last to end, removes the files.  Without a directory, a part looks at
  * the bytes before its range itself, and the last part converts them
  * without writing them.
  *
@@ -53,8 +59,13 @@ struct parts {
 	off_t		 total;
 	long		*lines;		/* per input, before our range */
 	int		 live;		/* fd of our lock */
+	int		 gather;	/* -G */
 	char		 run[64];	/* what the run's parts share */
 };
+
+/* A part after the first, with -G: its state, for ps_parts_end(). */
+static struct parts	 spooled;
+static char		 spoolname[4096];
 
 /* Where the input of offset off of the sequence starts in it. */
 static off_t
@@ -586,6 +597,56 @@ cleanup(const struct parts *pt)
 	unlink(file);
 }
 
+/*
+ * -G, part 1: the streams of the other parts, in turn, after ours, each
+ * once it is whole; then the run's files go.
+ */
+static void
+gather(struct parts *pt, struct pssink *s)
+{
+	char file[PATHMAX];
+	FILE *f;
+	int j;
+
+	for (j = 2; j <= pt->n; j++) {
+		f = openstate(pt, j, "out");
+		path(file, pt, j, "out");
+		lt_out_append(&s->out, fileno(f), ftello(f), file);
+		fclose(f);
+		unlink(file);
+	}
+	cleanup(pt);
+}
+
+/* -G, a part after the first: its stream goes to ltparse.K.out.tmp. */
+static void
+spool(struct parts *pt, struct pssink *s)
+{
+	path(spoolname, pt, pt->k, "out.tmp");
+	s->out.fd = newfd(spoolname);
+	s->out.name = spoolname;
+	lt_out_printf(&s->out, "%s\n", pt->run);
+}
+
+/*
+ * The end of a part's output: with -G, a part after the first renames
+ * its stream ltparse.K.out, whole, for part 1, and only then lets go of
+ * its lock.
+ */
+void
+ps_parts_end(struct ltout *o)
+{
+	char file[PATHMAX];
+
+	if (spooled.k < 2)
+		return;
+	lt_out_flush(o);
+	path(file, &spooled, spooled.k, "out");
+	if (rename(spoolname, file) < 0)
+		lt_die(LT_EXIT_SYS, "%s:", file);
+	close(spooled.live);
+}
+
 static void
 shared(struct parts *pt, off_t lo, off_t hi, struct pssink *s)
 {
@@ -607,12 +668,15 @@ shared(struct parts *pt, off_t lo, off_t hi, struct pssink *s)
 	convert(pt, lo, hi, lo, s);
 	if (pt->k < pt->n) {
 		putend(pt, s);
+		if (pt->gather && pt->k == 1)
+			gather(pt, s);
 		return;
 	}
 	for (j = 1; j < pt->n; j++)
 		getend(pt, j, s);
 	ps_procs_merged();
-	cleanup(pt);
+	if (!pt->gather)
+		cleanup(pt);
 }
 
 static void
@@ -633,11 +697,12 @@ alone(struct parts *pt, off_t lo, off_t hi, struct pssink *s)
 
 /*
  * Part k of n of the inputs ins[0..nin), regular files of logs whose
- * sizes are known, to s; dir is shared by the parts, or NULL.
+ * sizes are known, to s; dir is shared by the parts, or NULL; gather:
+ * -G, part 1 writes the whole stream.
  */
 void
 ps_parts(struct pspin *ins, int nin, int k, int n, const char *dir,
-    struct pssink *s)
+    int gather, struct pssink *s)
 {
 	struct parts pt;
 	off_t lo, hi;
@@ -650,9 +715,12 @@ ps_parts(struct pspin *ins, int nin, int k, int n, const char *dir,
 	pt.n = n;
 	pt.dir = dir;
 	pt.live = -1;
+	pt.gather = gather && dir != NULL;
 	ps_procs_parts();
 	if (dir != NULL)
 		fixrun(&pt);
+	if (pt.gather && k > 1)
+		spool(&pt, s);
 	for (i = 0; i < nin; i++)
 		pt.total += ins[i].size;
 	pt.lines = lt_calloc((size_t)nin, sizeof(*pt.lines));
@@ -664,7 +732,10 @@ ps_parts(struct pspin *ins, int nin, int k, int n, const char *dir,
 		shared(&pt, lo, hi, s);
 	else
 		alone(&pt, lo, hi, s);
-	if (pt.live >= 0)
-		close(pt.live);
 	free(pt.lines);
+	pt.lines = NULL;
+	if (pt.gather && k > 1)
+		spooled = pt;		/* the lock is kept to the end */
+	else if (pt.live >= 0)
+		close(pt.live);
 }
