@@ -103,6 +103,73 @@ directive(struct ltrd *rd, const struct ltrec *rec)
 }
 
 /*
+ * The columns of the record at line, up to end or to its first byte
+ * stop ('\t': none), sixteen bytes at a time, its TABs and the stop
+ * taken from the same mask in order.  Returns where it ends, *ntab its
+ * TABs, or NULL when it has more than nine columns.
+ */
+static inline char *
+cols(char *line, char *end, int stop, struct ltrec *rec, int *ntab)
+{
+	char *p = line, *b, *t;
+	unsigned m;
+	int i = 0;
+
+	for (b = line; b < end; b += 16) {
+		if (end - b >= 16)
+			m = lt_scan16(b, '\t', stop);
+		else
+			for (m = 0, t = b; t < end; t++)
+				if (*t == '\t' || *t == stop)
+					m |= 1U << (t - b);
+		for (; m != 0; m &= m - 1) {
+			t = b + lt_scan_first(m);
+			if (*t != '\t')
+				goto out;
+			if (i == LT_NCOL - 1)
+				return NULL;
+			rec->f[i].p = p;
+			rec->f[i++].n = (size_t)(t - p);
+			p = t + 1;
+		}
+	}
+	t = end;
+out:
+	*ntab = i;
+	rec->f[LT_EXTRA].p = p;
+	rec->f[LT_EXTRA].n = (size_t)(t - p);
+	return t;
+}
+
+/*
+ * The record line at in's position, found and split in one look: its
+ * end and its columns come from the same masks, so that its bytes are
+ * not read once for the one and again for the other.  Returns its
+ * length; -1 leaves the line to lt_in_line() and lt_rec_split(), as for
+ * a directive, a line that does not end in what is buffered, or one
+ * that does not have nine columns (for their message).
+ */
+static ssize_t
+quickrec(struct ltin *in, struct ltrec *rec)
+{
+	char *line = in->buf + in->pos, *end = in->buf + in->end, *t;
+	int ntab;
+
+	if (in->limit >= 0 || line == end || *line == '#')
+		return -1;
+	if ((t = cols(line, end, '\n', rec, &ntab)) == NULL || t == end ||
+	    ntab < LT_NCOL - 1)
+		return -1;
+	*t = '\0';
+	rec->line = line;
+	rec->len = (size_t)(t - line);
+	in->lineoff = in->off + (off_t)in->pos;
+	in->pos += rec->len + 1;
+	in->line++;
+	return (ssize_t)rec->len;
+}
+
+/*
  * The next record or directive of the input.  A record is split into
  * rec->f[]; a directive is in rec->line.  Returns LT_REC, LT_DIR or
  * LT_EOF after the last operand.
@@ -126,6 +193,10 @@ lt_rd_next(struct ltrd *rd, struct ltrec *rec)
 			if (header(rd, rec))
 				return LT_DIR;
 		}
+		if (quickrec(&rd->in, rec) >= 0) {
+			rd->late = 1;
+			return LT_REC;
+		}
 		if ((n = lt_in_line(&rd->in, &line)) < 0) {
 			lt_in_close(&rd->in);
 			rd->open = 0;
@@ -146,8 +217,7 @@ lt_rd_next(struct ltrd *rd, struct ltrec *rec)
 
 /*
  * Split a record line into its nine columns, in place.  Returns 0, or -1
- * with *why saying what is wrong.  The line is looked at once, sixteen
- * bytes at a time, its TABs taken from the mask in order.
+ * with *why saying what is wrong.  The line is looked at once.
  */
 int
 lt_rec_split(char *line, size_t n, struct ltrec *rec, const char **why)
@@ -158,36 +228,18 @@ lt_rec_split(char *line, size_t n, struct ltrec *rec, const char **why)
 		"expected 9 columns, found 5", "expected 9 columns, found 6",
 		"expected 9 columns, found 7", "expected 9 columns, found 8"
 	};
-	char *p = line, *end = line + n, *b, *t;
-	unsigned m;
-	int i = 0;
+	int ntab;
 
 	rec->line = line;
 	rec->len = n;
-	for (b = line; b < end; b += 16) {
-		if (end - b >= 16)
-			m = lt_scan16(b, '\t', '\t');
-		else
-			for (m = 0, t = b; t < end; t++)
-				if (*t == '\t')
-					m |= 1U << (t - b);
-		for (; m != 0; m &= m - 1) {
-			t = b + lt_scan_first(m);
-			if (i == LT_NCOL - 1) {
-				*why = "expected 9 columns, found more";
-				return -1;
-			}
-			rec->f[i].p = p;
-			rec->f[i++].n = (size_t)(t - p);
-			p = t + 1;
-		}
-	}
-	if (i < LT_NCOL - 1) {
-		*why = few[i];
+	if (cols(line, line + n, '\t', rec, &ntab) == NULL) {
+		*why = "expected 9 columns, found more";
 		return -1;
 	}
-	rec->f[LT_EXTRA].p = p;
-	rec->f[LT_EXTRA].n = (size_t)(end - p);
+	if (ntab < LT_NCOL - 1) {
+		*why = few[ntab];
+		return -1;
+	}
 	return 0;
 }
 

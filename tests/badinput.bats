@@ -165,6 +165,32 @@ judge_lt1() {
 	judge litracer 0 "$T/long.log"
 }
 
+@test "records across reads, and a bad one past the first: every lt1 reader splits each whole and names the bad one's line" {
+	# 30,000 records of varied lengths, about 2.6 MB: many end past a
+	# read of the input buffer (1 MiB) or of a pipe
+	awk 'BEGIN { print "#lt1"; for (i = 1; i <= 30000; i++) {
+		pad = sprintf("%*s", i % 97, ""); gsub(/ /, "x", pad)
+		printf "%d\tX\t1\t%d\t%d\tc\tn%s\t{\"i\":%d}\t{}\n", i * 10,
+		    i % 3 + 1, 5, pad, i } }' >"$T/s"
+	for p in ltpair ltlanefix ltjson; do
+		"$p" "$T/s" >"$T/file.out"
+		# through a pipe written 777 bytes at a time
+		dd if="$T/s" bs=777 2>/dev/null | "$p" >"$T/pipe.out"
+		cmp "$T/file.out" "$T/pipe.out" || { echo "$p: a pipe differs"; return 1; }
+	done
+	[ "$(grep -c '"name":"nx' "$T/file.out")" -gt 100 ]
+	# line 25,002: 8 columns, after more than a read's worth of records
+	awk 'NR == 25002 { sub(/\t\{\}$/, "") } { print }' "$T/s" >"$T/bad"
+	for p in $LT1; do
+		case $p in
+		ltstat) run -1 --separate-stderr ltstat -t "$T/bad" ;;
+		ltfilter) run -1 --separate-stderr ltfilter -c '*' "$T/bad" ;;
+		*) run -1 --separate-stderr "$p" "$T/bad" ;;
+		esac
+		[[ "$stderr" == *"$p: $T/bad:25002: expected 9 columns, found 8"* ]] || { echo "$p: $stderr"; return 1; }
+	done
+}
+
 @test "truncations: a stream, a log and a trace cut short" {
 	printf '#lt1\n5\tB\t1\t1\t-\tc\tn\t{"chunk":1}\t{}\n6\tE\t1\t1\t-\tc\tn\t{"chu' >"$T/cut"
 	judge_lt1 1 "$T/cut"
