@@ -63,10 +63,6 @@ struct parts {
 	char		 run[64];	/* what the run's parts share */
 };
 
-/* A part after the first, with -G: its state, for ps_parts_end(). */
-static struct parts	 spooled;
-static char		 spoolname[4096];
-
 /* Where the input of offset off of the sequence starts in it. */
 static off_t
 inputbase(const struct parts *pt, int i)
@@ -596,6 +592,10 @@ cleanup(const struct parts *pt)
 	runpath(file, pt);
 	unlink(file);
 }
+
+/* A part after the first, with -G: its state, for ps_parts_end(). */
+static struct parts	 spooled;
+static char		 spoolname[PATHMAX];
 
 /*
  * -G, part 1: the streams of the other parts, in turn, after ours, each
