@@ -168,6 +168,74 @@ balanced() {
 	[ "${lines[0]}" = '{"cname":"memory_dump"}' ]
 }
 
+@test "ltparse: a record that ends in the env keys its process ended in before gets the args they make anew" {
+	# ltparse keeps the last env keys of a process (its pid's slot: 100
+	# and 121 share one) and the args it wrote for them; a record must
+	# end in exactly those bytes to take them.
+	S='dist_world_size: 2;dist_global_rank: 1;dist_num_nodes: 1;worker_world_size: 2;worker_rank: 1;'
+	T='dist_world_size: 2;dist_global_rank: 0;dist_num_nodes: 1;worker_world_size: 2;worker_rank: 0;'
+	p='ts:17867123450000%02d.000;PID:100; TID:140000000000001; name: %s;ph: I;%s%s\n'
+	q='ts:17867123450000%02d.000;PID:121; TID:140000000000002; name: read;ph: I;%s%s\n'
+	{
+		printf "$p" 1 read 'chunk: 1;' "$S"
+		printf "$p" 2 read 'chunk: 2;' "$S"
+		printf "$p" 3 mark '' "$S"
+		printf "$p" 4 'réad' 'chunk: "4";' "$S"
+		printf "$p" 5 read_chunk_12_size_512 '' "$S"
+		printf "$p" 6 read 'chunk: 6;' "$S"$'\r'
+		printf "$p" 7 read 'chunk: 7;' "$S   "
+		printf "$p" 8 read 'chunk: 8;' "${S%1;}3;"
+		printf "$p" 9 read 'chunk: 9;' "$S"
+		printf "$p" 10 read 'chunk: 10;' "${S}note: x y;"
+		printf "$q" 11 'chunk: 11;' "$T"
+		printf "$p" 12 read 'chunk: 12;' "$S"
+		printf "$q" 13 'chunk: 13;' "$T"
+		printf "$q" 14 'chunk: 14;' "$T"
+		printf "$p" 15 read 'chunk: 15;' "${S%1;}w 1;"
+		printf "$p" 16 read 'chunk: 16;' "${S%1;}w 1;"
+		printf "$p" 17 read 'chunk: 17;' "${S}cat: late;"
+		printf "$p" 18 read 'chunk: 18;' "${S}cat: late;"
+		printf "$p" 19 read 'chunk: 19;' "$S"
+	} > "$BATS_TEST_TMPDIR/log"
+	e='"dist_world_size":2,"dist_global_rank":1,"dist_num_nodes":1,"worker_world_size":2,"worker_rank"'
+	f='"dist_world_size":2,"dist_global_rank":0,"dist_num_nodes":1,"worker_world_size":2,"worker_rank":0'
+	# cat, name and args of each record, cut anew as it would be alone
+	w() { printf '%s\t%s\t{%s}\n' "$@"; }
+	{
+		w 'read' 'read' "\"chunk\":1,$e:1"
+		w 'read' 'read' "\"chunk\":2,$e:1"
+		w '' 'mark' "$e:1"
+		w '' 'réad' "\"chunk\":\"\\\"4\\\"\",$e:1"
+		w 'read' 'read' "\"chunk\":12,\"size\":512,$e:1,\"legacy_name\":\"read_chunk_12_size_512\""
+		w 'read' 'read' "\"chunk\":6,$e:1"
+		w 'read' 'read' "\"chunk\":7,$e:1"
+		w 'read' 'read' "\"chunk\":8,$e:3"
+		w 'read' 'read' "\"chunk\":9,$e:1"
+		w 'read' 'read' "\"chunk\":10,$e:1,\"note\":\"x y\""
+		w 'read' 'read' "\"chunk\":11,$f"
+		w 'read' 'read' "\"chunk\":12,$e:1"
+		w 'read' 'read' "\"chunk\":13,$f"
+		w 'read' 'read' "\"chunk\":14,$f"
+		w 'read' 'read' "\"chunk\":15,$e:\"w 1\""
+		w 'read' 'read' "\"chunk\":16,$e:\"w 1\""
+		w 'late' 'read' "\"chunk\":17,$e:1"
+		w 'late' 'read' "\"chunk\":18,$e:1"
+		w 'read' 'read' "\"chunk\":19,$e:1"
+	} > "$BATS_TEST_TMPDIR/want"
+	ltparse "$BATS_TEST_TMPDIR/log" > "$BATS_TEST_TMPDIR/out"
+	[ "$(stat_of ltparse events "$BATS_TEST_TMPDIR/out")" -eq 19 ]
+	[ "$(stat_of ltparse skipped "$BATS_TEST_TMPDIR/out")" -eq 0 ]
+	run -0 sh -c "awk -F '\t' '!/^#/ && \$2 != \"M\"' '$BATS_TEST_TMPDIR/out' | cut -f 6-8"
+	[ "$output" = "$(cat "$BATS_TEST_TMPDIR/want")" ]
+	# so does each line alone, and from a pipe, where lines end anywhere
+	for k in 2 3 4 9 12 14 16 18 19; do
+		sed -n "${k}p" "$BATS_TEST_TMPDIR/log" | ltparse | awk -F '\t' '!/^#/ && $2 != "M"' | cut -f 6-8
+	done > "$BATS_TEST_TMPDIR/alone"
+	[ "$(cat "$BATS_TEST_TMPDIR/alone")" = "$(sed -n '2p;3p;4p;9p;12p;14p;16p;18p;19p' "$BATS_TEST_TMPDIR/want")" ]
+	run -0 sh -c "dd if='$BATS_TEST_TMPDIR/log' bs=37 2>/dev/null | ltparse | awk -F '\t' '!/^#/ && \$2 != \"M\"' | cut -f 6-8"
+	[ "$output" = "$(cat "$BATS_TEST_TMPDIR/want")" ]
+}
+
 @test "ltparse agrees with genlog's exact counts, every format, crashes, nodes" {
 	built genlog
 	for f in new old v1 mixed; do

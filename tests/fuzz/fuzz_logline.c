@@ -7,7 +7,9 @@
  * inside the line (or a static string), at most four args from a name.
  * The one-pass reader (ps_logread), given the bytes from the line's
  * start to the input's end, must find the same line and say the same
- * of it, field by field.
+ * of it, field by field.  What the env keys of the lines before give
+ * (struct pstail) must change nothing: a line read with them and one
+ * read with none are the same fields, and the same lt1 record.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -62,32 +64,75 @@ samefield(const struct ltfield *a, const struct ltfield *b)
 	return a->p == b->p && a->n == b->n;
 }
 
+/* The fields of two readings of one line, the same. */
+static void
+samelog(const struct pslog *a, const struct pslog *b)
+{
+	size_t i;
+
+	if (a->kind != b->kind || (a->why == NULL) != (b->why == NULL) ||
+	    (a->why != NULL && strcmp(a->why, b->why) != 0))
+		abort();
+	if (a->kind != PS_LOG_EVENT && a->kind != PS_SKIP_TEXT)
+		return;
+	if (a->gen != b->gen || a->salvaged != b->salvaged ||
+	    a->plain != b->plain || a->crash != b->crash || a->ts != b->ts ||
+	    a->pid != b->pid || a->tid != b->tid || a->nkv != b->nkv ||
+	    !samefield(&a->name, &b->name) || !samefield(&a->ph, &b->ph) ||
+	    !samefield(&a->cat, &b->cat) || !samefield(&a->cname, &b->cname) ||
+	    (a->kind == PS_LOG_EVENT && a->tsus.p != b->tsus.p) ||
+	    (a->tsus.p != NULL && a->tsus.n != b->tsus.n))
+		abort();
+	for (i = 0; i < a->nkv; i++)
+		if (a->kv[i].k != b->kv[i].k || a->kv[i].kn != b->kv[i].kn ||
+		    a->kv[i].v != b->kv[i].v || a->kv[i].vn != b->kv[i].vn)
+			abort();
+}
+
+/* The record of an event lg, in b. */
+static void
+record(struct ltbuf *b, const struct pslog *lg, size_t len)
+{
+	struct psnorm nm;
+	long long replaced = 0;
+
+	ps_lognorm(lg, &nm);
+	ps_logrec(b, lg, &nm, "\t1\t1\t-\t", 7, len, &replaced);
+}
+
+/*
+ * The line as read with the env keys of the lines before it (lg) and
+ * with none: the same fields, and the same record.
+ */
+static void
+uncached(char *line, size_t len, const struct pslog *lg)
+{
+	static struct pslog f;
+	static struct ltbuf a, b;
+
+	memset(f.tails, 0, sizeof(f.tails));
+	ps_logline(line, len, &f);
+	samelog(lg, &f);
+	if (lg->kind != PS_LOG_EVENT)
+		return;
+	record(&a, lg, len);
+	record(&b, &f, len);
+	if (a.n != b.n || memcmp(a.p, b.p, a.n) != 0)
+		abort();
+}
+
 /* ps_logread on p[0..n), at the line lg was made from, of len bytes. */
 static void
 same(char *p, size_t n, size_t len, const struct pslog *lg)
 {
 	static struct pslog r;
-	size_t rlen, i;
+	size_t rlen;
 	int k;
 
 	k = ps_logread(p, n, 1, &r, &rlen);
-	if (k != lg->kind || rlen != len || (r.why == NULL) !=
-	    (lg->why == NULL) || (r.why != NULL && strcmp(r.why, lg->why)))
+	if (k != lg->kind || rlen != len)
 		abort();
-	if (k != PS_LOG_EVENT && k != PS_SKIP_TEXT)
-		return;
-	if (r.gen != lg->gen || r.salvaged != lg->salvaged ||
-	    r.plain != lg->plain || r.crash != lg->crash || r.ts != lg->ts ||
-	    r.pid != lg->pid || r.tid != lg->tid || r.nkv != lg->nkv ||
-	    !samefield(&r.name, &lg->name) || !samefield(&r.ph, &lg->ph) ||
-	    !samefield(&r.cat, &lg->cat) || !samefield(&r.cname, &lg->cname) ||
-	    (k == PS_LOG_EVENT && r.tsus.p != lg->tsus.p) ||
-	    (r.tsus.p != NULL && r.tsus.n != lg->tsus.n))
-		abort();
-	for (i = 0; i < r.nkv; i++)
-		if (r.kv[i].k != lg->kv[i].k || r.kv[i].kn != lg->kv[i].kn ||
-		    r.kv[i].v != lg->kv[i].v || r.kv[i].vn != lg->kv[i].vn)
-			abort();
+	samelog(&r, lg);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
@@ -106,6 +151,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			nl = end;
 		check(p, (size_t)(nl - p), &lg);
 		same(p, (size_t)(end - p), (size_t)(nl - p), &lg);
+		uncached(p, (size_t)(nl - p), &lg);
 	}
 	free(buf);
 	return 0;

@@ -351,6 +351,78 @@ column(struct pslog *lg, const char *k, size_t n)
 }
 
 /*
+ * The env keys that end a record (struct pstail) start at a token whose
+ * key starts so.  The last of a process are in the slot of its pid; a
+ * record takes them only if it ends in the same bytes, whichever
+ * process they came from.
+ */
+#define TAILKEY		"dist_wor"
+
+static struct pstail *
+tailof(struct pslog *lg)
+{
+	return &lg->tails[(lg->pid * 0x9e3779b97f4a7c15ULL) >> 60];
+}
+
+/*
+ * When the record ends, from tok, in the bytes its process's last one
+ * ended in: those become its kv as they did then, and its end is
+ * there.  Cutting bytes from a token on does not depend on what came
+ * before (the first is a key), so this is what cutting them gives.
+ */
+static int
+tailhit(struct cut *c, const char *tok, struct pslog *lg)
+{
+	struct pstail *t = tailof(lg);
+	const char *end = tok + t->n;
+	unsigned i;
+
+	if (t->n == 0 || c->end - tok < t->n)
+		return 0;
+	if (c->open ? end == c->end || *end != '\n' : end != c->end)
+		return 0;
+	if (memcmp(tok, t->raw, t->n) != 0)
+		return 0;
+	lg->tail = t;
+	lg->kvtail = lg->nkv;
+	for (i = 0; i < t->nkv; i++)
+		addkv(lg, tok + t->kv[i].k, t->kv[i].kn, tok + t->kv[i].v,
+		    t->kv[i].vn);
+	c->end = end;
+	c->open = 0;
+	c->m = 0;
+	return 1;
+}
+
+/*
+ * Keep the env keys of a record, the tokens from tok to end, which are
+ * kv[from..nkv): printable ASCII, each a key and its value.
+ */
+static void
+tailkeep(struct pslog *lg, const char *tok, const char *end, size_t from)
+{
+	struct pstail *t = tailof(lg);
+	size_t n = (size_t)(end - tok), i;
+	const struct pskv *kv;
+
+	if (n > PS_TAILRAW || lg->nkv - from > PS_TAILKV || end[-1] != ';')
+		return;
+	t->n = (uint16_t)n;
+	t->outn = 0;
+	t->nkv = (uint8_t)(lg->nkv - from);
+	memcpy(t->raw, tok, n);
+	for (i = from; i < lg->nkv; i++) {
+		kv = &lg->kv[i];
+		t->kv[i - from].k = (uint8_t)(kv->k - tok);
+		t->kv[i - from].kn = (uint8_t)kv->kn;
+		t->kv[i - from].v = (uint8_t)(kv->v - tok);
+		t->kv[i - from].vn = (uint8_t)kv->vn;
+	}
+	lg->tail = t;
+	lg->kvtail = from;
+}
+
+/*
  * The tokens of a record after its prefix, from tok: "key: value;" to
  * the columns or to kv.  Returns 0, 1 when there was text without a
  * key, or -1 with lg torn.
@@ -362,13 +434,20 @@ body(struct cut *c, const char *tok, struct pslog *lg)
 		NULL, NULL, "two ph keys", "two cat keys", "two name keys",
 		"two cname keys"
 	};
-	const char *q, *k, *ke, *v, *ve;
+	const char *q, *k, *ke, *v, *ve, *tailtok = NULL;
 	struct pskv *last = NULL;
 	struct ltfield *f;
-	int bare = 0;
-	size_t n;
+	int bare = 0, clean = 1;
+	size_t n, tailkv = 0;
 
 	for (; tok < c->end; tok = q + 1) {
+		if (*tok == 'd' && tailtok == NULL && c->end - tok >= 8 &&
+		    memcmp(tok, TAILKEY, 8) == 0) {
+			if (tailhit(c, tok, lg))
+				return bare;
+			tailtok = tok;
+			tailkv = lg->nkv;
+		}
 		q = cutnext(c, 1);
 		k = tok;
 		ke = q;
@@ -376,6 +455,8 @@ body(struct cut *c, const char *tok, struct pslog *lg)
 		if (q == c->end || *q == ';') {
 			if (k == ke)
 				continue;	/* ";;" or the final ';' */
+			if (tailtok != NULL)
+				clean = 0;
 			if (last == NULL) {
 				bare = 1;	/* message text */
 				continue;
@@ -399,6 +480,8 @@ body(struct cut *c, const char *tok, struct pslog *lg)
 			}
 			f->p = (char *)v;
 			f->n = (size_t)(ve - v);
+			if (tailtok != NULL)
+				clean = 0;
 			continue;
 		}
 		if (n <= 3 && (KEYIS(k, n, "ts") || KEYIS(k, n, "PID") ||
@@ -409,6 +492,9 @@ body(struct cut *c, const char *tok, struct pslog *lg)
 		addkv(lg, k, n, v, (size_t)(ve - v));
 		last = &lg->kv[lg->nkv - 1];
 	}
+	/* Env keys of key: value tokens alone, on a whole line to keep. */
+	if (tailtok != NULL && clean && !c->open && c->esc == 0)
+		tailkeep(lg, tailtok, c->end, tailkv);
 	return bare;
 }
 
@@ -453,6 +539,7 @@ reset(struct pslog *lg)
 	lg->salvaged = 0;
 	lg->crash = 0;
 	lg->why = NULL;
+	lg->tail = NULL;
 	memset(&lg->name, 0, sizeof(lg->name));
 	lg->ph = lg->cat = lg->cname = lg->name;
 }

@@ -89,6 +89,32 @@ named(const struct psnorm *nm, const char *k, size_t kn)
 	return 0;
 }
 
+/*
+ * The args of the env keys kv[kvtail..nkv), m args after the '{': as
+ * their cache has them, or written and then cached.
+ */
+static char *
+puttail(struct rec *r, char *w, const struct pslog *lg, int m)
+{
+	struct pstail *t = lg->tail;
+	size_t i, n;
+	char *w0 = w;
+
+	if (t->outn > 0)
+		return lt_put(w, t->out + (m == 0), t->outn - (m == 0));
+	for (i = lg->kvtail; i < lg->nkv; i++)
+		w = putarg(r, w, lg->kv[i].k, lg->kv[i].kn, lg->kv[i].v,
+		    lg->kv[i].vn, m++);
+	/* Written in place only in a plain record (putesc). */
+	if (r->plain) {
+		n = (size_t)(w - w0);
+		t->out[0] = ',';
+		memcpy(t->out + 1, w0 + (*w0 == ','), n - (*w0 == ','));
+		t->outn = (uint16_t)(n + (*w0 != ','));
+	}
+	return w;
+}
+
 /* The args object, from its '{' to its '}'. */
 static char *
 putargs(struct rec *r, char *w, const struct pslog *lg,
@@ -101,10 +127,16 @@ putargs(struct rec *r, char *w, const struct pslog *lg,
 	for (j = 0; j < nm->narg; j++)
 		w = putarg(r, w, nm->arg[j].k, strlen(nm->arg[j].k),
 		    nm->arg[j].v, nm->arg[j].vn, m++);
-	for (i = 0; i < lg->nkv && !nm->crash; i++)
+	for (i = 0; i < lg->nkv && !nm->crash; i++) {
+		if (lg->tail != NULL && i == lg->kvtail && nm->narg == 0) {
+			w = puttail(r, w, lg, m);
+			m++;
+			break;
+		}
 		if (nm->narg == 0 || !named(nm, lg->kv[i].k, lg->kv[i].kn))
 			w = putarg(r, w, lg->kv[i].k, lg->kv[i].kn,
 			    lg->kv[i].v, lg->kv[i].vn, m++);
+	}
 	if (nm->renamed) {
 		w = m > 0 ? PUTS(w, ",\"legacy_name\":") :
 		    PUTS(w, "\"legacy_name\":");

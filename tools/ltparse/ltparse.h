@@ -55,6 +55,29 @@ struct psidc {
 	uint64_t	 id;
 };
 
+/*
+ * The env keys that end every event of a process ("dist_world_size: 2;
+ * ...;worker_rank: 1;"), as read last in a process: their text, where
+ * their keys and values are in it, and their args as logrec.c writes
+ * them (each after a ',').  A record that ends in the same bytes takes
+ * them from here instead of cutting and writing them again.
+ */
+#define PS_NTAIL	16		/* processes remembered, by pid */
+#define PS_TAILRAW	160
+#define PS_TAILKV	8
+#define PS_TAILOUT	(PS_TAILRAW + 6 * PS_TAILKV)
+
+struct pstail {
+	uint16_t	 n;		/* bytes of raw, 0: none */
+	uint16_t	 outn;		/* bytes of out, 0: not written yet */
+	uint8_t		 nkv;
+	struct {
+		uint8_t	 k, kn, v, vn;	/* offsets and lengths in raw */
+	}		 kv[PS_TAILKV];
+	char		 raw[PS_TAILRAW];
+	char		 out[PS_TAILOUT];
+};
+
 struct pslog {
 	int		 kind;
 	const char	*why;		/* for PS_SKIP_TORN */
@@ -71,6 +94,9 @@ struct pslog {
 	size_t		 nkv;
 	size_t		 kvcap;
 	struct psidc	 pidc, tidc;
+	struct pstail	 tails[PS_NTAIL];
+	struct pstail	*tail;		/* the env keys of this record: */
+	size_t		 kvtail;	/*   kv[kvtail..nkv), or NULL */
 };
 
 int	ps_logline(char *, size_t, struct pslog *);
