@@ -593,9 +593,12 @@ cleanup(const struct parts *pt)
 	unlink(file);
 }
 
-/* A part after the first, with -G: its state, for ps_parts_end(). */
-static struct parts	 spooled;
-static char		 spoolname[PATHMAX];
+/*
+ * A part after the first, with -G: where its stream is written, what it
+ * is renamed once whole, and its lock, for ps_parts_end().
+ */
+static char		 spoolname[PATHMAX], spooldone[PATHMAX];
+static int		 spoollive = -1;
 
 /*
  * -G, part 1: the streams of the other parts, in turn, after ours, each
@@ -623,6 +626,7 @@ static void
 spool(struct parts *pt, struct pssink *s)
 {
 	path(spoolname, pt, pt->k, "out.tmp");
+	path(spooldone, pt, pt->k, "out");
 	s->out.fd = newfd(spoolname);
 	s->out.name = spoolname;
 	lt_out_printf(&s->out, "%s\n", pt->run);
@@ -636,15 +640,13 @@ spool(struct parts *pt, struct pssink *s)
 void
 ps_parts_end(struct ltout *o)
 {
-	char file[PATHMAX];
-
-	if (spooled.k < 2)
+	if (spooldone[0] == '\0')
 		return;
 	lt_out_flush(o);
-	path(file, &spooled, spooled.k, "out");
-	if (rename(spoolname, file) < 0)
-		lt_die(LT_EXIT_SYS, "%s:", file);
-	close(spooled.live);
+	if (rename(spoolname, spooldone) < 0)
+		lt_die(LT_EXIT_SYS, "%s:", spooldone);
+	if (spoollive >= 0)
+		close(spoollive);
 }
 
 static void
@@ -733,9 +735,8 @@ ps_parts(struct pspin *ins, int nin, int k, int n, const char *dir,
 	else
 		alone(&pt, lo, hi, s);
 	free(pt.lines);
-	pt.lines = NULL;
 	if (pt.gather && k > 1)
-		spooled = pt;		/* the lock is kept to the end */
+		spoollive = pt.live;	/* the lock is kept to the end */
 	else if (pt.live >= 0)
 		close(pt.live);
 }
