@@ -12,7 +12,10 @@
 #   long -p   the same with persistent workers (-p)
 # The goal: every stage's peak within 16 MiB (default) and 32 MiB (long),
 # the 4M-line peak within 1.2x of the 1M one; a table at the end says
-# which are.
+# which are.  A second gives the CPU of each case per million lines
+# between the first and the last SCALE: what a million lines more cost,
+# without what a run costs to start (the driver's processes, the
+# stages' buffers), which the figure at 1M lines holds.
 # Knobs: SCALE (default "1000000 4000000"), RUNS, BENCHDIR.
 set -eu
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -37,7 +40,8 @@ set -- ${SCALE:-1000000 4000000}
 for shape in default long long-p; do
 	for n; do
 		PEAKS=$BENCHDIR/peaks-$shape-$n
-		rm -f "$PEAKS"
+		CPUS=$BENCHDIR/cpus-$shape-$n
+		rm -f "$PEAKS" "$CPUS"
 		log=$(shaped "$shape" "$n")
 		b=$BENCHDIR/shape-$shape-$n
 		[ -s "$b.p" ] || ltparse "$log" > "$b.p"
@@ -77,4 +81,18 @@ for shape in default long long-p; do
 		printf "%-8s %-28s %8.1f %8.1f %6.2fx  %s\n", shape, $1,
 		    a[$1] / 1024, $2 / 1024, r, ok ? "ok" : "over"
 	}' "$BENCHDIR/peaks-$shape-$1" "$BENCHDIR/peaks-$shape-$last"
+done
+
+printf '\nCPU s at %s and at %s lines, and per million lines between them\n' \
+    "$1" "$last"
+printf '%-8s %-28s %8s %8s %8s %8s\n' shape case first last per-1M \
+    'cats per-1M'
+for shape in default long long-p; do
+	awk -F '\t' -v shape="$shape" -v m="$((last - $1))" '
+	BEGIN { m /= 1e6 }
+	NR == FNR { a[$1] = $2; ac[$1] = $3; next }
+	($1 in a) && m > 0 {
+		printf "%-8s %-28s %8.3f %8.3f %8.3f %8.3f\n", shape, $1,
+		    a[$1], $2, ($2 - a[$1]) / m, ($3 - ac[$1]) / m
+	}' "$BENCHDIR/cpus-$shape-$1" "$BENCHDIR/cpus-$shape-$last"
 done

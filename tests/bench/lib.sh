@@ -63,7 +63,8 @@ header() {
 }
 
 # measure LABEL FILE STAGES CMD: time CMD on FILE beside STAGES cats.
-# With PEAKS set, "LABEL<TAB>peak KiB" is added to the file it names.
+# With PEAKS set, "LABEL<TAB>peak KiB" is added to the file it names;
+# with CPUS set, "LABEL<TAB>CPU seconds<TAB>those of the cats".
 measure() {
 	_bytes=$(wc -c < "$2")
 	_lines=$(wc -l < "$2")
@@ -78,6 +79,8 @@ measure() {
 		    c, b, n / 1e6 / c, ln / w, r / 1024
 	}'
 	[ -z "${PEAKS:-}" ] || printf '%s\t%s\n' "$1" "$RSS" >> "$PEAKS"
+	[ -z "${CPUS:-}" ] ||
+	    printf '%s\t%s\t%s\n' "$1" "$CPU" "$_base" >> "$CPUS"
 }
 
 # gentrace_cached NAME ARG...: path of a trace made once by gentrace ARG...
