@@ -838,6 +838,41 @@ chain() {
 	[ "$(crossings "$BATS_TEST_TMPDIR/out.lt")" = 0 ]
 }
 
+# A long job has processes by the thousand, each with its process_name
+# and process_sort_index on tid 0: they make no thread.  A thread 0 that
+# has a name, or slices, is one all the same, placed and named as any.
+@test "a process's M records on tid 0 make no thread; a thread 0 is placed and named as any other" {
+	local o="$BATS_TEST_TMPDIR/o"
+	awk 'BEGIN { print "#lt1"
+		print "-\tM\t7\t0\t-\t\tthread_name\t{\"name\":\"main\"}\t{}"
+		print "-\tM\t7\t0\t-\t\tprocess_name\t{\"name\":\"p7\"}\t{}"
+		print "-\tM\t8\t0\t-\t\tprocess_name\t{\"name\":\"p8\"}\t{}"
+		print "-\tM\t8\t0\t-\t\tprocess_sort_index\t{\"sort_index\":8}\t{}"
+		for (p = 7; p <= 8; p++) { tid = p == 7 ? 0 : 1
+			printf "100\tB\t%d\t%d\t-\tc\ta\t{}\t{}\n", p, tid
+			printf "120\tB\t%d\t%d\t-\tc\tb\t{}\t{}\n", p, tid
+			printf "150\tE\t%d\t%d\t-\tc\ta\t{}\t{}\n", p, tid
+			printf "170\tE\t%d\t%d\t-\tc\tb\t{}\t{}\n", p, tid }
+		print "-\tM\t9\t0\t-\t\tprocess_name\t{\"name\":\"p9\"}\t{}" }' |
+	    ltpair >"$o.paired"
+	grep -v '^#open	\|^#close	' "$o.paired" >"$o.held"
+	ltlanefix -q "$o.paired" >"$o"
+	ltlanefix -q "$o.held" >"$o.whole"
+	cmp "$o.whole" "$o"
+	# The process records pass as they came, in their place, and the
+	# lanes are named after the last of them.
+	[ "$(records "$o" | grep -n '	process_' | cut -d '	' -f 1,3,7 | tr '\n\t' ' :')" = \
+	    "2:-:7:process_name 3:-:8:process_name 4:-:8:process_sort_index 9:-:9:process_name " ]
+	[ "$(records "$o" | sed -n 10p | cut -f 3,4,7)" = "$(printf '7\t0\tthread_sort_index')" ]
+	# Thread 0 of 7 keeps its name for its lane, which takes no tid 0*1000+k.
+	grep -q '^-	M	7	4000000001	-		thread_name	{"name":"main lane 1"}	{}$' "$o"
+	grep -q '^-	M	8	1001	-		thread_name	{"name":"tid 1 lane 1"}	{}$' "$o"
+	[ "$(records "$o" | awk -F '\t' '$2 == "X" { n[$3 "/" $4]++ }
+	    END { print n["7/0"], n["7/4000000001"], n["8/1"], n["8/1001"] }')" = "1 1 1 1" ]
+	[ "$(stat_of ltlanefix tracks "$o")" = 2 ]
+	[ "$(crossings "$o")" = 0 ]
+}
+
 @test "streamed: -k places as it goes and writes what the whole stream gives; ltpair's directives are not passed on" {
 	genlog -n 20000 -s 7 | ltparse | ltpair >"$BATS_TEST_TMPDIR/in.lt"
 	grep -q '^#open	' "$BATS_TEST_TMPDIR/in.lt"

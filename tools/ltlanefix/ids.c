@@ -350,7 +350,7 @@ lf_cached(struct ids *ids, const struct ltrec *rec)
 }
 
 uint32_t
-lf_threadof(struct ids *ids, const struct ltrec *rec)
+lf_threadof(struct ids *ids, const struct ltrec *rec, int add)
 {
 	const char *p = rec->f[LT_PID].p;
 	size_t n = (size_t)(rec->f[LT_TID].p + rec->f[LT_TID].n - p);
@@ -366,7 +366,8 @@ lf_threadof(struct ids *ids, const struct ltrec *rec)
 	}
 	if (!lf_getid(rec, LT_TID, &tid))
 		tid = pid;
-	t = lf_thread(ids, &pid, &tid, 1);
+	if ((t = lf_thread(ids, &pid, &tid, add)) == LF_NONE)
+		return LF_NONE;
 	/* Members held in extra differ from record to record. */
 	if (!LT_ISNONE(rec->f[LT_PID]) && !LT_ISNONE(rec->f[LT_TID]) &&
 	    n <= sizeof(c->key)) {
@@ -384,10 +385,13 @@ void
 lf_meta(struct ids *ids, const struct ltrec *rec, uint32_t t)
 {
 	const struct ltfield *a = &rec->f[LT_ARGS];
-	struct thread *th = &ids->th[t];
+	struct thread *th;
 	const char *v;
 	size_t vn;
 
+	if (t == LF_NONE)
+		return;		/* a process's, see procmeta */
+	th = &ids->th[t];
 	if (LT_IS(rec->f[LT_NAME], "thread_name") &&
 	    (v = lt_json_member(a->p, a->n, "name", &vn)) != NULL &&
 	    vn > 2 && v[0] == '"') {

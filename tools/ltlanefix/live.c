@@ -401,7 +401,7 @@ look(struct lf *lf)
 static uint32_t
 owner(struct lf *lf, uint32_t th)
 {
-	if (!lf->ids.th[th].islane)
+	if (th == LF_NONE || !lf->ids.th[th].islane)
 		return th;
 	if (lf->ids.th[th].ren == 0)
 		lf->nrenamed++;

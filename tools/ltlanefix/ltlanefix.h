@@ -170,7 +170,7 @@ void	lf_key(const struct ids *, uint32_t, int, struct id *);
 int	lf_getid(const struct ltrec *, int, struct id *);
 uint32_t lf_thread(struct ids *, const struct id *, const struct id *, int);
 uint32_t lf_cached(struct ids *, const struct ltrec *);
-uint32_t lf_threadof(struct ids *, const struct ltrec *);
+uint32_t lf_threadof(struct ids *, const struct ltrec *, int);
 void	lf_meta(struct ids *, const struct ltrec *, uint32_t);
 void	lf_newlane(struct ids *, uint32_t, uint32_t, struct lane *);
 uint32_t lf_rename(struct ids *, uint32_t);

@@ -303,13 +303,27 @@ lf_idthread(struct lf *lf, const struct ltrec *rec)
 		return th;
 	if (badid(rec) >= 0)
 		return LF_NONE;
-	return lf_threadof(&lf->ids, rec);
+	return lf_threadof(&lf->ids, rec, 1);
+}
+
+/*
+ * An M record of a process (process_name, process_sort_index...) on tid
+ * 0, which no lane ever takes: it needs no thread of its own, and a long
+ * job has a process by the thousand.
+ */
+static int
+procmeta(const struct ltrec *rec)
+{
+	return rec->f[LT_PH].p[0] == 'M' && LT_IS(rec->f[LT_TID], "0") &&
+	    !LT_IS(rec->f[LT_NAME], "thread_name") &&
+	    !LT_IS(rec->f[LT_NAME], "thread_sort_index");
 }
 
 /*
  * Columns ltlanefix reads are checked as litracer-stream(5) says; ts and
  * dur are read into t[0] and t[1], has[] saying which are not "-".
- * Returns the record's thread.
+ * Returns the record's thread: LF_NONE for a procmeta record of a thread
+ * not seen.
  */
 uint32_t
 lf_record(struct lf *lf, struct ltrd *rd, const struct ltrec *rec,
@@ -328,6 +342,11 @@ lf_record(struct lf *lf, struct ltrd *rd, const struct ltrec *rec,
 			    "at most 3 decimals) or -",
 			    lt_colname[i == 0 ? LT_TS : LT_DUR]);
 		has[i] = r > 0;
+	}
+	if (procmeta(rec) && badid(rec) < 0) {
+		if ((th = lf_cached(&lf->ids, rec)) != LF_NONE)
+			return th;
+		return lf_threadof(&lf->ids, rec, 0);
 	}
 	if ((th = lf_idthread(lf, rec)) == LF_NONE)
 		lt_rd_bad(rd, "column %s: not an integer, a JSON string or -",
