@@ -213,7 +213,7 @@ static void
 release(struct proc *p)
 {
 	struct group *g = p->grp;
-	struct pio *w = p->w;
+	struct pio *w = st_pio(p);
 	int64_t a, b, x, y;
 	size_t i;
 
@@ -244,9 +244,9 @@ st_cause_prefetch(struct proc *p)
 	if (p->grp != NULL)
 		release(p);
 	/* No read is held after it: a worker that ends keeps no array. */
-	free(p->w->held);
-	p->w->held = NULL;
-	p->w->nheld = p->w->capheld = 0;
+	free(p->x->w->held);
+	p->x->w->held = NULL;
+	p->x->w->nheld = p->x->w->capheld = 0;
 }
 
 /* What g's workers held is taken as it is: a wait needs it now. */
@@ -297,15 +297,15 @@ st_act(struct ev *ev, int kind)
 	if (kind == 'r' && p->sample)
 		return;
 	c = st_chunkfind(p, ev->chunk);
-	if (p->dlhi > a) {
+	if (p->x->dlhi > a) {
 		if (c != NULL && c->hasdl &&
 		    c->dl.ts < b && c->dl.ts + c->dl.dur > a) {
 			x = c->dl.ts;
 			y = c->dl.ts + c->dl.dur;
 		} else if ((c == NULL || !c->hasdl) && p->hasgather &&
-		    st_warm(p)->gts < b && p->w->gend > a) {
-			x = p->w->gts;
-			y = p->w->gend;
+		    st_warm(p)->gts < b && p->x->w->gend > a) {
+			x = p->x->w->gts;
+			y = p->x->w->gend;
 		}
 		if (x < a)
 			x = a;
@@ -365,7 +365,7 @@ newworkers(const struct group *g, int64_t ts)
 	size_t i;
 
 	for (i = 0; g != NULL && i < g->nwk; i++)
-		if (g->wk[i]->main == NULL && g->wk[i]->hasfirst &&
+		if (st_main(g->wk[i]) == NULL && g->wk[i]->hasfirst &&
 		    g->wk[i]->first >= ts && g->wk[i]->first < s)
 			s = g->wk[i]->first;
 	return s;

@@ -66,8 +66,8 @@ pop(struct ctrq *c)
 static void
 release(struct proc *p)
 {
-	struct ctrq *q = &p->w->q;
-	struct ctr *c = &p->w->f.ctr;
+	struct ctrq *q = &p->x->w->q;
+	struct ctr *c = &p->x->w->f.ctr;
 	struct ctrpt pt;
 	long long dl = q->dl, cache = q->cache;
 	int64_t ts;
@@ -98,7 +98,7 @@ st_ctr_push(struct proc *p, int64_t ts, int ddl, int dcache)
 
 	q = &st_warm(p)->q;
 	if (q->started && ts <= q->done) {
-		p->w->f.ctr.late++;
+		p->x->w->f.ctr.late++;
 		ts = q->done < INT64_MAX ? q->done + 1 : q->done;
 	}
 	q->heap = lt_grow(q->heap, &q->cap, q->n + 1, sizeof(*q->heap));
@@ -107,7 +107,7 @@ st_ctr_push(struct proc *p, int64_t ts, int ddl, int dcache)
 	q->heap[q->n].dcache = dcache;
 	up(q, q->n++);
 	while (q->n > HEAPMAX) {
-		p->w->f.ctr.forced++;
+		p->x->w->f.ctr.forced++;
 		release(p);
 	}
 }
@@ -123,7 +123,7 @@ st_ctr_advance(struct proc *p, int64_t now)
 	if (!q->haslatest || now > q->latest)
 		q->latest = now;
 	q->haslatest = 1;
-	h = p->w->maxdl < INT64_MAX / 2 ? 2 * p->w->maxdl : INT64_MAX;
+	h = p->x->w->maxdl < INT64_MAX / 2 ? 2 * p->x->w->maxdl : INT64_MAX;
 	q->horizon = h > NS_PER_S ? h : NS_PER_S;
 	while (q->n > 0 && q->heap[0].ts < ssub(q->latest, q->horizon))
 		release(p);
@@ -133,7 +133,7 @@ void
 st_ctr_flush(struct proc *p)
 {
 	st_warm(p);
-	while (p->w->q.n > 0)
+	while (p->x->w->q.n > 0)
 		release(p);
 }
 

@@ -149,7 +149,7 @@ st_emit_ctr(struct proc *p, int64_t ts, int which, long long v)
 	ST.counters++;
 	lt_put_us(ST.out, ts);
 	put("\tC\t");
-	putthr(p->thr0);
+	putthr(p->x->thr0);
 	put(which == 'd' ? "\t-\tchunk\tchunks\t{\"downloading\":" :
 	    "\t-\tchunk\tchunks\t{\"in cache\":");
 	puti(v);

@@ -64,7 +64,7 @@ work(struct proc *p, const struct ltrec *rec, struct ev *ev)
 	if (!p->known && (why = st_args(p, &rec->f[LT_ARGS], ev, 0)) != NULL)
 		return why;
 	ev->open = openmark(&rec->f[LT_ARGS]);
-	ev->chunk = p->dlhi > ev->ts || !p->prefetched ?
+	ev->chunk = p->x->dlhi > ev->ts || !p->prefetched ?
 	    chunkarg(&rec->f[LT_ARGS]) : -1;
 	if (nm->p[0] == 's')
 		p->sample = 1;

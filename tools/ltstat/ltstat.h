@@ -202,35 +202,59 @@ struct pio {
 };
 
 /*
- * A process: who it is and what the causes of waits read of it, kept to
- * the end; its pio, its figures included, while it is awake.
+ * What a process holds while its threads are awake (a rank's main
+ * process: always, its threads never sleep).  A record of it wakes them
+ * first; sleep.c packs node and dlhi with the threads.
  */
-struct proc {
-	struct ltid	 h;		/* key: TAB pid */
-	size_t		 seq;		/* order of appearance */
+struct pext {
 	struct thr	*thr0;		/* its first thread: its counters' */
 	struct thr	*lastt;		/* its last, then by sib */
-	int64_t		 rank;		/* dist_global_rank, -1 unknown */
-	int64_t		 worker;	/* worker_rank, -1 unknown */
 	struct rank	*main;		/* when it is a rank's main process */
-	struct group	*grp;		/* the processes of its rank */
 	struct pio	*w;		/* awake: its I/O state, or NULL */
-	uint32_t	 nthr;		/* its threads */
-	unsigned char	 packed;	/* asleep: its pio packed (sleep.c) */
-	unsigned char	 thrpk;		/* asleep: its threads packed */
-	unsigned char	 known;		/* rank and worker read */
-	unsigned char	 io;		/* has downloads, reads or deletes */
-	unsigned char	 warm;		/* used since the last sweep */
-	unsigned char	 hasfirst;
-	unsigned char	 inwk;		/* in its group's workers */
-	unsigned char	 sample;	/* has sample spans */
-	unsigned char	 v1;		/* a log before 0.2.57 wrote it */
-	unsigned char	 hasgather;
-	unsigned char	 prefetched;	/* its first prefetch was seen */
-	int64_t		 first;		/* its earliest span */
 	long long	 node;		/* from its process_name, or -1 */
 	int64_t		 dlhi;		/* the latest end of its downloads */
 };
+
+/*
+ * A process: who it is and what the causes of waits read of it, kept to
+ * the end; its pio, its figures included, and its pext while it is
+ * awake.  A long job has thousands, most of them asleep, so it is small:
+ * its flags are bits, and its rank number is its group's (st_prank).
+ */
+struct proc {
+	struct ltid	 h;		/* key: TAB pid */
+	uint32_t	 seq;		/* order of appearance */
+	uint32_t	 nthr;		/* its threads */
+	struct pext	*x;		/* its threads awake: NULL asleep */
+	struct group	*grp;		/* the processes of its rank */
+	int64_t		 worker;	/* worker_rank, -1 unknown */
+	int64_t		 first;		/* its earliest span */
+	unsigned	 packed : 1;	/* asleep: its pio packed (sleep.c) */
+	unsigned	 thrpk : 1;	/* asleep: its threads packed */
+	unsigned	 known : 1;	/* rank and worker read */
+	unsigned	 io : 1;	/* has downloads, reads or deletes */
+	unsigned	 warm : 1;	/* used since the last sweep */
+	unsigned	 hasfirst : 1;
+	unsigned	 inwk : 1;	/* in its group's workers */
+	unsigned	 sample : 1;	/* has sample spans */
+	unsigned	 v1 : 1;	/* a log before 0.2.57 wrote it */
+	unsigned	 hasgather : 1;
+	unsigned	 prefetched : 1;	/* its first prefetch was seen */
+};
+
+/* The pio of p, awake, or NULL. */
+static inline struct pio *
+st_pio(const struct proc *p)
+{
+	return p->x != NULL ? p->x->w : NULL;
+}
+
+/* The rank p is the main process of, or NULL. */
+static inline struct rank *
+st_main(const struct proc *p)
+{
+	return p->x != NULL ? p->x->main : NULL;
+}
 
 /* A download or a read of a rank's workers, for what a wait overlaps. */
 struct io {
@@ -338,6 +362,13 @@ struct group {
 	size_t		 nwk, capwk;
 };
 
+/* The rank number of p (dist_global_rank), -1 unknown: its group's. */
+static inline int64_t
+st_prank(const struct proc *p)
+{
+	return p->grp != NULL ? p->grp->rank : -1;
+}
+
 struct slow {
 	struct proc	*p;
 	int64_t		 chunk;
@@ -443,6 +474,7 @@ struct proc *st_proc(const struct ltfield *, const struct ltfield *,
 	    struct thr **, const char **);
 struct thr *st_thr(struct proc *, const struct ltfield *,
 	    const struct ltfield *);
+struct pext *st_ext(struct proc *);
 const char *st_text(uint32_t, size_t *);
 const char *st_args(struct proc *, const struct ltfield *, struct ev *,
 	    int);
@@ -473,6 +505,7 @@ void	st_thaw(struct proc *);
 void	st_wakethr(struct proc *);
 long	st_thrfind(const struct proc *, const struct ltfield *);
 void	st_thrset(const struct proc *, long, uint32_t);
+void	st_nodeset(const struct proc *, long long);
 void	st_pio_free(struct proc *);
 void	st_fig(const struct proc *, struct fig *);
 void	st_sleep_sweep(void);
@@ -483,10 +516,10 @@ void	st_sleep_free(void);
 static inline struct pio *
 st_warm(struct proc *p)
 {
-	if (p->w == NULL)
+	if (st_pio(p) == NULL)
 		st_thaw(p);
 	p->warm = 1;
-	return p->w;
+	return p->x->w;
 }
 
 /* -------- cause.c -------- */

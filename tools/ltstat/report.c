@@ -106,11 +106,11 @@ jpid(const struct proc *p)
 static void
 who(const struct proc *p)
 {
-	if (p->rank >= 0 && p->main == NULL && p->worker >= 0)
-		pf("rank %lld worker %lld (pid ", (long long)p->rank,
+	if (st_prank(p) >= 0 && st_main(p) == NULL && p->worker >= 0)
+		pf("rank %lld worker %lld (pid ", (long long)st_prank(p),
 		    (long long)p->worker);
-	else if (p->rank >= 0)
-		pf("rank %lld (pid ", (long long)p->rank);
+	else if (st_prank(p) >= 0)
+		pf("rank %lld (pid ", (long long)st_prank(p));
 	else
 		pf("(pid ");
 	pid(p);
@@ -134,8 +134,8 @@ wkcmp(const void *a, const void *b)
 	const struct proc *x = *(struct proc *const *)a;
 	const struct proc *y = *(struct proc *const *)b;
 
-	if (x->rank != y->rank)
-		return x->rank < y->rank ? -1 : 1;
+	if (st_prank(x) != st_prank(y))
+		return st_prank(x) < st_prank(y) ? -1 : 1;
 	if (x->worker != y->worker)
 		return x->worker < y->worker ? -1 : 1;
 	return (x->seq > y->seq) - (x->seq < y->seq);
@@ -733,7 +733,7 @@ text(void)
 	    "LitData before 0.2.57" : ST.gen_old > 0 ?
 	    "LitData 0.2.57 to 0.2.67" : "LitData 0.2.68 or later";
 	for (i = 0; i < nwk; i++)
-		n += wk[i]->main == NULL;
+		n += st_main(wk[i]) == NULL;
 	pf("ltstat: %s; %zu rank process%s, %d worker%s, %lld spans\n", fmt,
 	    ST.nranks, ST.nranks == 1 ? "" : "es", n, n == 1 ? "" : "s",
 	    ST.x);
@@ -827,8 +827,8 @@ jrank(const struct rank *r)
 	pf(",\"pid\":");
 	jpid(r->p);
 	pf(",\"node\":");
-	if (r->p->node >= 0)
-		pf("%lld", r->p->node);
+	if (r->p->x->node >= 0)
+		pf("%lld", r->p->x->node);
 	else
 		pf("null");
 	if (r->batches > 0)
@@ -953,9 +953,9 @@ jworkers(void)
 		p = wk[i];
 		st_fig(p, &f);
 		pf("%s{\"rank\":", i > 0 ? "," : "");
-		jnum(p->rank);
+		jnum(st_prank(p));
 		pf(",\"worker\":");
-		jnum(p->main == NULL ? p->worker : -1);
+		jnum(st_main(p) == NULL ? p->worker : -1);
 		pf(",\"pid\":");
 		jpid(p);
 		pf(",\"downloaded\":%lld,\"gathered\":%lld,\"unfinished\":"
@@ -990,9 +990,9 @@ jslow(void)
 		pf("%s{\"pid\":", i > 0 ? "," : "");
 		jpid(s->p);
 		pf(",\"rank\":");
-		jnum(s->p->rank);
+		jnum(st_prank(s->p));
 		pf(",\"worker\":");
-		jnum(s->p->main == NULL ? s->p->worker : -1);
+		jnum(st_main(s->p) == NULL ? s->p->worker : -1);
 		pf(",\"chunk\":");
 		jnum(s->chunk);
 		pf(",\"ts_us\":");

@@ -66,9 +66,10 @@ st_proc(const struct ltfield *pid, const struct ltfield *tid,
 	}
 	p = lt_id_get(&ST.procs, pid, NULL, 1, &isnew);
 	if (isnew) {
-		p->seq = ST.nprocs++;
-		p->rank = p->worker = -1;
-		p->node = -1;
+		if (ST.nprocs == UINT32_MAX)
+			lt_die(LT_EXIT_SYS, "more than 4294967295 processes");
+		p->seq = (uint32_t)ST.nprocs++;
+		p->worker = -1;
 	} else if (p->thrpk) {
 		/* Its threads asleep (sleep.c): this may be one. */
 		st_wakethr(p);
@@ -93,11 +94,22 @@ st_thr(struct proc *p, const struct ltfield *pid, const struct ltfield *tid)
 	t = lt_id_get(&ST.thrs, pid, tid, 1, NULL);
 	t->p = p;
 	t->no = p->nthr++;
-	t->sib = p->lastt;
-	p->lastt = t;
+	t->sib = st_ext(p)->lastt;
+	p->x->lastt = t;
 	if (t->no == 0)
-		p->thr0 = t;
+		p->x->thr0 = t;
 	return t;
+}
+
+/* What p holds while its threads are awake, made the first time. */
+struct pext *
+st_ext(struct proc *p)
+{
+	if (p->x == NULL) {
+		p->x = lt_calloc(1, sizeof(*p->x));
+		p->x->node = -1;
+	}
+	return p->x;
 }
 
 static int
@@ -134,7 +146,7 @@ st_args(struct proc *p, const struct ltfield *args, struct ev *ev, int count)
 	static char why[128];
 	struct ltfield k, v;
 	struct ltobj it;
-	int64_t n;
+	int64_t n, rank = -1;
 	int r, gen = 'n';
 
 	ev->chunk = ev->batch = ev->epoch = ev->index = ev->chunks = -1;
@@ -167,7 +179,7 @@ st_args(struct proc *p, const struct ltfield *args, struct ev *ev, int count)
 				gen = 'o';
 		} else if (!p->known && LT_IS(k, "\"dist_global_rank\"")) {
 			if (intval(&v, &n) && n >= 0)
-				p->rank = n;
+				rank = n;
 		} else if (!p->known && LT_IS(k, "\"worker_rank\"")) {
 			if (intval(&v, &n) && n >= 0)
 				p->worker = n;
@@ -190,8 +202,8 @@ st_args(struct proc *p, const struct ltfield *args, struct ev *ev, int count)
 		ST.gen_new++;
 	if (!p->known) {
 		p->known = 1;
-		if (p->rank >= 0)
-			p->grp = group(p->rank);
+		if (rank >= 0)
+			p->grp = group(rank);
 	}
 	return NULL;
 }
@@ -268,12 +280,12 @@ st_rank(struct proc *p, struct thr *t)
 	struct rank *r;
 	size_t i;
 
-	if (p->main != NULL)
-		return p->main;
+	if (st_main(p) != NULL)
+		return st_main(p);
 	r = lt_calloc(1, sizeof(*r));
 	r->p = p;
 	r->main = t;
-	r->rank = p->rank;
+	r->rank = st_prank(p);
 	r->top = lt_calloc((size_t)ST.ntop, sizeof(*r->top));
 	r->sh.headep = -1;
 	for (i = 0; i < ST.nranks; i++)
@@ -289,7 +301,7 @@ st_rank(struct proc *p, struct thr *t)
 	ST.ranks = lt_grow(ST.ranks, &ST.capranks, ST.nranks + 1,
 	    sizeof(*ST.ranks));
 	ST.ranks[ST.nranks++] = r;
-	p->main = r;
+	st_ext(p)->main = r;
 	if (p->grp != NULL) {
 		p->grp->r = lt_grow(p->grp->r, &p->grp->capr, p->grp->nr + 1,
 		    sizeof(*p->grp->r));
@@ -575,7 +587,7 @@ st_chunkfind(struct proc *p, int64_t id)
 	size_t i;
 
 	/* Never awake: no chunks. */
-	if (id < 0 || (p->w == NULL && !p->packed))
+	if (id < 0 || (st_pio(p) == NULL && !p->packed))
 		return NULL;
 	w = st_warm(p);
 	if (w->capch == 0)
@@ -762,7 +774,7 @@ ungather(struct proc *p)
 	struct group *g = p->grp;
 	struct epwork *x;
 	struct rank *r;
-	int64_t pts = p->w->pts;
+	int64_t pts = p->x->w->pts;
 	size_t i;
 	int k;
 
@@ -808,8 +820,8 @@ st_io(struct ev *ev, int kind)
 	case 'd':
 		ST.ndl++;
 		w->dlsince++;
-		if (end > p->dlhi)
-			p->dlhi = end;
+		if (end > p->x->dlhi)
+			p->x->dlhi = end;
 		st_ctr_push(p, ev->ts, 1, 0);
 		st_ctr_push(p, end, -1, 0);
 		/*
@@ -961,8 +973,8 @@ st_prefetch(struct ev *ev)
 	w->f.ngather += n;
 	w->gheld += n;
 	ST.gathered += n;
-	if (end > p->dlhi)
-		p->dlhi = end;
+	if (end > p->x->dlhi)
+		p->x->dlhi = end;
 	k = (int)(n < 65536 ? n : 65536);
 	st_ctr_push(p, ev->ts, k, 0);
 	st_ctr_push(p, end, -k, k);
@@ -1049,8 +1061,13 @@ st_meta(const struct ltrec *rec)
 	}
 	if (LT_IS(*nm, "process_name")) {
 		if (v != NULL && (p = lt_id_get(&ST.procs, &rec->f[LT_PID], NULL,
-		    0, NULL)) != NULL)
-			p->node = nodeof(v, vn);
+		    0, NULL)) != NULL) {
+			/* Asleep, it is set where it is packed, and sleeps. */
+			if (p->thrpk)
+				st_nodeset(p, nodeof(v, vn));
+			else
+				st_ext(p)->node = nodeof(v, vn);
+		}
 		return NULL;
 	}
 	/*
@@ -1143,6 +1160,7 @@ freeproc(void *e)
 	struct proc *p = e;
 
 	st_pio_free(p);
+	free(p->x);
 }
 
 void

@@ -4,8 +4,9 @@
  * thousands of worker processes, and each ends holding a few chunks in
  * its table and a few changes of its counters that wait for the end of
  * the stream (ctr.c): its pio, these and the figures of the report
- * included, is packed, and goes, and so do its threads, unless it is a
- * rank's main process (its main thread is kept).  What is packed goes
+ * included, is packed, and goes, and so do its threads and its pext,
+ * unless it is a rank's main process (its main thread is kept): what
+ * stays of a worker that ended is its struct proc.  What is packed goes
  * to common/cold.c, by the process's number: in memory up to COLDMEM
  * bytes, beyond in a temporary file.  Whatever uses it wakes the
  * process first (st_warm; st_proc, for a record of it), as it was: slot
@@ -59,14 +60,15 @@ number(const struct proc *p)
 	struct thr *t;
 
 	byno = lt_grow(byno, &capbyno, p->nthr, sizeof(*byno));
-	for (t = p->lastt; t != NULL; t = t->sib)
+	for (t = p->x->lastt; t != NULL; t = t->sib)
 		byno[t->no] = t;
 }
 
 /*
- * p's threads, first to last (each: its tid, then its name and its sort
- * index, 4 bytes each, to be set there: st_thrpacked), packed, and out
- * of the table.
+ * p's node and dlhi, 8 bytes each (the node to be set there: st_nodeset),
+ * then its threads, first to last (each: its tid, then its name and its
+ * sort index, 4 bytes each, to be set there: st_thrset), packed, and out
+ * of the table, its pext with them.
  */
 static void
 sleepthr(struct proc *p)
@@ -76,6 +78,8 @@ sleepthr(struct proc *p)
 
 	packed.n = 0;
 	number(p);
+	lt_buf_add(&packed, &p->x->node, 8);
+	lt_buf_add(&packed, &p->x->dlhi, 8);
 	for (i = 0; i < p->nthr; i++) {
 		t = byno[i];
 		pb_varint(&packed, t->h.keyn - off);
@@ -83,14 +87,15 @@ sleepthr(struct proc *p)
 		lt_buf_add(&packed, &t->name, 4);
 		lt_buf_add(&packed, &t->sort, 4);
 	}
-	lt_cold_put(COLDTHR, (uint32_t)p->seq, packed.p, packed.n);
+	lt_cold_put(COLDTHR, p->seq, packed.p, packed.n);
 	p->thrpk = 1;
 	for (i = 0; i < p->nthr; i++) {
 		if (ST.lastthr == byno[i])
 			ST.lastthr = NULL;
 		lt_id_del(&ST.thrs, byno[i]);
 	}
-	p->lastt = p->thr0 = NULL;
+	free(p->x);
+	p->x = NULL;
 }
 
 /*
@@ -100,10 +105,11 @@ sleepthr(struct proc *p)
 long
 st_thrfind(const struct proc *p, const struct ltfield *tid)
 {
-	const char *pk = lt_cold_peek(COLDTHR, (uint32_t)p->seq), *q = pk;
+	const char *pk = lt_cold_peek(COLDTHR, p->seq), *q = pk;
 	uint32_t i;
 	size_t n;
 
+	q += 16;
 	for (i = 0; i < p->nthr; i++) {
 		n = pb_takevarint(&q);
 		if (n == tid->n && memcmp(q, tid->p, n) == 0)
@@ -118,10 +124,22 @@ void
 st_thrset(const struct proc *p, long at, uint32_t x)
 {
 	size_t n;
-	char *pk = lt_cold_take(COLDTHR, (uint32_t)p->seq, &n);
+	char *pk = lt_cold_take(COLDTHR, p->seq, &n);
 
 	memcpy(pk + at, &x, 4);
-	lt_cold_put(COLDTHR, (uint32_t)p->seq, pk, n);
+	lt_cold_put(COLDTHR, p->seq, pk, n);
+	free(pk);
+}
+
+/* The node of p, its threads asleep, where they are packed. */
+void
+st_nodeset(const struct proc *p, long long node)
+{
+	size_t n;
+	char *pk = lt_cold_take(COLDTHR, p->seq, &n);
+
+	memcpy(pk, &node, 8);
+	lt_cold_put(COLDTHR, p->seq, pk, n);
 	free(pk);
 }
 
@@ -129,12 +147,17 @@ st_thrset(const struct proc *p, long at, uint32_t x)
 void
 st_wakethr(struct proc *p)
 {
-	char *pk = lt_cold_take(COLDTHR, (uint32_t)p->seq, NULL);
+	char *pk = lt_cold_take(COLDTHR, p->seq, NULL);
 	const char *q = pk;
 	struct ltfield pid, tid;
 	struct thr *t;
 	uint32_t i, n = p->nthr;
+	long long node;
+	int64_t dlhi;
 
+	memcpy(&node, q, 8);
+	memcpy(&dlhi, q + 8, 8);
+	q += 16;
 	pid.p = lt_id_key(&p->h) + 1;
 	pid.n = p->h.keyn - 1;
 	p->nthr = 0;
@@ -147,6 +170,8 @@ st_wakethr(struct proc *p)
 		memcpy(&t->sort, q + 4, 4);
 		q += 8;
 	}
+	st_ext(p)->node = node;
+	p->x->dlhi = dlhi;
 	free(pk);
 	p->thrpk = 0;
 }
@@ -194,7 +219,7 @@ takefig(const char **q, struct fig *f)
 static void
 sleeppio(struct proc *p)
 {
-	const struct pio *w = p->w;
+	const struct pio *w = p->x->w;
 	const struct chunk *c;
 	const struct ctrpt *h;
 	size_t i, next = 0;
@@ -243,7 +268,7 @@ sleeppio(struct proc *p)
 	pb_zigzag(&packed, w->pend);
 	pb_zigzag(&packed, w->gts);
 	pb_zigzag(&packed, w->gend);
-	lt_cold_put(COLDPIO, (uint32_t)p->seq, packed.p, packed.n);
+	lt_cold_put(COLDPIO, p->seq, packed.p, packed.n);
 	p->packed = 1;
 	st_pio_free(p);
 }
@@ -251,16 +276,14 @@ sleeppio(struct proc *p)
 /*
  * p sleeps: its pio, unless it holds reads of a gather; then its
  * threads, once nothing awake points to them, unless one is a rank's
- * main thread.  (A process numbered past what cold.c takes stays.)
+ * main thread.
  */
 void
 st_sleep(struct proc *p)
 {
-	if (p->seq >= UINT32_MAX)
-		return;
-	if (p->w != NULL && p->w->capheld == 0)
+	if (st_pio(p) != NULL && p->x->w->capheld == 0)
 		sleeppio(p);
-	if (p->w == NULL && p->main == NULL && !p->thrpk &&
+	if (st_pio(p) == NULL && st_main(p) == NULL && !p->thrpk &&
 	    p->nthr > 0 && p->nthr <= THRPACK)
 		sleepthr(p);
 }
@@ -269,13 +292,13 @@ st_sleep(struct proc *p)
 void
 st_pio_free(struct proc *p)
 {
-	if (p->w == NULL)
+	if (st_pio(p) == NULL)
 		return;
-	free(p->w->ch);
-	free(p->w->held);
-	st_ctr_free(&p->w->q);
-	free(p->w);
-	p->w = NULL;
+	free(p->x->w->ch);
+	free(p->x->w->held);
+	st_ctr_free(&p->x->w->q);
+	free(p->x->w);
+	p->x->w = NULL;
 }
 
 /* p wakes: its pio back, as it was; new, the first time. */
@@ -293,10 +316,10 @@ st_thaw(struct proc *p)
 
 	if (p->thrpk)
 		st_wakethr(p);
-	w = p->w = lt_calloc(1, sizeof(*w));
+	w = st_ext(p)->w = lt_calloc(1, sizeof(*w));
 	if (!p->packed)
 		return;
-	q = pk = lt_cold_take(COLDPIO, (uint32_t)p->seq, NULL);
+	q = pk = lt_cold_take(COLDPIO, p->seq, NULL);
 	takefig(&q, &w->f);
 	number(p);
 	w->capch = pb_takevarint(&q);
@@ -357,10 +380,10 @@ st_fig(const struct proc *p, struct fig *f)
 {
 	const char *q;
 
-	if (p->w != NULL)
-		*f = p->w->f;
+	if (st_pio(p) != NULL)
+		*f = p->x->w->f;
 	else if (p->packed) {
-		q = lt_cold_peek(COLDPIO, (uint32_t)p->seq);
+		q = lt_cold_peek(COLDPIO, p->seq);
 		takefig(&q, f);
 	} else
 		memset(f, 0, sizeof(*f));

@@ -169,7 +169,7 @@ numbers(size_t *n)
 		if (j == k) {
 			memset(&v[k++], 0, sizeof(*v));
 			v[j].rank = r->rank;
-			v[j].node = r->p->node;
+			v[j].node = r->p->x->node;
 		}
 		v[j].wait = sadd(v[j].wait, r->wait);
 		v[j].compute = sadd(v[j].compute, r->compute);
@@ -374,7 +374,7 @@ workers(long long *eps, long long *nwk)
 	for (g = ST.groups; g != NULL; g = g->next) {
 		hi = -1;
 		for (i = 0; i < g->nwk; i++)
-			if (g->wk[i]->main == NULL && g->wk[i]->worker > hi)
+			if (st_main(g->wk[i]) == NULL && g->wk[i]->worker > hi)
 				hi = g->wk[i]->worker;
 		if (hi + 1 > *nwk)
 			*nwk = hi + 1;
@@ -442,9 +442,9 @@ crashed(void)
 	if (p == NULL)
 		st_bprintf(b, "the job");
 	else {
-		if (p->rank >= 0)
-			st_bprintf(b, "rank %lld ", (long long)p->rank);
-		if (p->rank >= 0 && p->main == NULL && p->worker >= 0)
+		if (st_prank(p) >= 0)
+			st_bprintf(b, "rank %lld ", (long long)st_prank(p));
+		if (st_prank(p) >= 0 && st_main(p) == NULL && p->worker >= 0)
 			st_bprintf(b, "worker %lld ", (long long)p->worker);
 		st_bprintf(b, "(pid %.*s)", (int)(p->h.keyn - 1),
 		    lt_id_key(&p->h) + 1);
