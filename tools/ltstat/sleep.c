@@ -21,8 +21,11 @@
 
 #define COLDMEM		(1 << 16)	/* bytes packed kept in memory */
 
-/* What cold.c keeps, by the process's seq. */
-enum { COLDPIO, COLDTHR };
+/*
+ * What cold.c keeps of a process, by its seq, in one piece: its threads
+ * packed (thrpk), then its pio packed (packed), either or both.
+ */
+enum { COLDPROC };
 
 /*
  * A process of more threads keeps them: a thread named while asleep is
@@ -67,14 +70,15 @@ number(const struct proc *p)
 /*
  * p's node and dlhi, 8 bytes each (the node to be set there: st_nodeset),
  * then its threads, first to last (each: its tid, then its name and its
- * sort index, 4 bytes each, to be set there: st_thrset), packed, and out
- * of the table, its pext with them.
+ * sort index, 4 bytes each, to be set there: st_thrset), packed before
+ * its pio, if that is packed, and out of the table, its pext with them.
  */
 static void
 sleepthr(struct proc *p)
 {
 	const struct thr *t;
-	size_t i, off = (size_t)p->h.keyn + 1;
+	size_t i, n, off = (size_t)p->h.keyn + 1;
+	char *pk;
 
 	packed.n = 0;
 	number(p);
@@ -87,7 +91,12 @@ sleepthr(struct proc *p)
 		lt_buf_add(&packed, &t->name, 4);
 		lt_buf_add(&packed, &t->sort, 4);
 	}
-	lt_cold_put(COLDTHR, p->seq, packed.p, packed.n);
+	if (p->packed) {
+		pk = lt_cold_take(COLDPROC, p->seq, &n);
+		lt_buf_add(&packed, pk, n);
+		free(pk);
+	}
+	lt_cold_put(COLDPROC, p->seq, packed.p, packed.n);
 	p->thrpk = 1;
 	for (i = 0; i < p->nthr; i++) {
 		if (ST.lastthr == byno[i])
@@ -98,6 +107,21 @@ sleepthr(struct proc *p)
 	p->x = NULL;
 }
 
+/* Past what is packed of p's threads (thrpk), from its start q. */
+static const char *
+skipthr(const struct proc *p, const char *q)
+{
+	uint32_t i;
+	size_t n;
+
+	q += 16;
+	for (i = 0; i < p->nthr; i++) {
+		n = pb_takevarint(&q);
+		q += n + 8;
+	}
+	return q;
+}
+
 /*
  * Where tid's name and sort index are in what is packed of p's threads,
  * when it is one of them, asleep; else -1.
@@ -105,7 +129,7 @@ sleepthr(struct proc *p)
 long
 st_thrfind(const struct proc *p, const struct ltfield *tid)
 {
-	const char *pk = lt_cold_peek(COLDTHR, p->seq), *q = pk;
+	const char *pk = lt_cold_peek(COLDPROC, p->seq), *q = pk;
 	uint32_t i;
 	size_t n;
 
@@ -124,10 +148,10 @@ void
 st_thrset(const struct proc *p, long at, uint32_t x)
 {
 	size_t n;
-	char *pk = lt_cold_take(COLDTHR, p->seq, &n);
+	char *pk = lt_cold_take(COLDPROC, p->seq, &n);
 
 	memcpy(pk + at, &x, 4);
-	lt_cold_put(COLDTHR, p->seq, pk, n);
+	lt_cold_put(COLDPROC, p->seq, pk, n);
 	free(pk);
 }
 
@@ -136,18 +160,22 @@ void
 st_nodeset(const struct proc *p, long long node)
 {
 	size_t n;
-	char *pk = lt_cold_take(COLDTHR, p->seq, &n);
+	char *pk = lt_cold_take(COLDPROC, p->seq, &n);
 
 	memcpy(pk, &node, 8);
-	lt_cold_put(COLDTHR, p->seq, pk, n);
+	lt_cold_put(COLDPROC, p->seq, pk, n);
 	free(pk);
 }
 
-/* ... and back, as they were (numbers included), where they are now. */
+/*
+ * ... and back, as they were (numbers included), where they are now; its
+ * pio, if it is packed, stays so.
+ */
 void
 st_wakethr(struct proc *p)
 {
-	char *pk = lt_cold_take(COLDTHR, p->seq, NULL);
+	size_t pkn;
+	char *pk = lt_cold_take(COLDPROC, p->seq, &pkn);
 	const char *q = pk;
 	struct ltfield pid, tid;
 	struct thr *t;
@@ -172,6 +200,8 @@ st_wakethr(struct proc *p)
 	}
 	st_ext(p)->node = node;
 	p->x->dlhi = dlhi;
+	if (p->packed)
+		lt_cold_put(COLDPROC, p->seq, q, pkn - (size_t)(q - pk));
 	free(pk);
 	p->thrpk = 0;
 }
@@ -268,7 +298,7 @@ sleeppio(struct proc *p)
 	pb_zigzag(&packed, w->pend);
 	pb_zigzag(&packed, w->gts);
 	pb_zigzag(&packed, w->gend);
-	lt_cold_put(COLDPIO, p->seq, packed.p, packed.n);
+	lt_cold_put(COLDPROC, p->seq, packed.p, packed.n);
 	p->packed = 1;
 	st_pio_free(p);
 }
@@ -319,7 +349,7 @@ st_thaw(struct proc *p)
 	w = st_ext(p)->w = lt_calloc(1, sizeof(*w));
 	if (!p->packed)
 		return;
-	q = pk = lt_cold_take(COLDPIO, p->seq, NULL);
+	q = pk = lt_cold_take(COLDPROC, p->seq, NULL);
 	takefig(&q, &w->f);
 	number(p);
 	w->capch = pb_takevarint(&q);
@@ -383,7 +413,9 @@ st_fig(const struct proc *p, struct fig *f)
 	if (st_pio(p) != NULL)
 		*f = p->x->w->f;
 	else if (p->packed) {
-		q = lt_cold_peek(COLDPIO, p->seq);
+		q = lt_cold_peek(COLDPROC, p->seq);
+		if (p->thrpk)
+			q = skipthr(p, q);
 		takefig(&q, f);
 	} else
 		memset(f, 0, sizeof(*f));
