@@ -212,7 +212,7 @@ piece(struct group *g, int kind, int64_t a, int64_t b)
 static void
 release(struct proc *p)
 {
-	struct group *g = p->grp;
+	struct group *g = st_grp(p);
 	struct pio *w = st_pio(p);
 	int64_t a, b, x, y;
 	size_t i;
@@ -241,7 +241,7 @@ void
 st_cause_prefetch(struct proc *p)
 {
 	p->prefetched = 1;
-	if (p->grp != NULL)
+	if (st_grp(p) != NULL)
 		release(p);
 	/* No read is held after it: a worker that ends keeps no array. */
 	free(p->x->w->held);
@@ -272,7 +272,7 @@ void
 st_act(struct ev *ev, int kind)
 {
 	struct proc *p = ev->t->p;
-	struct group *g = p->grp;
+	struct group *g = st_grp(p);
 	struct chunk *c;
 	struct pio *w;
 	int64_t a = ev->ts, b = sadd(ev->ts, ev->dur), x = 0, y = 0;
@@ -376,7 +376,7 @@ static void
 split(const struct pwait *w, const struct tl *tr, const struct tl *td)
 {
 	struct rank *r = w->r;
-	struct group *g = r->p->grp;
+	struct group *g = st_grp(r->p);
 	struct epoch *e;
 	int64_t c[NCAUSE], s, end = sadd(w->ts, w->dur);
 	int k;
@@ -450,7 +450,7 @@ void
 st_cause_wait(struct rank *r, struct epoch *e, int64_t ep, int64_t batch,
     int64_t ts, int64_t dur, int first)
 {
-	struct group *g = r->p->grp;
+	struct group *g = st_grp(r->p);
 	struct pwait w;
 
 	w.r = r;

@@ -81,6 +81,7 @@ span(const struct ltrec *rec)
 	const char *why;
 	struct ev ev;
 	struct proc *p;
+	struct group *g;
 	int r1, r2;
 
 	if ((r1 = lt_rec_ts(rec, LT_TS, &ev.ts)) < 0)
@@ -138,8 +139,8 @@ span(const struct ltrec *rec)
 			st_io(&ev, nm->p[0] == 'r' ? 'r' : 'x');
 			if (nm->p[0] == 'r')
 				st_act(&ev, 'r');
-			else if (p->grp != NULL)
-				p->grp->haschunk = 1;
+			else if ((g = st_grp(p)) != NULL)
+				g->haschunk = 1;
 			break;
 		}
 	} else if (LT_IS(*nm, "prefetch") || LT_IS(*nm, "sample") ||
@@ -151,8 +152,8 @@ span(const struct ltrec *rec)
 		st_ctr_advance(p, ev.ts + ev.dur);
 		st_chunk_expire(p);
 	}
-	if (p->grp != NULL)
-		st_cause_tick(p->grp, ev.ts + ev.dur);
+	if ((g = st_grp(p)) != NULL)
+		st_cause_tick(g, ev.ts + ev.dur);
 	/* A PyTorch profiler's event (kineto.c sees only its categories). */
 	st_kin_span(rec, ev.ts, ev.dur);
 	return NULL;

@@ -219,16 +219,17 @@ struct pext {
  * A process: who it is and what the causes of waits read of it, kept to
  * the end; its pio, its figures included, and its pext while it is
  * awake.  A long job has thousands, most of them asleep, so it is small:
- * its flags are bits, and its rank number is its group's (st_prank).
+ * its flags are bits, its group a number, and its rank number is its
+ * group's (st_prank).
  */
 struct proc {
 	struct ltid	 h;		/* key: TAB pid */
 	uint32_t	 seq;		/* order of appearance */
 	uint32_t	 nthr;		/* its threads */
 	struct pext	*x;		/* its threads awake: NULL asleep */
-	struct group	*grp;		/* the processes of its rank */
 	int64_t		 worker;	/* worker_rank, -1 unknown */
 	int64_t		 first;		/* its earliest span */
+	uint32_t	 grp;		/* its rank's group (st_grp), plus 1 */
 	unsigned	 packed : 1;	/* asleep: its pio packed (sleep.c) */
 	unsigned	 thrpk : 1;	/* asleep: its threads packed */
 	unsigned	 known : 1;	/* rank and worker read */
@@ -290,22 +291,22 @@ struct epwork {
 
 struct epoch {
 	int64_t		 num;		/* its epoch arg, or its order */
-	int		 hasloader;	/* its dataloader span was seen */
-	int		 open;		/* ... and left open */
-	int64_t		 ts, dur;
-	int		 hasb0;		/* its first batch was seen */
-	int		 resolved;	/* first wait computed */
-	int64_t		 b0;		/* ... and starts here */
+	int64_t		 ts, dur;	/* its dataloader span (hasloader) */
+	int64_t		 b0;		/* its first batch starts here (hasb0) */
 	long long	 batches, open_batches;
 	int64_t		 compute, wait, first;
 	int64_t		 c0;		/* the compute of its batch 0 */
 	int64_t		 cause[NCAUSE];
+	struct epwork	*x;		/* until resolved */
+	unsigned	 hasloader : 1;	/* its dataloader span was seen */
+	unsigned	 open : 1;	/* ... and left open */
+	unsigned	 hasb0 : 1;	/* its first batch was seen */
+	unsigned	 resolved : 1;	/* first wait computed */
 	/*
 	 * Its first second of wait share (its head), until its first wait
 	 * is known: set while headpend.
 	 */
-	int		 headpend, hashead;
-	struct epwork	*x;		/* until resolved */
+	unsigned	 headpend : 1, hashead : 1;
 };
 
 /* Data-wait share per second, as it is written (-t). */
@@ -343,6 +344,7 @@ struct rank {
 
 struct group {
 	int64_t		 rank;
+	uint32_t	 no;		/* in ST.grpv */
 	struct io	*io;		/* I/O that may overlap a future wait */
 	size_t		 nio, capio;
 	int64_t		 prune;		/* I/O ending before this cannot */
@@ -361,13 +363,6 @@ struct group {
 	struct proc	**wk;		/* its worker processes */
 	size_t		 nwk, capwk;
 };
-
-/* The rank number of p (dist_global_rank), -1 unknown: its group's. */
-static inline int64_t
-st_prank(const struct proc *p)
-{
-	return p->grp != NULL ? p->grp->rank : -1;
-}
 
 struct slow {
 	struct proc	*p;
@@ -401,6 +396,8 @@ struct run {
 	struct rank	**ranks;
 	size_t		 nranks, capranks;
 	struct group	*groups;
+	struct group	**grpv;		/* the same, by no */
+	size_t		 ngrp, capgrp;
 	struct ltidtab	 cattab;
 	struct cat	**cats;		/* in order of appearance */
 	struct cat	*lastcat;	/* the one of the last record */
@@ -459,6 +456,20 @@ struct cfg {
 #define CFG_MAX		32
 
 extern struct run ST;
+
+/* The processes of p's rank, or NULL. */
+static inline struct group *
+st_grp(const struct proc *p)
+{
+	return p->grp != 0 ? ST.grpv[p->grp - 1] : NULL;
+}
+
+/* The rank number of p (dist_global_rank), -1 unknown: its group's. */
+static inline int64_t
+st_prank(const struct proc *p)
+{
+	return p->grp != 0 ? ST.grpv[p->grp - 1]->rank : -1;
+}
 
 /* An X record's facts, from its columns and args. */
 struct ev {

@@ -130,6 +130,12 @@ group(int64_t rank)
 			return g;
 	g = lt_calloc(1, sizeof(*g));
 	g->rank = rank;
+	if (ST.ngrp == UINT32_MAX - 1)
+		lt_die(LT_EXIT_SYS, "more than 4294967294 ranks");
+	ST.grpv = lt_grow(ST.grpv, &ST.capgrp, ST.ngrp + 1,
+	    sizeof(*ST.grpv));
+	g->no = (uint32_t)ST.ngrp;
+	ST.grpv[ST.ngrp++] = g;
 	g->prune = INT64_MIN;
 	g->next = ST.groups;
 	ST.groups = g;
@@ -203,7 +209,7 @@ st_args(struct proc *p, const struct ltfield *args, struct ev *ev, int count)
 	if (!p->known) {
 		p->known = 1;
 		if (rank >= 0)
-			p->grp = group(rank);
+			p->grp = group(rank)->no + 1;
 	}
 	return NULL;
 }
@@ -278,6 +284,7 @@ struct rank *
 st_rank(struct proc *p, struct thr *t)
 {
 	struct rank *r;
+	struct group *g;
 	size_t i;
 
 	if (st_main(p) != NULL)
@@ -302,10 +309,9 @@ st_rank(struct proc *p, struct thr *t)
 	    sizeof(*ST.ranks));
 	ST.ranks[ST.nranks++] = r;
 	st_ext(p)->main = r;
-	if (p->grp != NULL) {
-		p->grp->r = lt_grow(p->grp->r, &p->grp->capr, p->grp->nr + 1,
-		    sizeof(*p->grp->r));
-		p->grp->r[p->grp->nr++] = r;
+	if ((g = st_grp(p)) != NULL) {
+		g->r = lt_grow(g->r, &g->capr, g->nr + 1, sizeof(*g->r));
+		g->r[g->nr++] = r;
 	}
 	return r;
 }
@@ -448,7 +454,7 @@ static void
 firstwait(struct rank *r, struct epoch *e, const struct io *io, size_t nio,
     int late)
 {
-	st_cause_flush(r->p->grp);
+	st_cause_flush(st_grp(r->p));
 	e->resolved = 1;
 	if (e->ts >= e->b0 || ssub(e->b0, e->ts) == INT64_MAX) {
 		st_share_head(r, e, 0, 0);
@@ -487,7 +493,7 @@ void
 st_batch(struct ev *ev)
 {
 	struct proc *p = ev->t->p;
-	struct group *g = p->grp;
+	struct group *g = st_grp(p);
 	struct rank *r = st_rank(p, ev->t);
 	struct epoch *e = epoch(r, ev->epoch, 0, ev->batch == 0);
 	struct epwork *x;
@@ -771,7 +777,7 @@ lessgather(struct io *v, size_t n, const struct proc *p, int64_t ts)
 static void
 ungather(struct proc *p)
 {
-	struct group *g = p->grp;
+	struct group *g = st_grp(p);
 	struct epwork *x;
 	struct rank *r;
 	int64_t pts = p->x->w->pts;
@@ -800,6 +806,7 @@ st_io(struct ev *ev, int kind)
 	struct span sp;
 	struct slow s, *sl;
 	struct io io;
+	struct group *g;
 	int64_t end = ev->ts + ev->dur;
 	int i;
 
@@ -920,13 +927,13 @@ st_io(struct ev *ev, int kind)
 		}
 	}
 	st_ctr_advance(p, end);
-	if (kind != 'x' && p->grp != NULL) {
+	if (kind != 'x' && (g = st_grp(p)) != NULL) {
 		io.ts = ev->ts;
 		io.end = end;
 		io.p = p;
 		io.chunk = ev->chunk;
 		io.kind = kind;
-		ioadd(p->grp, &io);
+		ioadd(g, &io);
 	}
 }
 
@@ -943,6 +950,7 @@ st_prefetch(struct ev *ev)
 	struct pio *w;
 	struct chunk *c;
 	struct io io;
+	struct group *g;
 	int64_t end = ev->ts + ev->dur;
 	long long n;
 	int k;
@@ -979,13 +987,13 @@ st_prefetch(struct ev *ev)
 	st_ctr_push(p, ev->ts, k, 0);
 	st_ctr_push(p, end, -k, k);
 	st_ctr_advance(p, end);
-	if (p->grp != NULL) {
+	if ((g = st_grp(p)) != NULL) {
 		io.ts = ev->ts;
 		io.end = end;
 		io.p = p;
 		io.chunk = n;
 		io.kind = 'g';
-		ioadd(p->grp, &io);
+		ioadd(g, &io);
 	}
 }
 
@@ -1179,6 +1187,7 @@ st_free(void)
 		free(r);
 	}
 	free(ST.ranks);
+	free(ST.grpv);
 	for (g = ST.groups; g != NULL; g = next) {
 		next = g->next;
 		free(g->io);

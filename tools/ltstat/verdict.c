@@ -463,12 +463,13 @@ static void
 silent(void)
 {
 	struct ltbuf *b;
+	const struct group *g;
 	size_t i;
 	int n = 0;
 
 	for (i = 0; i < ST.nranks; i++)
-		if (ST.ranks[i]->batches > 0 && (ST.ranks[i]->p->grp == NULL ||
-		    !ST.ranks[i]->p->grp->haschunk))
+		if (ST.ranks[i]->batches > 0 &&
+		    ((g = st_grp(ST.ranks[i]->p)) == NULL || !g->haschunk))
 			n++;
 	if (n == 0 || (b = line(SV.why, &SV.nwhy)) == NULL)
 		return;
