@@ -18,14 +18,15 @@ event(const struct pspin *ip, const struct pslog *lg, size_t n,
     struct pssink *s)
 {
 	struct psthread *th;
+	struct psproc *pr;
 	struct psnorm nm;
 	const char *tab, *id;
 	size_t idn;
 
 	ps_lognorm(lg, &nm);
-	th = ps_thread(ip, lg->pid, lg->tid);
+	th = ps_thread(ip, lg->pid, lg->tid, &pr);
 	th->roles |= (unsigned)nm.role;
-	ps_learn(ps_threadproc(th), lg, &nm);
+	ps_learn(pr, lg, &nm);
 	s->n[PS_C_EVENTS]++;
 	s->n[PS_C_RENAMED] += nm.renamed;
 	s->n[PS_C_INFERRED] += nm.inferred;
@@ -36,7 +37,7 @@ event(const struct pspin *ip, const struct pslog *lg, size_t n,
 		s->t0done = 1;
 		return;
 	}
-	id = ps_threadid(th, &idn);
+	id = ps_threadid(&idn);
 	ps_logrec(&s->rec, lg, &nm, id, idn, n, &s->n[PS_C_REPLACED]);
 	if (!s->t0done) {
 		tab = memchr(s->rec.p, '\t', s->rec.n);

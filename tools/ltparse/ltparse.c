@@ -25,7 +25,6 @@
 
 #define SYNOPSIS	"ltparse [-v] [-n node] [-P k/N [-S dir [-G]]] [--progress-fd fd] [file ...]"
 
-#define NBLOCKS		1024
 #define MAXPARTS	1000000
 
 static struct pssink	 sink;
@@ -207,12 +206,12 @@ inputs(int argc, char **argv, long long node)
 	struct pspin *ins;
 	int i;
 
-	if (node >= 0 && node + argc >= NBLOCKS)
+	if (node >= 0 && node + argc >= PS_NBLOCKS)
 		lt_die(LT_EXIT_SYS, "-n %lld: too large for %d inputs (node + "
-		    "inputs at most %d)", node, argc, NBLOCKS - 1);
-	if (argc >= NBLOCKS)
+		    "inputs at most %d)", node, argc, PS_NBLOCKS - 1);
+	if (argc >= PS_NBLOCKS)
 		lt_die(LT_EXIT_SYS, "too many inputs (at most %d)",
-		    NBLOCKS - 1);
+		    PS_NBLOCKS - 1);
 	ins = lt_calloc((size_t)argc, sizeof(*ins));
 	for (i = 0; i < argc; i++) {
 		ins[i].path = argv[i];
@@ -279,10 +278,10 @@ main(int argc, char *argv[])
 			    "  -h, --help       show this help\n");
 			break;
 		case 'n':
-			node = lt_strtonum(optarg, 0, NBLOCKS - 2, &errstr);
+			node = lt_strtonum(optarg, 0, PS_NBLOCKS - 2, &errstr);
 			if (errstr != NULL)
 				lt_die(LT_EXIT_SYS, "-n %s: %s (0 to %d)",
-				    optarg, errstr, NBLOCKS - 2);
+				    optarg, errstr, PS_NBLOCKS - 2);
 			break;
 		case 'P':
 			partopt(optarg);

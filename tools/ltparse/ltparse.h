@@ -200,12 +200,15 @@ struct pspin {
 	ino_t		 ino;
 };
 
+/*
+ * A thread: its OS id and what its events say it does.  A long job has
+ * tens of thousands, so it keeps no more: its tid is its place on its
+ * process's list, which is kept newest first.
+ */
 struct psthread {
-	uint64_t	 os;		/* the OS thread id from the log */
-	uint32_t	 proc;		/* index of its process */
-	uint32_t	 tid;		/* small, unique within the process */
-	uint32_t	 next;		/* next thread of the process, or 0 */
-	unsigned	 roles;		/* PS_ROLE_* of its events */
+	uint32_t	 os[2];		/* the OS thread id, low word first */
+	uint32_t	 next : 28;	/* the thread made before, or 0 */
+	uint32_t	 roles : 4;	/* PS_ROLE_* of its events */
 };
 
 enum {
@@ -216,28 +219,31 @@ enum {
 };
 #define PS_INHERIT	(-2)
 
+#define PS_NBLOCKS	1024		/* pid blocks; inputs are fewer */
+
 struct psproc {
-	uint64_t	 key;		/* block << 32 | OS pid */
-	uint64_t	 pid;		/* as written */
+	uint32_t	 ospid;		/* the OS pid */
+	uint32_t	 pid;		/* as written with a block, else 0 */
 	/*
 	 * The rank and the worker (-1: unknown) that its events give; with
 	 * parts (-P), from the first state they may start in (PS_START_*),
 	 * the others being in procs.c, and once all are read, the process's.
+	 * Kept in 32 bits, as procs.c reads them.
 	 */
-	int64_t		 rank;
-	int64_t		 worker;
-	uint32_t	 in : 30;	/* the index of its input (argv has fewer) */
+	int32_t		 rank;
+	int32_t		 worker;
+	uint32_t	 in : 10;	/* the index of its input */
+	uint32_t	 block : 10;	/* of its input */
 	uint32_t	 main : 1;	/* wrote dataloader or batch spans */
 	uint32_t	 v1 : 1;	/* wrote 0.2.45-0.2.56 lines */
 	uint32_t	 nthreads;
-	uint32_t	 first;		/* first thread, or 0 */
-	uint32_t	 last;
+	uint32_t	 last;		/* the thread made last, or 0 */
 };
 
-struct psthread	*ps_thread(const struct pspin *, uint64_t, uint64_t);
+struct psthread	*ps_thread(const struct pspin *, uint64_t, uint64_t,
+	    struct psproc **);
 int	ps_hasthread(const struct pspin *, uint64_t, uint64_t);
-struct psproc	*ps_threadproc(const struct psthread *);
-const char *ps_threadid(const struct psthread *, size_t *);
+const char *ps_threadid(size_t *);
 void	ps_learn(struct psproc *, const struct pslog *, const struct psnorm *);
 void	ps_names(struct pssink *, const struct pspin *);
 void	ps_procs_parts(void);

@@ -217,7 +217,7 @@ replay(const struct parts *pt, const struct psscan *sc, struct pssink *s)
 
 	for (i = 0; i < sc->nid; i++)
 		ps_thread(&pt->ins[sc->id[i].input], sc->id[i].pid,
-		    sc->id[i].os);
+		    sc->id[i].os, NULL);
 	if (sc->nid > 0)
 		s->t0done = 1;		/* the first event came before */
 }
@@ -512,7 +512,7 @@ getscan(struct parts *pt, int j, struct pssink *s)
 		else if (strcmp(word, "thread") == 0 && fscanf(f,
 		    "%u %llu %llu", &in, &pid, &os) == 3 &&
 		    in < (unsigned)pt->nin && pid <= UINT32_MAX) {
-			ps_thread(&pt->ins[in], pid, os);
+			ps_thread(&pt->ins[in], pid, os, NULL);
 			s->t0done = 1;	/* the first event came before */
 		} else
 			badstate(pt, j, "scan");

@@ -8,7 +8,8 @@
  * the order of first appearance.  The pids of an input with a block
  * (several inputs, or -n) are moved into it, so that inputs never share
  * a pid.  At the end come the M records naming every process and thread
- * (ps_names).  Memory grows with the threads, never with the lines.
+ * (ps_names).  Memory grows with the threads, never with the lines: 12
+ * bytes a thread, about 34 a process with its slot in pbykey.
  * The ids of JSON inputs are jsonids.c's.
  */
 #include <stdio.h>
@@ -20,11 +21,31 @@
 /* Linux's pid_max is at most 2^22: an input's pids live in a block. */
 #define PIDBITS		22
 
+/*
+ * A table of processes by key or by pid: open addressing over their
+ * indices + 1 (0: empty), the hashes made again from the processes
+ * when it grows, so that a slot costs 4 bytes, not 12.
+ */
+struct ptab {
+	uint32_t	*v;
+	size_t		 n, cap;
+};
+
 static struct psthread	*threads;	/* index 0 unused */
 static size_t		 nthreads = 1, capthreads;
 static struct psproc	*procs;
 static size_t		 nprocs, capprocs;
-static struct ltmap	 tbyid, pbykey, pbypid;
+static struct ptab	 pbykey, pbypid;
+static struct ltmap	 tbyid;
+
+/*
+ * The threads of the processes that have more than LISTMAX: what tbyid
+ * maps to.
+ */
+static struct bigthread {
+	uint32_t	 th, proc, tid;
+}			*bigs;
+static size_t		 nbigs, capbigs;
 
 /*
  * With parts (-P), what a process's events give from the other states a
@@ -37,15 +58,42 @@ static struct psstart {
 }			*starts;
 static size_t		 capstarts;
 static int		 nstate = 1;
-static uint32_t		 lastthread;	/* the thread ps_thread() gave last */
+/* The thread ps_thread() gave last, its process and its tid. */
+static uint32_t		 lastthread, lastproc, lasttid;
 static char		 thid[48];	/* ps_threadid()'s, of thread thidof */
 static size_t		 thidn;
 static uint32_t		 thidof;
+static uint32_t		*order;		/* threadnames()'s */
+static size_t		 caporder;
+static int64_t		*wide;		/* rw()'s */
+static size_t		 nwide, capwide;
 
 struct tkey {
 	uint32_t	 proc;
 	uint64_t	 os;
 };
+
+/*
+ * p with room for need elements, as lt_grow() gives it.  A table moved
+ * leaves its old place free in the heap, resident: it goes back to the
+ * system, else a long job's peak would count each table twice.
+ */
+static void *
+grow(void *p, size_t *cap, size_t need, size_t size)
+{
+	size_t was = *cap;
+
+	p = lt_grow(p, cap, need, size);
+	if (*cap != was)
+		lt_trim();
+	return p;
+}
+
+static uint64_t
+thos(const struct psthread *th)
+{
+	return (uint64_t)th->os[1] << 32 | th->os[0];
+}
 
 static uint64_t
 thash(uint32_t proc, uint64_t os)
@@ -58,19 +106,103 @@ eqthread(const void *arg, uint32_t v)
 {
 	const struct tkey *k = arg;
 
-	return threads[v].proc == k->proc && threads[v].os == k->os;
+	return bigs[v].proc == k->proc && thos(&threads[bigs[v].th]) == k->os;
+}
+
+/* The key of process pr: block << 32 | OS pid. */
+static uint64_t
+key(const struct psproc *pr)
+{
+	return (uint64_t)pr->block << 32 | pr->ospid;
 }
 
 static int
 eqkey(const void *arg, uint32_t v)
 {
-	return procs[v].key == *(const uint64_t *)arg;
+	return key(&procs[v]) == *(const uint64_t *)arg;
 }
 
 static int
 eqpid(const void *arg, uint32_t v)
 {
 	return procs[v].pid == *(const uint64_t *)arg;
+}
+
+static uint64_t
+hashkey(uint32_t v)
+{
+	return lt_mix(key(&procs[v]));
+}
+
+static uint64_t
+hashpid(uint32_t v)
+{
+	return lt_mix(procs[v].pid);
+}
+
+/*
+ * The slot of t for hash h where eq(arg, index) holds, or else the
+ * empty slot where it would go.
+ */
+static uint32_t *
+pt_slot(const struct ptab *t, uint64_t h,
+    int (*eq)(const void *, uint32_t), const void *arg)
+{
+	size_t i;
+
+	for (i = h & (t->cap - 1); t->v[i] != 0; i = (i + 1) & (t->cap - 1))
+		if (eq(arg, t->v[i] - 1))
+			return &t->v[i];
+	return &t->v[i];
+}
+
+/* The process found in t for h, or -1. */
+static long
+pt_get(const struct ptab *t, uint64_t h,
+    int (*eq)(const void *, uint32_t), const void *arg)
+{
+	uint32_t *v;
+
+	if (t->cap == 0)
+		return -1;
+	v = pt_slot(t, h, eq, arg);
+	return *v != 0 ? (long)*v - 1 : -1;
+}
+
+/* Process p into t, which does not hold it; hash() gives hashes. */
+static void
+pt_put(struct ptab *t, uint32_t p, uint64_t (*hash)(uint32_t))
+{
+	uint32_t *ov = t->v;
+	size_t oc = t->cap, i, j;
+
+	/* Three quarters full at most: linear probing stays short. */
+	if ((t->n + 1) * 4 > t->cap * 3) {
+		t->cap = t->cap != 0 ? t->cap * 2 : 256;
+		t->v = lt_calloc(t->cap, sizeof(*t->v));
+		for (j = 0; j < oc; j++) {
+			if (ov[j] == 0)
+				continue;
+			for (i = hash(ov[j] - 1) & (t->cap - 1); t->v[i] != 0;
+			    i = (i + 1) & (t->cap - 1))
+				;
+			t->v[i] = ov[j];
+		}
+		free(ov);
+		lt_trim();
+	}
+	for (i = hash(p) & (t->cap - 1); t->v[i] != 0;
+	    i = (i + 1) & (t->cap - 1))
+		;
+	t->v[i] = p + 1;
+	t->n++;
+}
+
+static void
+pt_free(struct ptab *t)
+{
+	free(t->v);
+	memset(t, 0, sizeof(*t));
 }
 
 /*
@@ -86,33 +218,48 @@ outpid(const struct pspin *in, uint64_t os)
 	if (in->block == 0)
 		return os;
 	while (pid = (uint64_t)in->block << PIDBITS | low,
-	    lt_map_get(&pbypid, lt_mix(pid), eqpid, &pid, NULL) != NULL)
+	    pt_get(&pbypid, lt_mix(pid), eqpid, &pid) >= 0)
 		low = (low + 1) & ((1 << PIDBITS) - 1);
 	return pid;
 }
 
+/* The pid of process pr as written. */
+static uint64_t
+procpid(const struct psproc *pr)
+{
+	return pr->pid != 0 ? pr->pid : pr->ospid;
+}
+
 /* The process of OS pid os of input in, made if new. */
-static struct psproc *
+static uint32_t
 getproc(const struct pspin *in, uint64_t os)
 {
-	uint64_t key = (uint64_t)in->block << 32 | os;
+	uint64_t k = (uint64_t)in->block << 32 | os;
 	struct psproc *pr;
 	struct psstart *st;
-	uint32_t *v;
-	int created;
+	long p;
 
-	v = lt_map_get(&pbykey, lt_mix(key), eqkey, &key, &created);
-	if (!created)
-		return &procs[*v];
-	procs = lt_grow(procs, &capprocs, nprocs + 1, sizeof(*procs));
+	if ((p = pt_get(&pbykey, lt_mix(k), eqkey, &k)) >= 0)
+		return (uint32_t)p;
+	if (nprocs >= UINT32_MAX - 1)
+		lt_die(LT_EXIT_SYS, "too many processes");
+	/* logline.c reads no pid above 2^32 - 1, ltparse.c no more inputs. */
+	if (os > UINT32_MAX || in->index >= PS_NBLOCKS ||
+	    in->block >= PS_NBLOCKS)
+		lt_die(LT_EXIT_SYS, "pid %llu of input %u: out of range",
+		    (unsigned long long)os, (unsigned)in->index);
+	procs = grow(procs, &capprocs, nprocs + 1, sizeof(*procs));
 	pr = &procs[nprocs];
 	memset(pr, 0, sizeof(*pr));
-	pr->key = key;
-	pr->pid = outpid(in, os);
+	pr->ospid = (uint32_t)os;
+	/* Below 2^32 too: the block is below 2^10. */
+	if (in->block != 0)
+		pr->pid = (uint32_t)outpid(in, os);
 	pr->in = in->index;
+	pr->block = in->block;
 	pr->rank = pr->worker = -1;
 	if (nstate > 1) {
-		starts = lt_grow(starts, &capstarts, nprocs + 1,
+		starts = grow(starts, &capstarts, nprocs + 1,
 		    sizeof(*starts));
 		st = &starts[nprocs];
 		st->rank[PS_START_RANK - 1] = PS_INHERIT;
@@ -121,132 +268,145 @@ getproc(const struct pspin *in, uint64_t os)
 		st->worker[PS_START_WORKER - 1] = PS_INHERIT;
 		st->arank = st->aworker = -1;
 	}
-	*v = (uint32_t)nprocs;
-	if (in->block != 0) {
-		v = lt_map_get(&pbypid, lt_mix(pr->pid), eqpid, &pr->pid,
-		    &created);
-		*v = (uint32_t)nprocs;
-	}
-	nprocs++;
-	return pr;
+	pt_put(&pbykey, (uint32_t)nprocs, hashkey);
+	if (in->block != 0)
+		pt_put(&pbypid, (uint32_t)nprocs, hashpid);
+	return (uint32_t)nprocs++;
 }
 
 /*
- * The thread os of process pr, or 0.  A process's first LISTMAX threads
- * are found on its list: a long job has tens of thousands of threads,
- * most in worker processes of a few, and a slot of tbyid for each would
- * cost more than the thread.  Beyond, a process's threads are in tbyid.
+ * The thread os of process p, or 0; its tid goes to *tid.  A process's
+ * first LISTMAX threads are found on its list: a long job has tens of
+ * thousands of threads, most in worker processes of a few, and a slot
+ * of tbyid for each would cost more than the thread.  Beyond, a
+ * process's threads are in tbyid.
  */
 #define LISTMAX		8
 
 static uint32_t
-findthread(const struct psproc *pr, uint64_t os)
+findthread(uint32_t p, uint64_t os, uint32_t *tid)
 {
+	const struct psproc *pr = &procs[p];
 	struct tkey k;
-	uint32_t t, *v;
+	uint32_t t, *v, n;
 
 	if (pr->nthreads <= LISTMAX) {
-		for (t = pr->first; t != 0; t = threads[t].next)
-			if (threads[t].os == os)
+		n = pr->nthreads;
+		for (t = pr->last; t != 0; t = threads[t].next, n--)
+			if (thos(&threads[t]) == os) {
+				*tid = n;
 				return t;
+			}
 		return 0;
 	}
-	k.proc = (uint32_t)(pr - procs);
+	k.proc = p;
 	k.os = os;
-	if ((v = lt_map_get(&tbyid, thash(k.proc, os), eqthread, &k,
-	    NULL)) != NULL)
-		return *v;
+	if ((v = lt_map_get(&tbyid, thash(p, os), eqthread, &k,
+	    NULL)) != NULL) {
+		*tid = bigs[*v].tid;
+		return bigs[*v].th;
+	}
 	return 0;
 }
 
-/* Thread t into tbyid. */
+/* Thread t of process p, of tid tid, into tbyid. */
 static void
-mapthread(uint32_t t)
+mapthread(uint32_t t, uint32_t p, uint32_t tid)
 {
 	struct tkey k;
 	int created;
 
-	k.proc = threads[t].proc;
-	k.os = threads[t].os;
-	*lt_map_get(&tbyid, thash(k.proc, k.os), eqthread, &k, &created) = t;
+	bigs = lt_grow(bigs, &capbigs, nbigs + 1, sizeof(*bigs));
+	bigs[nbigs].th = t;
+	bigs[nbigs].proc = p;
+	bigs[nbigs].tid = tid;
+	k.proc = p;
+	k.os = thos(&threads[t]);
+	*lt_map_get(&tbyid, thash(p, k.os), eqthread, &k, &created) =
+	    (uint32_t)nbigs++;
 }
 
-/* The thread (in, pid, os), made if new. */
+/*
+ * The thread (in, pid, os), made if new; its process goes to *prp
+ * unless prp is NULL.
+ */
 struct psthread *
-ps_thread(const struct pspin *in, uint64_t pid, uint64_t os)
+ps_thread(const struct pspin *in, uint64_t pid, uint64_t os,
+    struct psproc **prp)
 {
 	struct psthread *th;
 	struct psproc *pr;
-	uint32_t t;
+	uint32_t t, p, n;
 
 	/* The lines of a thread often come in a run. */
-	if (lastthread != 0 && (th = &threads[lastthread])->os == os &&
-	    procs[th->proc].in == in->index &&
-	    procs[th->proc].key == ((uint64_t)in->block << 32 | pid))
-		return th;
-	pr = getproc(in, pid);
-	if ((t = findthread(pr, os)) != 0)
-		return &threads[lastthread = t];
-	if (nthreads >= UINT32_MAX - 1)
+	if (lastthread != 0 && thos(&threads[lastthread]) == os &&
+	    procs[lastproc].in == in->index &&
+	    key(&procs[lastproc]) == ((uint64_t)in->block << 32 | pid))
+		goto found;
+	p = getproc(in, pid);
+	if ((t = findthread(p, os, &n)) != 0) {
+		lastthread = t;
+		lastproc = p;
+		lasttid = n;
+		goto found;
+	}
+	/* next has 28 bits. */
+	if (nthreads >= (1U << 28) - 1)
 		lt_die(LT_EXIT_SYS, "too many threads");
-	threads = lt_grow(threads, &capthreads, nthreads + 1,
+	threads = grow(threads, &capthreads, nthreads + 1,
 	    sizeof(*threads));
+	pr = &procs[p];
 	th = &threads[nthreads];
-	th->os = os;
-	th->proc = (uint32_t)(pr - procs);
-	th->tid = ++pr->nthreads;
-	th->next = 0;
+	th->os[0] = (uint32_t)os;
+	th->os[1] = (uint32_t)(os >> 32);
+	th->next = pr->last;
 	th->roles = 0;
-	if (pr->last != 0)
-		threads[pr->last].next = (uint32_t)nthreads;
-	else
-		pr->first = (uint32_t)nthreads;
 	pr->last = (uint32_t)nthreads;
+	n = ++pr->nthreads;
 	/* Its list grows too long: the process's threads go to tbyid. */
-	if (pr->nthreads == LISTMAX + 1)
-		for (t = pr->first; t != 0; t = threads[t].next)
-			mapthread(t);
-	else if (pr->nthreads > LISTMAX + 1)
-		mapthread((uint32_t)nthreads);
+	if (n == LISTMAX + 1)
+		for (t = pr->last; t != 0; t = threads[t].next)
+			mapthread(t, p, n--);
+	else if (n > LISTMAX + 1)
+		mapthread((uint32_t)nthreads, p, n);
 	lastthread = (uint32_t)nthreads++;
-	return th;
+	lastproc = p;
+	lasttid = pr->nthreads;
+found:
+	if (prp != NULL)
+		*prp = &procs[lastproc];
+	return &threads[lastthread];
 }
 
 /* Has an event made the thread (in, pid, os)? */
 int
 ps_hasthread(const struct pspin *in, uint64_t pid, uint64_t os)
 {
-	uint64_t key = (uint64_t)in->block << 32 | pid;
-	uint32_t *v;
+	uint64_t k = (uint64_t)in->block << 32 | pid;
+	uint32_t tid;
+	long p;
 
-	if ((v = lt_map_get(&pbykey, lt_mix(key), eqkey, &key, NULL)) == NULL)
+	if ((p = pt_get(&pbykey, lt_mix(k), eqkey, &k)) < 0)
 		return 0;
-	return findthread(&procs[*v], os) != 0;
-}
-
-struct psproc *
-ps_threadproc(const struct psthread *th)
-{
-	return &procs[th->proc];
+	return findthread((uint32_t)p, os, &tid) != 0;
 }
 
 /*
- * "\tpid\ttid\t-\t" of th, for its lines: made when the thread changes
- * (its lines come in runs), not kept for every thread.
+ * "\tpid\ttid\t-\t" of the thread ps_thread() gave last, for its
+ * lines: made when the thread changes (its lines come in runs), not
+ * kept for every thread.
  */
 const char *
-ps_threadid(const struct psthread *th, size_t *n)
+ps_threadid(size_t *n)
 {
-	uint32_t t = (uint32_t)(th - threads);
-
-	if (t != thidof) {
+	if (lastthread != thidof) {
 		thid[0] = '\t';
-		thidn = 1 + lt_u64_fmt(thid + 1, procs[th->proc].pid);
+		thidn = 1 + lt_u64_fmt(thid + 1, procpid(&procs[lastproc]));
 		thid[thidn++] = '\t';
-		thidn += lt_u64_fmt(thid + thidn, th->tid);
+		thidn += lt_u64_fmt(thid + thidn, lasttid);
 		memcpy(thid + thidn, "\t-\t", 3);
 		thidn += 3;
-		thidof = t;
+		thidof = lastthread;
 	}
 	*n = thidn;
 	return thid;
@@ -280,18 +440,60 @@ ps_procs_parts(void)
 	nstate = PS_NSTART;
 }
 
-/* The rank and the worker of process p from start state i. */
-static int64_t *
-rankat(size_t p, int i)
+/*
+ * A rank or a worker of a process in 32 bits: -1 and PS_INHERIT as
+ * they are, one of 2^31 - 1 or more in wide[], as -3 - its place there.
+ * A log never has such ranks, but a process keeps what it wrote.
+ */
+static int64_t
+rw(int32_t v)
 {
-	return i == PS_START_NONE ? &procs[p].rank : &starts[p].rank[i - 1];
+	return v < PS_INHERIT ? wide[-3 - (int64_t)v] : v;
 }
 
-static int64_t *
+static void
+setrw(int32_t *f, int64_t v)
+{
+	if (v >= PS_INHERIT && v < INT32_MAX)
+		*f = (int32_t)v;
+	else if (*f < PS_INHERIT)
+		wide[-3 - (int64_t)*f] = v;
+	else {
+		if (nwide >= INT32_MAX - 3)
+			lt_die(LT_EXIT_SYS, "too many processes");
+		wide = lt_grow(wide, &capwide, nwide + 1, sizeof(*wide));
+		wide[nwide] = v;
+		*f = (int32_t)(-3 - (int64_t)nwide++);
+	}
+}
+
+/* The rank and the worker of process p from start state i. */
+static int64_t
+rankat(size_t p, int i)
+{
+	return i == PS_START_NONE ? rw(procs[p].rank) :
+	    starts[p].rank[i - 1];
+}
+
+static int64_t
 workerat(size_t p, int i)
 {
-	return i == PS_START_NONE ? &procs[p].worker :
-	    &starts[p].worker[i - 1];
+	return i == PS_START_NONE ? rw(procs[p].worker) :
+	    starts[p].worker[i - 1];
+}
+
+/* Set the rank (worker 0) or the worker of process p from state i. */
+static void
+setat(size_t p, int i, int worker, int64_t v)
+{
+	int64_t *at;
+
+	if (i == PS_START_NONE) {
+		setrw(worker ? &procs[p].worker : &procs[p].rank, v);
+		return;
+	}
+	at = worker ? starts[p].worker : starts[p].rank;
+	at[i - 1] = v;
 }
 
 /*
@@ -312,7 +514,7 @@ ps_learn(struct psproc *pr, const struct pslog *lg, const struct psnorm *nm)
 	if (lg->gen == PS_GEN_V1)
 		pr->v1 = 1;
 	for (i = 0; i < nstate; i++)
-		done &= *rankat(p, i) != -1 && *workerat(p, i) != -1;
+		done &= rankat(p, i) != -1 && workerat(p, i) != -1;
 	if (done)
 		return;
 	for (i = 0; i < nm->narg; i++)
@@ -322,12 +524,12 @@ ps_learn(struct psproc *pr, const struct pslog *lg, const struct psnorm *nm)
 		learnkv(lg->kv[j].k, lg->kv[j].kn, lg->kv[j].v, lg->kv[j].vn,
 		    &rank, &worker);
 	for (i = 0; i < nstate; i++) {
-		if (*rankat(p, i) != -1 && *workerat(p, i) != -1)
+		if (rankat(p, i) != -1 && workerat(p, i) != -1)
 			continue;
 		if (rank >= 0)
-			*rankat(p, i) = rank;
+			setat(p, i, 0, rank);
 		if (worker >= 0)
-			*workerat(p, i) = worker;
+			setat(p, i, 1, worker);
 	}
 }
 
@@ -367,39 +569,46 @@ ps_procs_save(FILE *f)
 {
 	const struct psproc *pr;
 	const struct psthread *th;
+	uint32_t *of, t;
 	size_t i;
 	int k;
 
 	for (i = 0; i < nprocs; i++) {
 		pr = &procs[i];
 		fprintf(f, "proc %u %llu %d", (unsigned)pr->in,
-		    (unsigned long long)(pr->key & UINT32_MAX),
+		    (unsigned long long)pr->ospid,
 		    pr->main | pr->v1 << 1);
 		for (k = 0; k < PS_NSTART; k++)
-			fprintf(f, " %lld %lld", (long long)*rankat(i, k),
-			    (long long)*workerat(i, k));
+			fprintf(f, " %lld %lld", (long long)rankat(i, k),
+			    (long long)workerat(i, k));
 		fputc('\n', f);
 	}
+	/* The threads in the order they were made, each with its process. */
+	of = lt_calloc(nthreads, sizeof(*of));
+	for (i = 0; i < nprocs; i++)
+		for (t = procs[i].last; t != 0; t = threads[t].next)
+			of[t] = (uint32_t)i;
 	for (i = 1; i < nthreads; i++) {
 		th = &threads[i];
 		if (th->roles == 0)
 			continue;
-		pr = &procs[th->proc];
+		pr = &procs[of[i]];
 		fprintf(f, "thread %u %llu %llu %u\n", (unsigned)pr->in,
-		    (unsigned long long)(pr->key & UINT32_MAX),
-		    (unsigned long long)th->os, th->roles);
+		    (unsigned long long)pr->ospid,
+		    (unsigned long long)thos(th), (unsigned)th->roles);
 	}
+	free(of);
 }
 
 /* The known process (in, os), or NULL. */
 static struct psproc *
 findproc(const struct pspin *in, uint64_t os)
 {
-	uint64_t key = (uint64_t)in->block << 32 | os;
-	uint32_t *v;
+	uint64_t k = (uint64_t)in->block << 32 | os;
+	long p;
 
-	v = lt_map_get(&pbykey, lt_mix(key), eqkey, &key, NULL);
-	return v != NULL ? &procs[*v] : NULL;
+	p = pt_get(&pbykey, lt_mix(k), eqkey, &k);
+	return p >= 0 ? &procs[p] : NULL;
 }
 
 /*
@@ -440,7 +649,7 @@ ps_procs_load(FILE *f, const struct pspin *ins, uint32_t nin)
 			    &roles) != 4 || in >= nin ||
 			    !ps_hasthread(&ins[in], pid, os))
 				return -1;
-			ps_thread(&ins[in], pid, os)->roles |= roles;
+			ps_thread(&ins[in], pid, os, NULL)->roles |= roles;
 		} else
 			return -1;
 	}
@@ -459,12 +668,12 @@ ps_procs_merged(void)
 	for (i = 0; i < nprocs; i++) {
 		st = &starts[i];
 		for (k = 0; k < PS_NSTART; k++) {
-			rank[k] = *rankat(i, k);
-			worker[k] = *workerat(i, k);
+			rank[k] = rankat(i, k);
+			worker[k] = workerat(i, k);
 		}
 		apply(&st->arank, &st->aworker, rank, worker);
-		procs[i].rank = st->arank;
-		procs[i].worker = st->aworker;
+		setrw(&procs[i].rank, st->arank);
+		setrw(&procs[i].worker, st->aworker);
 	}
 }
 
@@ -472,8 +681,8 @@ ps_procs_merged(void)
 static long long
 label(const struct psproc *pr, const char *where, char *buf, size_t n)
 {
-	long long rank = pr->rank;
-	long long worker = pr->worker;
+	long long rank = rw(pr->rank);
+	long long worker = rw(pr->worker);
 
 	/* Before 0.2.57 every worker says worker_rank 0 (spec 13). */
 	if (pr->v1 && !pr->main && worker >= 0)
@@ -501,18 +710,23 @@ threadnames(struct pssink *s, const struct psproc *pr)
 	const struct psthread *th;
 	const char *r;
 	char buf[64];
-	uint32_t t;
+	uint32_t t, n;
 
-	for (t = pr->first; t != 0; t = th->next) {
-		th = &threads[t];
+	/* Its list is newest first. */
+	order = lt_grow(order, &caporder, pr->nthreads, sizeof(*order));
+	n = pr->nthreads;
+	for (t = pr->last; t != 0; t = threads[t].next)
+		order[--n] = t;
+	for (n = 0; n < pr->nthreads; n++) {
+		th = &threads[order[n]];
 		r = th->roles & PS_ROLE_MAIN ? "main" :
 		    th->roles & PS_ROLE_PREFETCH ? "prefetch" :
 		    th->roles & PS_ROLE_DOWNLOAD ? "download" : "thread";
 		snprintf(buf, sizeof(buf), "%s %llu", r,
-		    (unsigned long long)th->os);
-		ps_sink_meta(s, pr->pid, th->tid, "thread_name", buf, 0);
-		ps_sink_meta(s, pr->pid, th->tid, "thread_sort_index", NULL,
-		    th->tid);
+		    (unsigned long long)thos(th));
+		ps_sink_meta(s, procpid(pr), n + 1, "thread_name", buf, 0);
+		ps_sink_meta(s, procpid(pr), n + 1, "thread_sort_index",
+		    NULL, n + 1);
 	}
 }
 
@@ -536,14 +750,14 @@ ps_names(struct pssink *s, const struct pspin *in)
 			continue;
 		if (in->block != 0)
 			snprintf(where, sizeof(where), "%s, pid %llu",
-			    in->label, (unsigned long long)(pr->key &
-			    UINT32_MAX));
+			    in->label, (unsigned long long)pr->ospid);
 		else
 			snprintf(where, sizeof(where), "pid %llu",
-			    (unsigned long long)pr->pid);
+			    (unsigned long long)procpid(pr));
 		sort = label(pr, where, buf, sizeof(buf));
-		ps_sink_meta(s, pr->pid, 0, "process_name", buf, 0);
-		ps_sink_meta(s, pr->pid, 0, "process_sort_index", NULL, sort);
+		ps_sink_meta(s, procpid(pr), 0, "process_name", buf, 0);
+		ps_sink_meta(s, procpid(pr), 0, "process_sort_index", NULL,
+		    sort);
 		threadnames(s, pr);
 	}
 }
@@ -568,13 +782,20 @@ ps_procs_free(void)
 	free(threads);
 	free(procs);
 	free(starts);
+	free(bigs);
+	free(order);
+	free(wide);
 	lt_map_free(&tbyid);
-	lt_map_free(&pbykey);
-	lt_map_free(&pbypid);
+	pt_free(&pbykey);
+	pt_free(&pbypid);
 	threads = NULL;
 	procs = NULL;
 	starts = NULL;
+	bigs = NULL;
+	order = NULL;
+	wide = NULL;
 	nthreads = 1;
-	capthreads = nprocs = capprocs = capstarts = 0;
-	lastthread = thidof = 0;
+	capthreads = nprocs = capprocs = capstarts = nbigs = capbigs = 0;
+	caporder = nwide = capwide = 0;
+	lastthread = lastproc = lasttid = thidof = 0;
 }
