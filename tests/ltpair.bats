@@ -556,6 +556,30 @@ told() {
 	[ "$(grep -n '^1500	I	1	1	' "$f.out" | cut -d: -f1)" -lt "$(grep -n '^#open	1	1' "$f.out" | tail -1 | cut -d: -f1)" ]
 }
 
+# A sleeper keeps its key as two integers: only keys written plainly
+# below 2^32 sleep, so 01 is not 1, and the others stay awake.
+@test "ltpair: threads asleep are told by their pid and tid as written: 1 1, 01 1, 2^32-1 and 2^32 each wake with their own time" {
+	local k f=$BATS_TEST_TMPDIR/in.lt fill=$'2100\tI\t9\t9\t-\tc\tf\t{}\t{}'
+	{ printf '#lt1\n'
+	  for k in '1\t1:2000' '01\t1:3000' '4294967295\t4294967295:4000' \
+	      '4294967296\t1:5000' '"1"\t1:6000'; do
+		printf "1000\tB\t${k%%:*}\t-\tc\ta\t{}\t{}\n${k##*:}\tE\t${k%%:*}\t-\tc\ta\t{}\t{}\n"
+	  done
+	  yes "$fill" | head -n 5000
+	  for k in '1\t1' '01\t1' '4294967295\t4294967295' '4294967296\t1' \
+	      '"1"\t1'; do
+		printf "1500\tI\t$k\t-\tc\ti\t{}\t{}\n"
+	  done
+	  yes "$fill" | head -n 5000
+	} >"$f"
+	ltpair "$f" >"$f.out"
+	[ "$(grep '^#open' "$f.out" | tr '\t' ' ' | sort | uniq -c | tr -s ' ')" = ' 2 #open "1" 1 6000
+ 2 #open 01 1 3000
+ 2 #open 1 1 2000
+ 2 #open 4294967295 4294967295 4000
+ 2 #open 4294967296 1 5000' ]
+}
+
 @test "ltpair: valgrind-clean on a small long-job log (thousands of threads)" {
 	genlog -n 20000 -e 8 -w 4 -r 2 -a async > "$BATS_TEST_TMPDIR/g.log"
 	ltparse "$BATS_TEST_TMPDIR/g.log" > "$BATS_TEST_TMPDIR/p.lt1"

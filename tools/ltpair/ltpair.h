@@ -90,15 +90,13 @@ struct thread {
 
 /*
  * A thread asleep: no span open and all it reached told, so only the
- * time it reached is kept, with its "PID\tTID" (keys longer than
- * SLEEPKEY stay awake).  24 bytes: a long job has tens of thousands.
+ * time it reached is kept, with its "PID\tTID" as two integers below
+ * 2^32 written plainly, PID << 32 | TID (other keys stay awake).  16
+ * bytes: a long job has tens of thousands.
  */
-#define SLEEPKEY	15
-
 struct sleeper {
 	int64_t		 now;
-	char		 key[SLEEPKEY];
-	unsigned char	 n;
+	uint64_t	 key;
 };
 
 struct spans {

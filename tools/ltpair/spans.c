@@ -77,26 +77,51 @@ lp_spans_init(struct spans *sp, const struct keys *keys, struct ltrd *rd)
 
 /* -------- threads asleep -------- */
 
-static size_t
-zhash(const char *p, size_t n)
+/* The integer of p[0..n), plainly written and below 2^32; else -1. */
+static int64_t
+u32(const char *p, size_t n)
 {
-	return (size_t)lt_mix(lt_hash(p, n));
+	int64_t v = 0;
+	size_t i;
+
+	if (n == 0 || n > 10 || (p[0] == '0' && n > 1))
+		return -1;
+	for (i = 0; i < n; i++) {
+		if ((unsigned)(p[i] - '0') > 9)
+			return -1;
+		v = v * 10 + (p[i] - '0');
+	}
+	return v <= UINT32_MAX ? v : -1;
 }
 
-/* The sleeper of the thread "PID\tTID" p, or NULL. */
+/* The key of "PID\tTID" p[0..n) for a sleeper, in *k; 0 if it has none. */
+static int
+zkey(const char *p, size_t n, uint64_t *k)
+{
+	const char *tab = memchr(p, '\t', n);
+	int64_t pid, tid;
+
+	if (tab == NULL || (pid = u32(p, (size_t)(tab - p))) < 0 ||
+	    (tid = u32(tab + 1, (size_t)(p + n - tab - 1))) < 0)
+		return 0;
+	*k = (uint64_t)pid << 32 | (uint64_t)tid;
+	return 1;
+}
+
+/* The sleeper of key k, or NULL. */
 static struct sleeper *
-zfind(const struct spans *sp, const char *p, size_t n)
+zfind(const struct spans *sp, uint64_t k)
 {
 	struct sleeper *z;
 	size_t i, mask = sp->nzslot - 1;
 	uint32_t v;
 
-	if (sp->nzslot == 0 || n > SLEEPKEY)
+	if (sp->nzslot == 0)
 		return NULL;
-	for (i = zhash(p, n) & mask; (v = sp->zslot[i]) != 0;
+	for (i = lt_mix(k) & mask; (v = sp->zslot[i]) != 0;
 	    i = (i + 1) & mask) {
 		z = &sp->zz[v - 1];
-		if (z->n == n && memcmp(z->key, p, n) == 0)
+		if (z->key == k)
 			return z;
 	}
 	return NULL;
@@ -106,10 +131,9 @@ zfind(const struct spans *sp, const char *p, size_t n)
 static void
 zput(struct spans *sp, uint32_t v)
 {
-	const struct sleeper *z = &sp->zz[v - 1];
 	size_t i, mask = sp->nzslot - 1;
 
-	for (i = zhash(z->key, z->n) & mask; sp->zslot[i] != 0;
+	for (i = lt_mix(sp->zz[v - 1].key) & mask; sp->zslot[i] != 0;
 	    i = (i + 1) & mask)
 		;
 	sp->zslot[i] = v;
@@ -117,19 +141,19 @@ zput(struct spans *sp, uint32_t v)
 
 /*
  * Thread th, with no span open and told of, sleeps: its entry goes, and
- * the time it reached stays with its key.  One whose key is too long
- * stays awake.
+ * the time it reached stays with its key.  One whose key is not two
+ * such integers stays awake.
  */
 static void
 zsleep(struct spans *sp, struct thread *th)
 {
-	const char *p = lt_id_key(&th->h) + 1;
-	size_t n = th->h.keyn - 1, i;
 	struct sleeper *z;
+	uint64_t k;
+	size_t i;
 
-	if (n > SLEEPKEY)
+	if (!zkey(lt_id_key(&th->h) + 1, th->h.keyn - 1, &k))
 		return;
-	if ((z = zfind(sp, p, n)) == NULL) {
+	if ((z = zfind(sp, k)) == NULL) {
 		if (sp->nzz >= UINT32_MAX - 1)
 			return;
 		if ((sp->nzz + 1) * 4 > sp->nzslot * 3) {
@@ -142,8 +166,7 @@ zsleep(struct spans *sp, struct thread *th)
 		sp->zz = lt_grow(sp->zz, &sp->capzz, sp->nzz + 1,
 		    sizeof(*sp->zz));
 		z = &sp->zz[sp->nzz++];
-		memcpy(z->key, p, n);
-		z->n = (unsigned char)n;
+		z->key = k;
 		zput(sp, (uint32_t)sp->nzz);
 	}
 	z->now = th->now;
@@ -166,6 +189,7 @@ lp_thread(struct spans *sp, const struct ltrec *rec, int add)
 	size_t n = (size_t)(rec->f[LT_TID].p + rec->f[LT_TID].n - p);
 	struct thread *th = sp->lastth;
 	const struct sleeper *z;
+	uint64_t k;
 
 	if (th != NULL && th->h.keyn == n + 1 &&
 	    memcmp(lt_id_key(&th->h) + 1, p, n) == 0)
@@ -175,7 +199,8 @@ lp_thread(struct spans *sp, const struct ltrec *rec, int add)
 	th = lt_id_get(&sp->threads, &rec->f[LT_PID], &rec->f[LT_TID], 0,
 	    NULL);
 	if (th == NULL) {
-		if ((z = zfind(sp, p, n)) == NULL && !add)
+		z = sp->nzz > 0 && zkey(p, n, &k) ? zfind(sp, k) : NULL;
+		if (z == NULL && !add)
 			return NULL;
 		th = lt_id_get(&sp->threads, &rec->f[LT_PID],
 		    &rec->f[LT_TID], 1, NULL);
