@@ -77,34 +77,22 @@ lp_spans_init(struct spans *sp, const struct keys *keys, struct ltrd *rd)
 
 /* -------- threads asleep -------- */
 
-/* The integer of p[0..n), plainly written and below 2^32; else -1. */
-static int64_t
-u32(const char *p, size_t n)
-{
-	int64_t v = 0;
-	size_t i;
-
-	if (n == 0 || n > 10 || (p[0] == '0' && n > 1))
-		return -1;
-	for (i = 0; i < n; i++) {
-		if ((unsigned)(p[i] - '0') > 9)
-			return -1;
-		v = v * 10 + (p[i] - '0');
-	}
-	return v <= UINT32_MAX ? v : -1;
-}
-
-/* The key of "PID\tTID" p[0..n) for a sleeper, in *k; 0 if it has none. */
+/*
+ * The key of "PID\tTID" p[0..n) for a sleeper, in *k: both written
+ * plainly (lt_uint_parse) and below 2^32; else 0.
+ */
 static int
 zkey(const char *p, size_t n, uint64_t *k)
 {
 	const char *tab = memchr(p, '\t', n);
-	int64_t pid, tid;
+	uint64_t pid, tid;
 
-	if (tab == NULL || (pid = u32(p, (size_t)(tab - p))) < 0 ||
-	    (tid = u32(tab + 1, (size_t)(p + n - tab - 1))) < 0)
+	if (tab == NULL ||
+	    lt_uint_parse(p, (size_t)(tab - p), &pid) != LT_NUM_OK ||
+	    lt_uint_parse(tab + 1, (size_t)(p + n - tab - 1), &tid) !=
+	    LT_NUM_OK || pid > UINT32_MAX || tid > UINT32_MAX)
 		return 0;
-	*k = (uint64_t)pid << 32 | (uint64_t)tid;
+	*k = pid << 32 | tid;
 	return 1;
 }
 
