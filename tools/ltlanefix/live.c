@@ -1239,7 +1239,7 @@ dirthread(struct lf *lf, const struct ltfield *f)
 	r.f[LT_TID] = f[1];
 	r.f[LT_EXTRA].p = (char *)"{}";
 	r.f[LT_EXTRA].n = 2;
-	if ((th = lf_idthread(lf, &r)) == LF_NONE)
+	if ((th = lf_idthread(lf, &r, 1)) == LF_NONE)
 		return LF_NONE;
 	return owner(lf, th);
 }

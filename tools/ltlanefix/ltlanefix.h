@@ -240,7 +240,7 @@ struct lf {
 void	lf_cols(char *, size_t, struct ltfield *);
 uint32_t lf_record(struct lf *, struct ltrd *, const struct ltrec *,
 	    int64_t[2], int[2]);
-uint32_t lf_idthread(struct lf *, const struct ltrec *);
+uint32_t lf_idthread(struct lf *, const struct ltrec *, int);
 void	lf_slicetimes(struct ltrd *, int64_t, int64_t, struct lfslice *);
 struct lfplace *lf_placer(struct lf *, uint32_t);
 struct lfxc *lf_after(struct lf *, uint32_t, uint32_t);

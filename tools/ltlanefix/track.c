@@ -293,9 +293,12 @@ badid(const struct ltrec *rec)
 	return -1;
 }
 
-/* The thread of rec's pid and tid; LF_NONE when they are no ids. */
+/*
+ * The thread of rec's pid and tid, made if new when add is set; LF_NONE
+ * when they are no ids, or when it is new and add is not.
+ */
 uint32_t
-lf_idthread(struct lf *lf, const struct ltrec *rec)
+lf_idthread(struct lf *lf, const struct ltrec *rec, int add)
 {
 	uint32_t th;
 
@@ -303,7 +306,7 @@ lf_idthread(struct lf *lf, const struct ltrec *rec)
 		return th;
 	if (badid(rec) >= 0)
 		return LF_NONE;
-	return lf_threadof(&lf->ids, rec, 1);
+	return lf_threadof(&lf->ids, rec, add);
 }
 
 /*
@@ -330,7 +333,7 @@ lf_record(struct lf *lf, struct ltrd *rd, const struct ltrec *rec,
     int64_t t[2], int has[2])
 {
 	uint32_t th;
-	int c, i, r;
+	int add, c, i, r;
 
 	c = rec->f[LT_PH].n == 1 ? (unsigned char)rec->f[LT_PH].p[0] : 0;
 	if (c <= 0x20 || c >= 0x7f || c == '"' || c == '\\')
@@ -343,12 +346,9 @@ lf_record(struct lf *lf, struct ltrd *rd, const struct ltrec *rec,
 			    lt_colname[i == 0 ? LT_TS : LT_DUR]);
 		has[i] = r > 0;
 	}
-	if (procmeta(rec) && badid(rec) < 0) {
-		if ((th = lf_cached(&lf->ids, rec)) != LF_NONE)
-			return th;
-		return lf_threadof(&lf->ids, rec, 0);
-	}
-	if ((th = lf_idthread(lf, rec)) == LF_NONE)
+	add = !procmeta(rec);
+	if ((th = lf_idthread(lf, rec, add)) == LF_NONE &&
+	    (add || badid(rec) >= 0))
 		lt_rd_bad(rd, "column %s: not an integer, a JSON string or -",
 		    lt_colname[badid(rec)]);
 	return th;
