@@ -169,32 +169,35 @@ pt_get(const struct ptab *t, uint64_t h,
 	return *v != 0 ? (long)*v - 1 : -1;
 }
 
+/* Slot value v (a process + 1) into the first free slot from hash h. */
+static void
+pt_place(struct ptab *t, uint64_t h, uint32_t v)
+{
+	size_t i;
+
+	for (i = h & (t->cap - 1); t->v[i] != 0; i = (i + 1) & (t->cap - 1))
+		;
+	t->v[i] = v;
+}
+
 /* Process p into t, which does not hold it; hash() gives hashes. */
 static void
 pt_put(struct ptab *t, uint32_t p, uint64_t (*hash)(uint32_t))
 {
 	uint32_t *ov = t->v;
-	size_t oc = t->cap, i, j;
+	size_t oc = t->cap, j;
 
 	/* Three quarters full at most: linear probing stays short. */
 	if ((t->n + 1) * 4 > t->cap * 3) {
 		t->cap = t->cap != 0 ? t->cap * 2 : 256;
 		t->v = lt_calloc(t->cap, sizeof(*t->v));
-		for (j = 0; j < oc; j++) {
-			if (ov[j] == 0)
-				continue;
-			for (i = hash(ov[j] - 1) & (t->cap - 1); t->v[i] != 0;
-			    i = (i + 1) & (t->cap - 1))
-				;
-			t->v[i] = ov[j];
-		}
+		for (j = 0; j < oc; j++)
+			if (ov[j] != 0)
+				pt_place(t, hash(ov[j] - 1), ov[j]);
 		free(ov);
 		lt_trim();
 	}
-	for (i = hash(p) & (t->cap - 1); t->v[i] != 0;
-	    i = (i + 1) & (t->cap - 1))
-		;
-	t->v[i] = p + 1;
+	pt_place(t, hash(p), p + 1);
 	t->n++;
 }
 
