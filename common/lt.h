@@ -361,6 +361,23 @@ struct ltmap {
 uint32_t *lt_map_get(struct ltmap *, uint64_t,
 	    int (*)(const void *, uint32_t), const void *, int *);
 void	lt_map_free(struct ltmap *);
+
+/*
+ * map.c: a set of indices into the caller's array, by a 64-bit hash of
+ * what is behind them; 4 bytes a slot, the hashes made again by
+ * hash(ctx, index) when it grows.  Zero the struct to start.
+ */
+struct ltix {
+	uint32_t	*v;		/* index + 1, 0: free */
+	size_t		 n, cap;
+};
+
+uint32_t *lt_ix_get(const struct ltix *, uint64_t,
+	    int (*)(const void *, uint32_t), const void *);
+void	lt_ix_room(struct ltix *, uint64_t (*)(const void *, uint32_t),
+	    const void *);
+void	lt_ix_set(struct ltix *, uint32_t *, uint32_t);
+void	lt_ix_free(struct ltix *);
 uint64_t lt_hash(const void *, size_t);
 uint64_t lt_mix(uint64_t);
 

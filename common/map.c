@@ -6,6 +6,11 @@
  * without asking the caller again.  Where two keys may share a hash, the
  * caller passes eq(), which compares the key it looks for with the one
  * behind a stored value; where the hash is the key, eq is NULL.
+ *
+ * Where there is a slot for every thread or process a long job ever
+ * had, 12 bytes a slot are too many: struct ltix keeps the indices
+ * alone, and the hashes are made again from what they index when the
+ * table grows.
  */
 #include <stdlib.h>
 
@@ -97,4 +102,63 @@ lt_map_free(struct ltmap *m)
 	free(m->h);
 	free(m->v);
 	memset(m, 0, sizeof(*m));
+}
+
+/*
+ * The slot of t holding an index i for which eq(arg, i) holds, among
+ * those of hash h, or else the free slot where one would go; NULL when
+ * t has no slots yet.  With eq NULL, the free slot.
+ */
+uint32_t *
+lt_ix_get(const struct ltix *t, uint64_t h,
+    int (*eq)(const void *, uint32_t), const void *arg)
+{
+	size_t i, mask = t->cap - 1;
+
+	if (t->cap == 0)
+		return NULL;
+	for (i = h & mask; t->v[i] != 0; i = (i + 1) & mask)
+		if (eq != NULL && eq(arg, t->v[i] - 1))
+			return &t->v[i];
+	return &t->v[i];
+}
+
+/*
+ * Room in t for one index more: at most three quarters of the slots
+ * taken, so that probes stay short.  A table moved leaves its old
+ * place free in the heap, resident: it goes back to the system, else
+ * a long job's peak would count the table twice.
+ */
+void
+lt_ix_room(struct ltix *t, uint64_t (*hash)(const void *, uint32_t),
+    const void *ctx)
+{
+	struct ltix o = *t;
+	size_t j;
+
+	if ((t->n + 1) * 4 <= t->cap * 3)
+		return;
+	t->cap = t->cap != 0 ? t->cap * 2 : 256;
+	t->v = lt_calloc(t->cap, sizeof(*t->v));
+	for (j = 0; j < o.cap; j++)
+		if (o.v[j] != 0)
+			*lt_ix_get(t, hash(ctx, o.v[j] - 1), NULL, NULL) =
+			    o.v[j];
+	free(o.v);
+	lt_trim();
+}
+
+/* Index i into slot s of t, a free one lt_ix_get() gave. */
+void
+lt_ix_set(struct ltix *t, uint32_t *s, uint32_t i)
+{
+	*s = i + 1;
+	t->n++;
+}
+
+void
+lt_ix_free(struct ltix *t)
+{
+	free(t->v);
+	memset(t, 0, sizeof(*t));
 }

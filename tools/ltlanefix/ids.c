@@ -256,52 +256,52 @@ thhash(const struct ids *ids, const struct id *pid, const struct id *tid)
 	return idhash(ids, tid, idhash(ids, pid, 0xcbf29ce484222325ULL));
 }
 
-/*
- * The slots hold thread indexes + 1, at most 3/4 of them taken, and
- * no hash, made again from the threads when they grow: a slot is 4
- * bytes, as there is one (or more) for every thread ever seen.
- */
-static void
-grow(struct ids *ids)
-{
-	size_t cap = ids->capslot != 0 ? ids->capslot * 2 : 256, i, t;
-	struct id pid, tid;
+/* What lf_thread() looks for. */
+struct want {
+	const struct ids *ids;
+	const struct id	*pid, *tid;
+};
 
-	free(ids->slot);
-	ids->slot = lt_calloc(cap, sizeof(*ids->slot));
-	ids->capslot = cap;
-	for (t = 0; t < ids->n; t++) {
-		lf_key(ids, (uint32_t)t, LT_PID, &pid);
-		lf_key(ids, (uint32_t)t, LT_TID, &tid);
-		for (i = thhash(ids, &pid, &tid) & (cap - 1); ids->slot[i] != 0;
-		    i = (i + 1) & (cap - 1))
-			;
-		ids->slot[i] = (uint32_t)t + 1;
-	}
+static int
+theq(const void *arg, uint32_t t)
+{
+	const struct want *w = arg;
+	const struct thread *th = &w->ids->th[t];
+
+	return ideq(w->ids, th->tid, th->tidtext, w->tid) &&
+	    ideq(w->ids, th->pid, th->pidtext, w->pid);
 }
 
-/* The thread (pid, tid), made when add is set; LF_NONE if absent. */
+/* The hash of thread t, made again when the slots grow. */
+static uint64_t
+rehash(const void *ctx, uint32_t t)
+{
+	const struct ids *ids = ctx;
+	struct id pid, tid;
+
+	lf_key(ids, t, LT_PID, &pid);
+	lf_key(ids, t, LT_TID, &tid);
+	return thhash(ids, &pid, &tid);
+}
+
+/*
+ * The thread (pid, tid), made when add is set; LF_NONE if absent.  The
+ * slots hold no hash, so that one is 4 bytes: there is one (or more)
+ * for every thread ever seen.
+ */
 uint32_t
 lf_thread(struct ids *ids, const struct id *pid, const struct id *tid,
     int add)
 {
+	struct want w = { ids, pid, tid };
 	struct thread *th;
-	uint64_t h;
-	uint32_t v;
-	size_t i;
+	uint32_t *s;
 
-	h = thhash(ids, pid, tid);
-	if (add && (ids->n + 1) * 4 > ids->capslot * 3)
-		grow(ids);
-	if (ids->capslot == 0)
-		return LF_NONE;
-	for (i = h & (ids->capslot - 1); (v = ids->slot[i]) != 0;
-	    i = (i + 1) & (ids->capslot - 1)) {
-		th = &ids->th[v - 1];
-		if (ideq(ids, th->tid, th->tidtext, tid) &&
-		    ideq(ids, th->pid, th->pidtext, pid))
-			return v - 1;
-	}
+	if (add)
+		lt_ix_room(&ids->slot, rehash, ids);
+	s = lt_ix_get(&ids->slot, thhash(ids, pid, tid), theq, &w);
+	if (s != NULL && *s != 0)
+		return *s - 1;
 	if (!add)
 		return LF_NONE;
 	if (ids->n >= LF_NONE - 1)
@@ -311,7 +311,7 @@ lf_thread(struct ids *ids, const struct id *pid, const struct id *tid,
 	memset(th, 0, sizeof(*th));
 	th->pidtext = keep(ids, pid, &th->pid);
 	th->tidtext = keep(ids, tid, &th->tid);
-	ids->slot[i] = (uint32_t)ids->n + 1;
+	lt_ix_set(&ids->slot, s, (uint32_t)ids->n);
 	return (uint32_t)ids->n++;
 }
 
@@ -597,7 +597,7 @@ lf_ids_free(struct ids *ids)
 {
 	free(ids->th);
 	free(ids->col);
-	free(ids->slot);
+	lt_ix_free(&ids->slot);
 	lt_buf_free(&ids->text);
 	lt_map_free(&ids->names);
 	lt_buf_free(&ids->base);

@@ -151,8 +151,7 @@ struct idcache {
 struct ids {
 	struct thread	*th;
 	size_t		 n, cap;
-	uint32_t	*slot;		/* open addressing: thread + 1, 0 free */
-	size_t		 capslot;
+	struct ltix	 slot;		/* the threads, by pid and tid */
 	struct ltbuf	 text;
 	struct ltmap	 names;		/* the names' texts, each once */
 	struct lane	*col;		/* the tid columns of threads renamed */

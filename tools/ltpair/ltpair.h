@@ -103,8 +103,8 @@ struct spans {
 	struct ltidtab	 threads, names, groups;
 	struct sleeper	*zz;		/* every thread that slept, once */
 	size_t		 nzz, capzz;
-	uint32_t	*zslot;		/* open addressing: index + 1, 0 free */
-	size_t		 nzslot;
+	struct ltix	 zix;		/* their indices, by key */
+	uint64_t	 zk;		/* the key zslot() looks for */
 	struct thread	*lastth;	/* of the last record */
 	struct span	*first, *last;	/* every open span, oldest first */
 	struct span	*freel;

@@ -96,35 +96,37 @@ zkey(const char *p, size_t n, uint64_t *k)
 	return 1;
 }
 
-/* The sleeper of key k, or NULL. */
-static struct sleeper *
-zfind(const struct spans *sp, uint64_t k)
+static int
+zeq(const void *arg, uint32_t i)
 {
-	struct sleeper *z;
-	size_t i, mask = sp->nzslot - 1;
-	uint32_t v;
+	const struct spans *sp = arg;
 
-	if (sp->nzslot == 0)
-		return NULL;
-	for (i = lt_mix(k) & mask; (v = sp->zslot[i]) != 0;
-	    i = (i + 1) & mask) {
-		z = &sp->zz[v - 1];
-		if (z->key == k)
-			return z;
-	}
-	return NULL;
+	return sp->zz[i].key == sp->zk;
 }
 
-/* Sleeper v (its index + 1) into a free slot: there is one. */
-static void
-zput(struct spans *sp, uint32_t v)
+static uint64_t
+zhash(const void *ctx, uint32_t i)
 {
-	size_t i, mask = sp->nzslot - 1;
+	const struct spans *sp = ctx;
 
-	for (i = lt_mix(sp->zz[v - 1].key) & mask; sp->zslot[i] != 0;
-	    i = (i + 1) & mask)
-		;
-	sp->zslot[i] = v;
+	return lt_mix(sp->zz[i].key);
+}
+
+/* The slot of the sleeper of key k, or the free one where it would go. */
+static uint32_t *
+zslot(struct spans *sp, uint64_t k)
+{
+	sp->zk = k;
+	return lt_ix_get(&sp->zix, lt_mix(k), zeq, sp);
+}
+
+/* The sleeper of key k, or NULL. */
+static struct sleeper *
+zfind(struct spans *sp, uint64_t k)
+{
+	uint32_t *s = zslot(sp, k);
+
+	return s != NULL && *s != 0 ? &sp->zz[*s - 1] : NULL;
 }
 
 /*
@@ -137,25 +139,18 @@ zsleep(struct spans *sp, struct thread *th)
 {
 	struct sleeper *z;
 	uint64_t k;
-	size_t i;
 
 	if (!zkey(lt_id_key(&th->h) + 1, th->h.keyn - 1, &k))
 		return;
 	if ((z = zfind(sp, k)) == NULL) {
 		if (sp->nzz >= UINT32_MAX - 1)
 			return;
-		if ((sp->nzz + 1) * 4 > sp->nzslot * 3) {
-			free(sp->zslot);
-			sp->nzslot = sp->nzslot != 0 ? 2 * sp->nzslot : 1024;
-			sp->zslot = lt_calloc(sp->nzslot, sizeof(*sp->zslot));
-			for (i = 0; i < sp->nzz; i++)
-				zput(sp, (uint32_t)i + 1);
-		}
+		lt_ix_room(&sp->zix, zhash, sp);
 		sp->zz = lt_grow(sp->zz, &sp->capzz, sp->nzz + 1,
 		    sizeof(*sp->zz));
-		z = &sp->zz[sp->nzz++];
+		z = &sp->zz[sp->nzz];
 		z->key = k;
-		zput(sp, (uint32_t)sp->nzz);
+		lt_ix_set(&sp->zix, zslot(sp, k), (uint32_t)sp->nzz++);
 	}
 	z->now = th->now;
 	if (sp->lastth == th)
@@ -557,7 +552,7 @@ lp_spans_free(struct spans *sp)
 	}
 	lt_id_free(&sp->threads, NULL);
 	free(sp->zz);
-	free(sp->zslot);
+	lt_ix_free(&sp->zix);
 	lt_id_free(&sp->names, NULL);
 	lt_id_free(&sp->groups, NULL);
 	lt_buf_free(&sp->key);

@@ -21,21 +21,11 @@
 /* Linux's pid_max is at most 2^22: an input's pids live in a block. */
 #define PIDBITS		22
 
-/*
- * A table of processes by key or by pid: open addressing over their
- * indices + 1 (0: empty), the hashes made again from the processes
- * when it grows, so that a slot costs 4 bytes, not 12.
- */
-struct ptab {
-	uint32_t	*v;
-	size_t		 n, cap;
-};
-
 static struct psthread	*threads;	/* index 0 unused */
 static size_t		 nthreads = 1, capthreads;
 static struct psproc	*procs;
 static size_t		 nprocs, capprocs;
-static struct ptab	 pbykey, pbypid;
+static struct ltix	 pbykey, pbypid;	/* processes by key, by pid */
 static struct ltmap	 tbyid;
 
 /*
@@ -129,83 +119,35 @@ eqpid(const void *arg, uint32_t v)
 }
 
 static uint64_t
-hashkey(uint32_t v)
+hashkey(const void *ctx, uint32_t v)
 {
+	(void)ctx;
 	return lt_mix(key(&procs[v]));
 }
 
 static uint64_t
-hashpid(uint32_t v)
+hashpid(const void *ctx, uint32_t v)
 {
+	(void)ctx;
 	return lt_mix(procs[v].pid);
-}
-
-/*
- * The slot of t for hash h where eq(arg, index) holds, or else the
- * empty slot where it would go.
- */
-static uint32_t *
-pt_slot(const struct ptab *t, uint64_t h,
-    int (*eq)(const void *, uint32_t), const void *arg)
-{
-	size_t i;
-
-	for (i = h & (t->cap - 1); t->v[i] != 0; i = (i + 1) & (t->cap - 1))
-		if (eq(arg, t->v[i] - 1))
-			return &t->v[i];
-	return &t->v[i];
 }
 
 /* The process found in t for h, or -1. */
 static long
-pt_get(const struct ptab *t, uint64_t h,
+pt_get(const struct ltix *t, uint64_t h,
     int (*eq)(const void *, uint32_t), const void *arg)
 {
-	uint32_t *v;
+	uint32_t *v = lt_ix_get(t, h, eq, arg);
 
-	if (t->cap == 0)
-		return -1;
-	v = pt_slot(t, h, eq, arg);
-	return *v != 0 ? (long)*v - 1 : -1;
-}
-
-/* Slot value v (a process + 1) into the first free slot from hash h. */
-static void
-pt_place(struct ptab *t, uint64_t h, uint32_t v)
-{
-	size_t i;
-
-	for (i = h & (t->cap - 1); t->v[i] != 0; i = (i + 1) & (t->cap - 1))
-		;
-	t->v[i] = v;
+	return v != NULL && *v != 0 ? (long)*v - 1 : -1;
 }
 
 /* Process p into t, which does not hold it; hash() gives hashes. */
 static void
-pt_put(struct ptab *t, uint32_t p, uint64_t (*hash)(uint32_t))
+pt_put(struct ltix *t, uint32_t p, uint64_t (*hash)(const void *, uint32_t))
 {
-	uint32_t *ov = t->v;
-	size_t oc = t->cap, j;
-
-	/* Three quarters full at most: linear probing stays short. */
-	if ((t->n + 1) * 4 > t->cap * 3) {
-		t->cap = t->cap != 0 ? t->cap * 2 : 256;
-		t->v = lt_calloc(t->cap, sizeof(*t->v));
-		for (j = 0; j < oc; j++)
-			if (ov[j] != 0)
-				pt_place(t, hash(ov[j] - 1), ov[j]);
-		free(ov);
-		lt_trim();
-	}
-	pt_place(t, hash(p), p + 1);
-	t->n++;
-}
-
-static void
-pt_free(struct ptab *t)
-{
-	free(t->v);
-	memset(t, 0, sizeof(*t));
+	lt_ix_room(t, hash, NULL);
+	lt_ix_set(t, lt_ix_get(t, hash(NULL, p), NULL, NULL), p);
 }
 
 /*
@@ -789,8 +731,8 @@ ps_procs_free(void)
 	free(order);
 	free(wide);
 	lt_map_free(&tbyid);
-	pt_free(&pbykey);
-	pt_free(&pbypid);
+	lt_ix_free(&pbykey);
+	lt_ix_free(&pbypid);
 	threads = NULL;
 	procs = NULL;
 	starts = NULL;
