@@ -138,12 +138,21 @@ recycle(struct ltbuf *b)
 		lt_buf_free(b);
 }
 
-/* A buffer for a root, from the pool if it has one. */
+/*
+ * Room for n more bytes in a root's buffer, from the pool if it has
+ * none.  A new one is made of n bytes, not lt_buf_grow()'s 256: most
+ * roots hold one packet, of one item, and the thousands kept would
+ * take memory (and page faults) for nothing.
+ */
 static void
-fresh(struct ltbuf *b)
+fresh(struct ltbuf *b, size_t n)
 {
 	if (b->cap == 0 && nbpool > 0)
 		*b = bpool[--nbpool];
+	if (b->cap == 0 && n > 0) {
+		b->p = lt_malloc(n);
+		b->cap = n;
+	}
 }
 
 static struct stack *
@@ -297,8 +306,8 @@ keep(struct root *r, const struct ptitem *it, const char *p)
 {
 	struct ptitem x = *it;
 
-	fresh(&r->bytes);
-	fresh(&r->items);
+	fresh(&r->bytes, it->len);
+	fresh(&r->items, sizeof(x));
 	x.off = r->bytes.n;
 	lt_buf_add(&r->bytes, p, it->len);
 	lt_buf_add(&r->items, &x, sizeof(x));
