@@ -62,6 +62,7 @@ struct stack {
 	struct span	 left[LEFT];	/* the last roots that left */
 	unsigned	 nleft, nextleft;
 	int64_t		 leftmax;	/* no end of theirs is later */
+	int64_t		 maxend;	/* nor of its roots', when it has */
 	int		 used;		/* since the last pt_roots_sweep() */
 };
 
@@ -297,6 +298,8 @@ push(uint32_t track, struct stack *st, int64_t start, int64_t end)
 	}
 	r->start = start;
 	r->end = end;
+	if (depth(st) == 1 || end > st->maxend)
+		st->maxend = end;
 	return r;
 }
 
@@ -333,6 +336,8 @@ pt_roots_hold(uint32_t track, int64_t start, int64_t end,
 		if (r->start == start) {
 			if (end > r->end)
 				r->end = end;
+			if (end > st->maxend)
+				st->maxend = end;
 			keep(r, it, p);
 			return;
 		}
@@ -413,6 +418,13 @@ pt_roots_cross(uint32_t track, int64_t start, int64_t end)
 		    (start < r0 && r0 < end && end < r1))
 			return 1;	/* one that left lately */
 	}
+	/*
+	 * Nor does one that starts after they end, which is most: the
+	 * loop below would pass over CROSSLOOK roots before it, in as
+	 * many places in memory, to find nothing.
+	 */
+	if (start >= st->maxend)
+		return 0;
 	for (i = depth(st), n = 0; i > 0 && n < CROSSLOOK; i--) {
 		r = at(st, i - 1);
 		if (r->start > start) {
@@ -432,13 +444,23 @@ pt_roots_cross(uint32_t track, int64_t start, int64_t end)
 	return 0;
 }
 
-/* The root of a track that starts at ts, or NULL (roots are in order). */
+/*
+ * The root of a track that starts at ts, or NULL (roots are in order).
+ * Most times asked for are those of roots let go of, from the oldest
+ * of the newest (push): between the newest of the oldest and the
+ * oldest of the newest, which two looks tell, not a search of the
+ * whole stack, far in memory.
+ */
 static struct root *
 find(struct stack *st, int64_t ts)
 {
 	size_t lo = 0, hi = depth(st), mid;
 	struct root *r;
 
+	if (st->nbot > 0 && st->nring > 0 &&
+	    ts > st->bot[st->nbot - 1].start &&
+	    ts < st->ring[st->head].start)
+		return NULL;
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
 		r = at(st, mid);
@@ -598,6 +620,8 @@ thaw(uint32_t track)
 		r = at(st, i);
 		r->start = last + pb_takezigzag(&p);
 		r->end = r->start + pb_takezigzag(&p);
+		if (i == 0 || r->end > st->maxend)
+			st->maxend = r->end;
 		last = r->start;
 		n = pb_takevarint(&p);
 		for (j = 0; j < n; j++) {
