@@ -185,8 +185,9 @@ pt_seq_use(uint32_t id, uint64_t track)
 	struct seq *sq;
 	int t;
 
-	seqs = lt_grow_zero(seqs, &capseqs, &nseqs, (size_t)id + 1,
-	    sizeof(*seqs));
+	if (id >= nseqs)	/* a call for every record, else */
+		seqs = lt_grow_zero(seqs, &capseqs, &nseqs, (size_t)id + 1,
+		    sizeof(*seqs));
 	sq = &seqs[id];
 	cur = id;
 	if (sq->gen == gen)

@@ -208,8 +208,9 @@ seqat(size_t id, int64_t ts)
 {
 	struct seqout *so;
 
-	seqout = lt_grow_zero(seqout, &capseqout, &nseqout, id + 1,
-	    sizeof(*seqout));
+	if (id >= nseqout)	/* a call for every packet, else */
+		seqout = lt_grow_zero(seqout, &capseqout, &nseqout, id + 1,
+		    sizeof(*seqout));
 	so = &seqout[id];
 	if (so->cold && so->coldts <= ts)
 		thaw(so, (uint32_t)id);
@@ -448,8 +449,9 @@ inslot(size_t i, int64_t ts, uint32_t track)
 {
 	struct span *sp;
 
-	spans = lt_grow_zero(spans, &capspans, &nspans, (size_t)track + 1,
-	    sizeof(*spans));
+	if (track >= nspans)
+		spans = lt_grow_zero(spans, &capspans, &nspans,
+		    (size_t)track + 1, sizeof(*spans));
 	sp = &spans[track];
 	if (sp->n++ == 0)
 		sp->lo = sp->hi = ts;
