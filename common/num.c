@@ -182,23 +182,68 @@ static const char pairs[] =
     "50515253545556575859606162636465666768697071727374"
     "75767778798081828384858687888990919293949596979899";
 
-size_t
-lt_u64_fmt(char *buf, uint64_t v)
+/* v, below 10^4, as exactly four digits at w. */
+static inline void
+four(char *w, uint32_t v)
 {
-	char tmp[LT_NUMBUF], *q = tmp + sizeof(tmp);
-	size_t n;
+	memcpy(w, pairs + v / 100 * 2, 2);
+	memcpy(w + 2, pairs + v % 100 * 2, 2);
+}
 
-	for (; v >= 100; v /= 100) {
+/* v, below 10^8, as exactly eight digits at w. */
+static inline void
+eightdig(char *w, uint32_t v)
+{
+	four(w, v / 10000);
+	four(w + 4, v % 10000);
+}
+
+/*
+ * v, below 10^8, at w without leading zeros; the number of digits.  It
+ * is counted first, so that the digits go straight to their place.
+ */
+static inline size_t
+upto8(char *w, uint32_t v)
+{
+	size_t n;
+	char *q;
+
+	if (v < 10000)
+		n = v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : 4;
+	else
+		n = v < 100000 ? 5 : v < 1000000 ? 6 : v < 10000000 ? 7 : 8;
+	for (q = w + n; v >= 100; v /= 100) {
 		q -= 2;
 		memcpy(q, pairs + v % 100 * 2, 2);
 	}
-	if (v >= 10) {
-		q -= 2;
-		memcpy(q, pairs + v * 2, 2);
-	} else
-		*--q = (char)('0' + v);
-	n = (size_t)(tmp + sizeof(tmp) - q);
-	memcpy(buf, q, n);
+	if (v >= 10)
+		memcpy(q - 2, pairs + v * 2, 2);
+	else
+		q[-1] = (char)('0' + v);
+	return n;
+}
+
+/*
+ * In 32-bit pieces of eight digits: a ts of a log has 16, and the
+ * pieces are made side by side, not by a chain of 64-bit divisions.
+ */
+size_t
+lt_u64_fmt(char *buf, uint64_t v)
+{
+	size_t n;
+
+	if (v < 100000000)
+		n = upto8(buf, (uint32_t)v);
+	else if (v < 10000000000000000ULL) {
+		n = upto8(buf, (uint32_t)(v / 100000000));
+		eightdig(buf + n, (uint32_t)(v % 100000000));
+		n += 8;
+	} else {
+		n = upto8(buf, (uint32_t)(v / 10000000000000000ULL));
+		eightdig(buf + n, (uint32_t)(v / 100000000 % 100000000));
+		eightdig(buf + n + 8, (uint32_t)(v % 100000000));
+		n += 16;
+	}
 	buf[n] = '\0';
 	return n;
 }
