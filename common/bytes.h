@@ -3,7 +3,8 @@
  * bytes.h: short copies and compares, inline: the pieces of a record and
  * the texts of ids are a few bytes, and a call to memcpy or memcmp costs
  * more than the loads, which may overlap, that these make.  For jsonw.c,
- * ltpair, ltparse and ltproto.
+ * ltpair, ltparse and ltproto.  And eight digits read as one word, for
+ * num.c and the timestamps of ltparse's log lines.
  */
 #ifndef LT_BYTES_H
 #define LT_BYTES_H
@@ -69,6 +70,38 @@ lt_same(const char *a, const char *b, size_t n)
 	}
 	return n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] &&
 	    a[n - 1] == b[n - 1]);
+}
+
+/* The eight bytes at p, the first in the low byte. */
+static inline uint64_t
+lt_load8(const char *p)
+{
+	const unsigned char *b = (const unsigned char *)p;
+
+	/* Written out, so that the compiler makes it one load. */
+	return (uint64_t)b[0] | (uint64_t)b[1] << 8 | (uint64_t)b[2] << 16 |
+	    (uint64_t)b[3] << 24 | (uint64_t)b[4] << 32 |
+	    (uint64_t)b[5] << 40 | (uint64_t)b[6] << 48 |
+	    (uint64_t)b[7] << 56;
+}
+
+/* Are the eight bytes of x (lt_load8) all digits? */
+static inline int
+lt_eight(uint64_t x)
+{
+	return ((x & 0xF0F0F0F0F0F0F0F0ULL) |
+	    (((x + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) >> 4)) ==
+	    0x3333333333333333ULL;
+}
+
+/* The eight digits of x (lt_load8) as a number: pairs, fours, eight. */
+static inline uint64_t
+lt_value8(uint64_t x)
+{
+	x = (x & 0x0F0F0F0F0F0F0F0FULL) * 2561 >> 8;
+	x = (x & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
+	return (x & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32 &
+	    0xFFFFFFFFULL;
 }
 
 #endif

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "lt.h"
+#include "bytes.h"
 
 #define ISDIGIT(c)	((unsigned)(c) - '0' < 10)
 
@@ -89,38 +90,6 @@ lt_dec_parse(const char *p, size_t n, int scale, int64_t *out)
 	return LT_NUM_OK;
 }
 
-/* The eight bytes at p, the first in the low byte. */
-static uint64_t
-load8(const char *p)
-{
-	const unsigned char *b = (const unsigned char *)p;
-
-	/* Written out, so that the compiler makes it one load. */
-	return (uint64_t)b[0] | (uint64_t)b[1] << 8 | (uint64_t)b[2] << 16 |
-	    (uint64_t)b[3] << 24 | (uint64_t)b[4] << 32 |
-	    (uint64_t)b[5] << 40 | (uint64_t)b[6] << 48 |
-	    (uint64_t)b[7] << 56;
-}
-
-/* Are the eight bytes of x (load8) all digits? */
-static int
-eight(uint64_t x)
-{
-	return ((x & 0xF0F0F0F0F0F0F0F0ULL) |
-	    (((x + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) >> 4)) ==
-	    0x3333333333333333ULL;
-}
-
-/* The eight digits of x (load8) as a number: pairs, fours, eight. */
-static uint64_t
-value8(uint64_t x)
-{
-	x = (x & 0x0F0F0F0F0F0F0F0FULL) * 2561 >> 8;
-	x = (x & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
-	return (x & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32 &
-	    0xFFFFFFFFULL;
-}
-
 /*
  * lt1 microseconds: -?D+(.D{1,3})? exactly, to nanoseconds.  The digits
  * of a ts (16 of them today) are taken eight at a time.
@@ -136,14 +105,15 @@ lt_us_parse(const char *p, size_t n, int64_t *ns)
 		neg = 1;
 		q = ++p;
 	}
-	if (end - p >= 16 && eight(a = load8(p)) && eight(b = load8(p + 8))) {
-		v = value8(a) * 100000000 + value8(b);
+	if (end - p >= 16 && lt_eight(a = lt_load8(p)) &&
+	    lt_eight(b = lt_load8(p + 8))) {
+		v = lt_value8(a) * 100000000 + lt_value8(b);
 		/* What the 16th digit's check below would say. */
 		if (v / 10 > (uint64_t)INT64_MAX / 10 / 1000)
 			return LT_NUM_RANGE;
 		p += 16;
-	} else if (end - p >= 8 && eight(a = load8(p))) {
-		v = value8(a);
+	} else if (end - p >= 8 && lt_eight(a = lt_load8(p))) {
+		v = lt_value8(a);
 		p += 8;
 	}
 	/* 15 digits, times 1000, stay below 2^63: no check for them. */
@@ -311,14 +281,17 @@ lt_int_parse(const char *p, size_t n, int64_t *v)
 int
 lt_uint_parse(const char *p, size_t n, uint64_t *v)
 {
-	uint64_t u = 0;
-	size_t i;
+	uint64_t u = 0, x;
+	size_t i = 0;
 	unsigned d;
 
 	if (n == 0 || (p[0] == '0' && n > 1))
 		return LT_NUM_SYNTAX;
+	/* Eight digits at a time, up to 16: a thread id of a log has 15. */
+	for (; n - i >= 8 && i < 16 && lt_eight(x = lt_load8(p + i)); i += 8)
+		u = u * 100000000 + lt_value8(x);
 	/* 19 digits always fit: look for a range error only beyond. */
-	for (i = 0; i < n && i < 19; i++) {
+	for (; i < n && i < 19; i++) {
 		if ((d = (unsigned)p[i] - '0') > 9)
 			return LT_NUM_SYNTAX;
 		u = u * 10 + d;

@@ -136,10 +136,16 @@ static int
 parsets(const char *v, size_t n, struct pslog *lg)
 {
 	const char *p = v, *end = v + n, *f;
-	uint64_t ip = 0, fr = 0;
+	uint64_t ip = 0, fr = 0, a, b;
 	int k, scale, round = 0;
 
 	lg->tsus.p = NULL;
+	/* The 16 digits of a microsecond time, as two words. */
+	if (end - v >= 16 && lt_eight(a = lt_load8(v)) &&
+	    lt_eight(b = lt_load8(v + 8))) {
+		ip = lt_value8(a) * 100000000 + lt_value8(b);
+		p = v + 16;
+	}
 	while (p < end && (unsigned)*p - '0' <= 9 && p - v < 16)
 		ip = ip * 10 + (uint64_t)(*p++ - '0');
 	if (p == v || (p < end && *p != '.') || (p < end && p + 1 == end))
