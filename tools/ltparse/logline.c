@@ -258,23 +258,36 @@ crashtext(struct pslog *lg)
 }
 
 /*
- * A PID or TID, at most max.  The lines of one thread often come in a
- * run: the last text read and its value are kept, so as not to read the
- * same digits again.
+ * A PID or TID, at most max.  The lines of a process come from a few
+ * threads, in runs that interleave (a worker's main thread and its
+ * prefetch thread): the last texts read and their values are kept, so
+ * as not to read the same digits again.  Four keep nearly all of them.
  */
 static int
 idval(struct psidc *c, const char *v, size_t n, uint64_t max, uint64_t *id)
 {
-	if (n != 0 && n == c->n && lt_same(v, c->text, n)) {
-		*id = c->id;
+	unsigned e = c->hit;
+
+	/* An empty entry has n 0, and so has no id. */
+	if (n != 0 && n == c->e[e].n && lt_same(v, c->e[e].text, n)) {
+		*id = c->e[e].id;
 		return 0;
 	}
+	for (e = 0; n != 0 && e < PS_IDCACHE; e++)
+		if (n == c->e[e].n && lt_same(v, c->e[e].text, n)) {
+			c->hit = e;
+			*id = c->e[e].id;
+			return 0;
+		}
 	if (lt_uint_parse(v, n, id) != LT_NUM_OK || *id > max)
 		return -1;
-	if (n <= sizeof(c->text)) {
-		memcpy(c->text, v, n);
-		c->n = (unsigned char)n;
-		c->id = *id;
+	if (n <= sizeof(c->e[0].text)) {
+		e = c->next;
+		c->next = (e + 1) % PS_IDCACHE;
+		lt_put(c->e[e].text, v, n);
+		c->e[e].n = (unsigned char)n;
+		c->e[e].id = *id;
+		c->hit = e;
 	}
 	return 0;
 }

@@ -48,11 +48,17 @@ struct pskv {
 	size_t		 vn;
 };
 
-/* The last PID or TID text read, and its value. */
+/* The last PID or TID texts read, and their values. */
+#define PS_IDCACHE	4
+
 struct psidc {
-	char		 text[20];
-	unsigned char	 n;		/* 0: none */
-	uint64_t	 id;
+	struct {
+		char		 text[20];
+		unsigned char	 n;	/* 0: none */
+		uint64_t	 id;
+	}		 e[PS_IDCACHE];
+	unsigned	 hit;		/* the entry that matched last */
+	unsigned	 next;		/* the entry replaced next */
 };
 
 /*
