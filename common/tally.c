@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "lt.h"
+#include "bytes.h"
 #include "strtab.h"
 #include "tally.h"
 
@@ -20,11 +21,17 @@ struct stat1 {
 	char	*val;
 };
 
-/* The last string looked up in a table. */
+/* The last strings looked up in a table. */
+#define NMEMO	8
+
 struct memo {
-	char		 p[24];
-	size_t		 n;		/* SIZE_MAX: none */
-	size_t		 i;
+	struct {
+		char	 p[24];
+		size_t	 n1;		/* length + 1; 0: none */
+		size_t	 i;
+	}		 e[NMEMO];
+	unsigned	 hit;		/* the entry found last */
+	unsigned	 next;		/* the entry replaced next */
 };
 
 /* B events still open, per thread, for the span times of B/E pairs. */
@@ -51,8 +58,8 @@ static struct ltstrtab	 threads;
 static struct opens	*thr;
 static size_t		 capthr;
 static struct ltbuf	 thrkey;	/* pid TAB tid */
-static struct memo	 pidmemo = { "", SIZE_MAX, 0 };
-static struct memo	 catmemo = { "", SIZE_MAX, 0 };
+static struct memo	 pidmemo;
+static struct memo	 catmemo;
 
 void
 lt_tally_stat(struct ltrd *rd, char *line)
@@ -104,21 +111,32 @@ lt_tally_stat(struct ltrd *rd, char *line)
 }
 
 /*
- * The index of f in t, remembering the last one looked up: records of
- * one process, and of one category, come in runs.
+ * The index of f in t, remembering the last ones looked up: records of
+ * one process, and of one category, come in runs, and the runs of a
+ * few processes (a rank's workers) interleave.
  */
 static size_t
 memoget(struct memo *m, struct ltstrtab *t, const struct ltfield *f,
     int *isnew)
 {
+	unsigned e = m->hit;
+
 	*isnew = 0;
-	if (f->n == m->n && memcmp(f->p, m->p, f->n) == 0)
-		return m->i;
-	m->i = lt_strtab_get(t, f->p, f->n, isnew);
-	m->n = f->n <= sizeof(m->p) ? f->n : SIZE_MAX;
-	if (m->n != SIZE_MAX)
-		memcpy(m->p, f->p, f->n);
-	return m->i;
+	if (f->n + 1 == m->e[e].n1 && lt_same(f->p, m->e[e].p, f->n))
+		return m->e[e].i;
+	for (e = 0; e < NMEMO; e++)
+		if (f->n + 1 == m->e[e].n1 && lt_same(f->p, m->e[e].p, f->n)) {
+			m->hit = e;
+			return m->e[e].i;
+		}
+	e = m->next;
+	m->next = (e + 1) % NMEMO;
+	m->hit = e;
+	m->e[e].i = lt_strtab_get(t, f->p, f->n, isnew);
+	m->e[e].n1 = f->n <= sizeof(m->e[e].p) ? f->n + 1 : 0;
+	if (m->e[e].n1 != 0)
+		memcpy(m->e[e].p, f->p, f->n);
+	return m->e[e].i;
 }
 
 /* The summed span time of a category: its index, added if new. */
@@ -453,5 +471,6 @@ lt_tally_free(void)
 	tsmax = INT64_MIN;
 	thr = NULL;
 	capthr = 0;
-	pidmemo.n = catmemo.n = SIZE_MAX;
+	memset(&pidmemo, 0, sizeof(pidmemo));
+	memset(&catmemo, 0, sizeof(catmemo));
 }
