@@ -48,11 +48,25 @@ static struct psstart {
 }			*starts;
 static size_t		 capstarts;
 static int		 nstate = 1;
-/* The thread ps_thread() gave last, its process and its tid. */
-static uint32_t		 lastthread, lastproc, lasttid;
-static char		 thid[48];	/* ps_threadid()'s, of thread thidof */
-static size_t		 thidn;
-static uint32_t		 thidof;
+/*
+ * The threads ps_thread() gave last, each with what finds it (its OS
+ * id, its process's key and input: none changes once made), its
+ * process, its tid and the "\tpid\ttid\t-\t" of its records once made
+ * (idn 0: not yet); the one given last is recent[cur].
+ */
+#define NRECENT		4
+
+static struct recent {
+	uint64_t	 os;
+	uint64_t	 key;
+	uint32_t	 in;
+	uint32_t	 thread;	/* 0: none */
+	uint32_t	 proc;
+	uint32_t	 tid;
+	uint32_t	 idn;
+	char		 id[44];
+}			 recent[NRECENT];
+static unsigned		 cur, nextrecent;
 static uint32_t		*order;		/* threadnames()'s */
 static size_t		 caporder;
 static int64_t		*wide;		/* rw()'s */
@@ -281,20 +295,28 @@ ps_thread(const struct pspin *in, uint64_t pid, uint64_t os,
 {
 	struct psthread *th;
 	struct psproc *pr;
+	struct recent *r;
 	uint32_t t, p, n;
+	uint64_t k;
+	unsigned i, e;
 
-	/* The lines of a thread often come in a run. */
-	if (lastthread != 0 && thos(&threads[lastthread]) == os &&
-	    procs[lastproc].in == in->index &&
-	    key(&procs[lastproc]) == ((uint64_t)in->block << 32 | pid))
-		goto found;
-	p = getproc(in, pid);
-	if ((t = findthread(p, os, &n)) != 0) {
-		lastthread = t;
-		lastproc = p;
-		lasttid = n;
-		goto found;
+	/*
+	 * The lines of a thread come in runs, and the runs of a process's
+	 * few threads interleave.
+	 */
+	k = (uint64_t)in->block << 32 | pid;
+	for (i = 0; i < NRECENT; i++) {
+		e = (cur + i) % NRECENT;
+		r = &recent[e];
+		if (r->os == os && r->key == k && r->in == in->index &&
+		    r->thread != 0) {
+			cur = e;
+			goto found;
+		}
 	}
+	p = getproc(in, pid);
+	if ((t = findthread(p, os, &n)) != 0)
+		goto recent;
 	/* next has 28 bits. */
 	if (nthreads >= (1U << 28) - 1)
 		lt_die(LT_EXIT_SYS, "too many threads");
@@ -314,13 +336,23 @@ ps_thread(const struct pspin *in, uint64_t pid, uint64_t os,
 			mapthread(t, p, n--);
 	else if (n > LISTMAX + 1)
 		mapthread((uint32_t)nthreads, p, n);
-	lastthread = (uint32_t)nthreads++;
-	lastproc = p;
-	lasttid = pr->nthreads;
+	t = (uint32_t)nthreads++;
+	n = pr->nthreads;
+recent:
+	cur = nextrecent;
+	nextrecent = (cur + 1) % NRECENT;
+	r = &recent[cur];
+	r->os = os;
+	r->key = k;
+	r->in = in->index;
+	r->thread = t;
+	r->proc = p;
+	r->tid = n;
+	r->idn = 0;
 found:
 	if (prp != NULL)
-		*prp = &procs[lastproc];
-	return &threads[lastthread];
+		*prp = &procs[recent[cur].proc];
+	return &threads[recent[cur].thread];
 }
 
 /* Has an event made the thread (in, pid, os)? */
@@ -338,23 +370,25 @@ ps_hasthread(const struct pspin *in, uint64_t pid, uint64_t os)
 
 /*
  * "\tpid\ttid\t-\t" of the thread ps_thread() gave last, for its
- * lines: made when the thread changes (its lines come in runs), not
- * kept for every thread.
+ * lines: made once it is among the recent ones (its lines come in
+ * runs), not kept for every thread.
  */
 const char *
 ps_threadid(size_t *n)
 {
-	if (lastthread != thidof) {
-		thid[0] = '\t';
-		thidn = 1 + lt_u64_fmt(thid + 1, procpid(&procs[lastproc]));
-		thid[thidn++] = '\t';
-		thidn += lt_u64_fmt(thid + thidn, lasttid);
-		memcpy(thid + thidn, "\t-\t", 3);
-		thidn += 3;
-		thidof = lastthread;
+	struct recent *r = &recent[cur];
+
+	if (r->idn == 0) {
+		r->id[0] = '\t';
+		r->idn = 1 + (uint32_t)lt_u64_fmt(r->id + 1,
+		    procpid(&procs[r->proc]));
+		r->id[r->idn++] = '\t';
+		r->idn += (uint32_t)lt_u64_fmt(r->id + r->idn, r->tid);
+		memcpy(r->id + r->idn, "\t-\t", 3);
+		r->idn += 3;
 	}
-	*n = thidn;
-	return thid;
+	*n = r->idn;
+	return r->id;
 }
 
 static int
@@ -742,5 +776,6 @@ ps_procs_free(void)
 	nthreads = 1;
 	capthreads = nprocs = capprocs = capstarts = nbigs = capbigs = 0;
 	caporder = nwide = capwide = 0;
-	lastthread = lastproc = lasttid = thidof = 0;
+	memset(recent, 0, sizeof(recent));
+	cur = nextrecent = 0;
 }
