@@ -275,9 +275,21 @@ idcol(const struct ltfield *f)
 {
 	struct ltjson j;
 	int64_t v;
+	size_t i;
 
 	if (LT_ISNONE(*f))
 		return 0;
+	/*
+	 * Up to 18 digits, the first not 0 unless alone: canonical, within
+	 * int64 and not "-0", what every record has; its value is not
+	 * wanted.
+	 */
+	if (f->n - 1 < 18 && (f->p[0] != '0' || f->n == 1)) {
+		for (i = 0; i < f->n && (unsigned)f->p[i] - '0' <= 9; i++)
+			;
+		if (i == f->n)
+			return 0;
+	}
 	if (f->n > 0 && f->p[0] == '"')
 		return lt_json_whole(f->p, f->n, NULL, &j) == LT_JSON_OK &&
 		    j.type == '"' && j.flags == 0 ? 0 : -1;
