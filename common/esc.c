@@ -41,10 +41,52 @@ lt_utf8_len(const unsigned char *s, size_t n)
 	return 4;
 }
 
-/* True when the bytes are printable ASCII without '"' or '\'. */
+#define ONES	0x0101010101010101ULL
+#define LOW7	0x7f7f7f7f7f7f7f7fULL
+
+/* 0x80 in each byte of v that is zero, 0 in the others, exactly. */
+static uint64_t
+zerobytes(uint64_t v)
+{
+	return ~(((v & LOW7) + LOW7) | v | LOW7);
+}
+
+/*
+ * Not 0 when a byte of v is not printable ASCII or is '"' or '\'.  On
+ * the low seven bits of a byte, + 0x60 sets the high bit from 0x20 on,
+ * + 0x01 at 0x7f; no sum carries into the next byte.
+ */
+static uint64_t
+notplain8(uint64_t v)
+{
+	uint64_t low = v & LOW7;
+
+	return ((~(low + ONES * 0x60) | (low + ONES) | v) & ONES * 0x80) |
+	    zerobytes(v ^ ONES * '"') | zerobytes(v ^ ONES * '\\');
+}
+
+/*
+ * True when the bytes are printable ASCII without '"' or '\'.  The
+ * names and categories of a stream have 4 to 16 bytes, shorter than a
+ * block of lt_scan_plain: they are looked at in one word, or two, made
+ * of loads that overlap.
+ */
 int
 lt_esc_plain(const char *p, size_t n)
 {
+	uint64_t a, b;
+	uint32_t c, d;
+
+	if (n >= 8 && n <= 16) {
+		memcpy(&a, p, 8);
+		memcpy(&b, p + n - 8, 8);
+		return (notplain8(a) | notplain8(b)) == 0;
+	}
+	if (n >= 4 && n < 8) {
+		memcpy(&c, p, 4);
+		memcpy(&d, p + n - 4, 4);
+		return notplain8((uint64_t)c << 32 | d) == 0;
+	}
 	return lt_scan_plain(p, p + n) == p + n;
 }
 
