@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "core.h"
+#include "bytes.h"
 #include "scan.h"
 
 static const char *stdin_only[] = { "-" };
@@ -329,6 +330,28 @@ timecol(const struct ltrec *rec, int i, const char **why, int64_t ns[2],
 	return 0;
 }
 
+/*
+ * Is an extra column plain (lt_obj_plain)?  The extras of a stream are
+ * mostly the same few ({"cname":"generic_work"}): the last one found
+ * plain is kept, and the same bytes are not looked at again.
+ */
+static int
+extraplain(const struct ltfield *f)
+{
+	static char last[64];
+	static size_t lastn;		/* 0: none */
+
+	if (f->n == lastn && lastn != 0 && lt_same(f->p, last, f->n))
+		return 1;
+	if (!lt_obj_plain(f->p, f->n))
+		return 0;
+	if (f->n <= sizeof(last)) {
+		memcpy(last, f->p, f->n);
+		lastn = f->n;
+	}
+	return 1;
+}
+
 /* The phases whose args a JSON writer only looks at under #valid. */
 static int
 looked(int ph)
@@ -399,7 +422,8 @@ lt_rec_checkts(const struct ltrec *rec, const char **why, int *col,
 		default:
 			if (how == LT_CHECK_LOOK && i == LT_ARGS &&
 			    looked(f[LT_PH].p[0]) ? lt_obj_sound(f[i].p,
-			    f[i].n) : lt_obj_plain(f[i].p, f[i].n))
+			    f[i].n) : i == LT_EXTRA ? extraplain(&f[i]) :
+			    lt_obj_plain(f[i].p, f[i].n))
 				break;
 			if (lt_json_whole(f[i].p, f[i].n, NULL, &j) !=
 			    LT_JSON_OK) {
