@@ -402,6 +402,16 @@ lt1() {
 	lt1 "$T/s" '5	i	-9223372036854775809	1	-	c	n	{}	{}'
 	run -1 --separate-stderr ltjson "$T/s"
 	[ "$stderr" = "ltjson: $T/s:2: column pid: not an integer, a JSON string or -" ]
+	# 0 and 18 digits as they are; a leading 0 is no JSON number
+	lt1 "$T/s" '5	i	0	123456789012345678	-	c	n	{}	{}'
+	run -0 ltjson "$T/s"
+	[ "${lines[1]}" = '{"ts":5,"ph":"i","pid":0,"tid":123456789012345678,"cat":"c","name":"n"}' ]
+	lt1 "$T/s" '5	i	01	1	-	c	n	{}	{}'
+	run -1 --separate-stderr ltjson "$T/s"
+	[ "$stderr" = "ltjson: $T/s:2: column pid: not an integer, a JSON string or -" ]
+	lt1 "$T/s" '5	i	1	00000000000000007	-	c	n	{}	{}'
+	run -1 --separate-stderr ltjson "$T/s"
+	[ "$stderr" = "ltjson: $T/s:2: column tid: not an integer, a JSON string or -" ]
 }
 
 @test "a trace that starts before 1970 gets a negative offset, not clamped" {

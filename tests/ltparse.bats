@@ -5,6 +5,7 @@ bats_require_minimum_version 1.5.0
 load helper
 
 D="$DATA/ltparse"
+INT64_MAX=9223372036854775807
 
 
 # parts N OUT ERR ARG...: ltparse -P k/N ARG... for k = 1 to N, one after
@@ -751,6 +752,26 @@ shareparts() {
 	# -0 is 0; a tid above 2^32-1 gets an id Perfetto takes, and a name
 	[ "${lines[5]}" = $'-0.002\tX\t0\t4123492782\t0.001\t\t\t{}\t{}' ]
 	[ "${lines[6]}" = $'-\tM\t0\t4123492782\t-\t\tthread_name\t{"name":"tid 99999999999999"}\t{}' ]
+}
+
+@test "ltparse: a JSON tid of 10 to 19 digits is named after itself, digit for digit" {
+	# Every length, and zeros inside each group of eight digits, which
+	# the number is written in.
+	local t ids=() json= i
+	for ((i = 10; i <= 19; i++)); do
+		ids+=("${INT64_MAX:0:i}")
+	done
+	ids+=(10000000000000000 100000000000000000 9000000000000000001 \
+	    1000000010000000100)
+	for t in "${ids[@]}"; do
+		json="$json${json:+,}{\"ph\":\"i\",\"ts\":1,\"pid\":1,\"tid\":$t}"
+	done
+	printf '[%s]' "$json" > "$BATS_TEST_TMPDIR/t.json"
+	run -0 ltparse "$BATS_TEST_TMPDIR/t.json"
+	for t in "${ids[@]}"; do
+		[[ "$output" == *$'\tthread_name\t{"name":"tid '"$t"$'"}\t'* ]] ||
+		    { echo "no name for tid $t"; return 1; }
+	done
 }
 
 @test "ltparse: -n moves JSON pids to the node's block, names get the node" {
