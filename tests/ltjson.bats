@@ -85,24 +85,12 @@ lt1() {
 }
 
 @test "bad columns are named: ts, ph, pid, args, extra, name" {
-	lt1 "$T/s" "1.2345	B	1	1	-	c	n	{}	{}"
-	run -1 --separate-stderr ltjson "$T/s"
-	[ "$stderr" = "ltjson: $T/s:2: column ts: not microseconds (-?D+ with at most 3 decimals) or -" ]
-	lt1 "$T/s" "1	BE	1	1	-	c	n	{}	{}"
-	run -1 --separate-stderr ltjson "$T/s"
-	[ "$stderr" = "ltjson: $T/s:2: column ph: not a one-character phase" ]
-	lt1 "$T/s" "1	B	1.5	1	-	c	n	{}	{}"
-	run -1 --separate-stderr ltjson "$T/s"
-	[ "$stderr" = "ltjson: $T/s:2: column pid: not an integer, a JSON string or -" ]
-	lt1 "$T/s" '1	B	1	1	-	c	n	{"a":1,}	{}'
-	run -1 --separate-stderr ltjson "$T/s"
-	[ "$stderr" = "ltjson: $T/s:2: column args: trailing comma in object" ]
-	lt1 "$T/s" '1	B	1	1	-	c	n	{}	[1]'
-	run -1 --separate-stderr ltjson "$T/s"
-	[ "$stderr" = "ltjson: $T/s:2: column extra: not a JSON object" ]
-	lt1 "$T/s" '1	B	1	1	-	c	a"b	{}	{}'
-	run -1 --separate-stderr ltjson "$T/s"
-	[ "$stderr" = "ltjson: $T/s:2: column name: unescaped '\"' in string" ]
+	bad ltjson '#lt1\n1.2345\tB\t1\t1\t-\tc\tn\t{}\t{}\n' '2: column ts: not microseconds (-?D+ with at most 3 decimals) or -'
+	bad ltjson '#lt1\n1\tBE\t1\t1\t-\tc\tn\t{}\t{}\n' '2: column ph: not a one-character phase'
+	bad ltjson '#lt1\n1\tB\t1.5\t1\t-\tc\tn\t{}\t{}\n' '2: column pid: not an integer, a JSON string or -'
+	bad ltjson '#lt1\n1\tB\t1\t1\t-\tc\tn\t{"a":1,}\t{}\n' '2: column args: trailing comma in object'
+	bad ltjson '#lt1\n1\tB\t1\t1\t-\tc\tn\t{}\t[1]\n' '2: column extra: not a JSON object'
+	bad ltjson '#lt1\n1\tB\t1\t1\t-\tc\ta"b\t{}\t{}\n' "2: column name: unescaped '\"' in string"
 }
 
 @test "bad data stops the trace unterminated, never presented as complete" {
@@ -246,15 +234,9 @@ lt1() {
 }
 
 @test "a malformed #stat or #top directive is bad data" {
-	lt1 "$T/s" "#stat	ltparse	lines"
-	run -1 --separate-stderr ltjson "$T/s"
-	[ "$stderr" = "ltjson: $T/s:2: #stat field \"lines\" is not key=value" ]
-	lt1 "$T/s" "#top	x	{nope}"
-	run -1 --separate-stderr ltjson "$T/s"
-	[ "$stderr" = "ltjson: $T/s:2: #top x: expected a string key at byte 1" ]
-	lt1 "$T/s" "#top	traceEvents	[]"
-	run -1 --separate-stderr ltjson "$T/s"
-	[ "$stderr" = "ltjson: $T/s:2: #top traceEvents is not allowed" ]
+	bad ltjson '#lt1\n#stat\tltparse\tlines\n' '2: #stat field "lines" is not key=value'
+	bad ltjson '#lt1\n#top\tx\t{nope}\n' '2: #top x: expected a string key at byte 1'
+	bad ltjson '#lt1\n#top\ttraceEvents\t[]\n' '2: #top traceEvents is not allowed'
 }
 
 @test "non-canonical columns are repaired into valid UTF-8 and counted" {
@@ -399,19 +381,13 @@ lt1() {
 	[ "${lines[1]}" = '{"ts":5,"ph":"i","pid":-9223372036854775808,"tid":0,"cat":"c","name":"n"},' ]
 	[ "${lines[2]}" = '{"ts":5,"ph":"i","pid":9223372036854775807,"tid":0,"cat":"c","name":"n"}' ]
 	[[ "$output" == *'"repaired":2'* ]]
-	lt1 "$T/s" '5	i	-9223372036854775809	1	-	c	n	{}	{}'
-	run -1 --separate-stderr ltjson "$T/s"
-	[ "$stderr" = "ltjson: $T/s:2: column pid: not an integer, a JSON string or -" ]
+	bad ltjson '#lt1\n5\ti\t-9223372036854775809\t1\t-\tc\tn\t{}\t{}\n' '2: column pid: not an integer, a JSON string or -'
 	# 0 and 18 digits as they are; a leading 0 is no JSON number
 	lt1 "$T/s" '5	i	0	123456789012345678	-	c	n	{}	{}'
 	run -0 ltjson "$T/s"
 	[ "${lines[1]}" = '{"ts":5,"ph":"i","pid":0,"tid":123456789012345678,"cat":"c","name":"n"}' ]
-	lt1 "$T/s" '5	i	01	1	-	c	n	{}	{}'
-	run -1 --separate-stderr ltjson "$T/s"
-	[ "$stderr" = "ltjson: $T/s:2: column pid: not an integer, a JSON string or -" ]
-	lt1 "$T/s" '5	i	1	00000000000000007	-	c	n	{}	{}'
-	run -1 --separate-stderr ltjson "$T/s"
-	[ "$stderr" = "ltjson: $T/s:2: column tid: not an integer, a JSON string or -" ]
+	bad ltjson '#lt1\n5\ti\t01\t1\t-\tc\tn\t{}\t{}\n' '2: column pid: not an integer, a JSON string or -'
+	bad ltjson '#lt1\n5\ti\t1\t00000000000000007\t-\tc\tn\t{}\t{}\n' '2: column tid: not an integer, a JSON string or -'
 }
 
 @test "a trace that starts before 1970 gets a negative offset, not clamped" {
