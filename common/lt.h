@@ -377,6 +377,8 @@ uint32_t *lt_ix_get(const struct ltix *, uint64_t,
 void	lt_ix_room(struct ltix *, uint64_t (*)(const void *, uint32_t),
 	    const void *);
 void	lt_ix_set(struct ltix *, uint32_t *, uint32_t);
+void	lt_ix_add(struct ltix *, uint32_t,
+	    uint64_t (*)(const void *, uint32_t), const void *);
 void	lt_ix_free(struct ltix *);
 uint64_t lt_hash(const void *, size_t);
 uint64_t lt_mix(uint64_t);

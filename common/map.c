@@ -148,6 +148,15 @@ lt_ix_room(struct ltix *t, uint64_t (*hash)(const void *, uint32_t),
 	lt_trim();
 }
 
+/* Index i into t, which does not hold it: room, then its free slot. */
+void
+lt_ix_add(struct ltix *t, uint32_t i,
+    uint64_t (*hash)(const void *, uint32_t), const void *ctx)
+{
+	lt_ix_room(t, hash, ctx);
+	lt_ix_set(t, lt_ix_get(t, hash(ctx, i), NULL, NULL), i);
+}
+
 /* Index i into slot s of t, a free one lt_ix_get() gave. */
 void
 lt_ix_set(struct ltix *t, uint32_t *s, uint32_t i)

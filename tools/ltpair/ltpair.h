@@ -104,7 +104,6 @@ struct spans {
 	struct sleeper	*zz;		/* every thread that slept, once */
 	size_t		 nzz, capzz;
 	struct ltix	 zix;		/* their indices, by key */
-	uint64_t	 zk;		/* the key zslot() looks for */
 	struct thread	*lastth;	/* of the last record */
 	struct span	*first, *last;	/* every open span, oldest first */
 	struct span	*freel;

@@ -96,12 +96,18 @@ zkey(const char *p, size_t n, uint64_t *k)
 	return 1;
 }
 
+/* What zfind() looks for. */
+struct zwant {
+	const struct spans *sp;
+	uint64_t	 key;
+};
+
 static int
 zeq(const void *arg, uint32_t i)
 {
-	const struct spans *sp = arg;
+	const struct zwant *w = arg;
 
-	return sp->zz[i].key == sp->zk;
+	return w->sp->zz[i].key == w->key;
 }
 
 static uint64_t
@@ -112,19 +118,12 @@ zhash(const void *ctx, uint32_t i)
 	return lt_mix(sp->zz[i].key);
 }
 
-/* The slot of the sleeper of key k, or the free one where it would go. */
-static uint32_t *
-zslot(struct spans *sp, uint64_t k)
-{
-	sp->zk = k;
-	return lt_ix_get(&sp->zix, lt_mix(k), zeq, sp);
-}
-
 /* The sleeper of key k, or NULL. */
 static struct sleeper *
-zfind(struct spans *sp, uint64_t k)
+zfind(const struct spans *sp, uint64_t k)
 {
-	uint32_t *s = zslot(sp, k);
+	struct zwant w = { sp, k };
+	uint32_t *s = lt_ix_get(&sp->zix, lt_mix(k), zeq, &w);
 
 	return s != NULL && *s != 0 ? &sp->zz[*s - 1] : NULL;
 }
@@ -145,12 +144,11 @@ zsleep(struct spans *sp, struct thread *th)
 	if ((z = zfind(sp, k)) == NULL) {
 		if (sp->nzz >= UINT32_MAX - 1)
 			return;
-		lt_ix_room(&sp->zix, zhash, sp);
 		sp->zz = lt_grow(sp->zz, &sp->capzz, sp->nzz + 1,
 		    sizeof(*sp->zz));
 		z = &sp->zz[sp->nzz];
 		z->key = k;
-		lt_ix_set(&sp->zix, zslot(sp, k), (uint32_t)sp->nzz++);
+		lt_ix_add(&sp->zix, (uint32_t)sp->nzz++, zhash, sp);
 	}
 	z->now = th->now;
 	if (sp->lastth == th)

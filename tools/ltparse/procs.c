@@ -156,14 +156,6 @@ pt_get(const struct ltix *t, uint64_t h,
 	return v != NULL && *v != 0 ? (long)*v - 1 : -1;
 }
 
-/* Process p into t, which does not hold it; hash() gives hashes. */
-static void
-pt_put(struct ltix *t, uint32_t p, uint64_t (*hash)(const void *, uint32_t))
-{
-	lt_ix_room(t, hash, NULL);
-	lt_ix_set(t, lt_ix_get(t, hash(NULL, p), NULL, NULL), p);
-}
-
 /*
  * The pid written for OS pid os of input in: os itself in block 0,
  * else block * 2^22 + os (os modulo 2^22 when larger, moved on to the
@@ -227,9 +219,9 @@ getproc(const struct pspin *in, uint64_t os)
 		st->worker[PS_START_WORKER - 1] = PS_INHERIT;
 		st->arank = st->aworker = -1;
 	}
-	pt_put(&pbykey, (uint32_t)nprocs, hashkey);
+	lt_ix_add(&pbykey, (uint32_t)nprocs, hashkey, NULL);
 	if (in->block != 0)
-		pt_put(&pbypid, (uint32_t)nprocs, hashpid);
+		lt_ix_add(&pbypid, (uint32_t)nprocs, hashpid, NULL);
 	return (uint32_t)nprocs++;
 }
 
