@@ -379,7 +379,30 @@ void	lt_ix_room(struct ltix *, uint64_t (*)(const void *, uint32_t),
 void	lt_ix_set(struct ltix *, uint32_t *, uint32_t);
 void	lt_ix_add(struct ltix *, uint32_t,
 	    uint64_t (*)(const void *, uint32_t), const void *);
+void	lt_ix_del(struct ltix *, uint32_t *,
+	    uint64_t (*)(const void *, uint32_t), const void *);
 void	lt_ix_free(struct ltix *);
+
+/*
+ * map.c: slots of what is alive, by a 32-bit key (a track, a sequence):
+ * the caller keeps their state in its own array by slot, and a slot let
+ * go of is given again, so that the array is as long as the most alive
+ * at once, not as the keys ever seen.  Zero the struct to start.
+ */
+#define LT_NOSLOT	UINT32_MAX
+
+struct ltslots {
+	struct ltix	 ix;
+	uint32_t	*key;		/* by slot */
+	uint32_t	*free;		/* slots let go of */
+	size_t		 n, cap, nfree, capfree;
+	uint32_t	 lastkey, last;	/* the last found */
+};
+
+uint32_t lt_slot_get(struct ltslots *, uint32_t);
+uint32_t lt_slot_add(struct ltslots *, uint32_t, int *);
+void	lt_slot_del(struct ltslots *, uint32_t);
+void	lt_slot_free(struct ltslots *);
 uint64_t lt_hash(const void *, size_t);
 uint64_t lt_mix(uint64_t);
 

@@ -165,9 +165,134 @@ lt_ix_set(struct ltix *t, uint32_t *s, uint32_t i)
 	t->n++;
 }
 
+/*
+ * Slot s of t (lt_ix_get() found it) freed.  Linear probing: those after
+ * it that probed past it move up, so that every index stays where its
+ * probe finds it, with no mark left behind.
+ */
+void
+lt_ix_del(struct ltix *t, uint32_t *s,
+    uint64_t (*hash)(const void *, uint32_t), const void *ctx)
+{
+	size_t mask = t->cap - 1, i = (size_t)(s - t->v), j = i, h;
+
+	t->v[i] = 0;
+	t->n--;
+	for (;;) {
+		j = (j + 1) & mask;
+		if (t->v[j] == 0)
+			return;
+		h = hash(ctx, t->v[j] - 1) & mask;
+		if ((j > i && (h <= i || h > j)) ||
+		    (j < i && h <= i && h > j)) {
+			t->v[i] = t->v[j];
+			t->v[j] = 0;
+			i = j;
+		}
+	}
+}
+
 void
 lt_ix_free(struct ltix *t)
 {
 	free(t->v);
 	memset(t, 0, sizeof(*t));
+}
+
+/*
+ * Slots: the table holds the slots, the hash of one made from its key.
+ * The last slot found is kept: most callers ask for the same key again
+ * and again (the records of a thread come in runs).
+ */
+struct slotkey {
+	const struct ltslots	*sl;
+	uint32_t		 key;
+};
+
+static uint64_t
+slothash(const void *ctx, uint32_t i)
+{
+	return lt_mix(((const struct ltslots *)ctx)->key[i]);
+}
+
+static int
+sloteq(const void *arg, uint32_t i)
+{
+	const struct slotkey *k = arg;
+
+	return k->sl->key[i] == k->key;
+}
+
+static uint32_t *
+slotof(const struct ltslots *sl, uint32_t key)
+{
+	struct slotkey k;
+
+	k.sl = sl;
+	k.key = key;
+	return lt_ix_get(&sl->ix, lt_mix(key), sloteq, &k);
+}
+
+/* The slot of key, or LT_NOSLOT. */
+uint32_t
+lt_slot_get(struct ltslots *sl, uint32_t key)
+{
+	uint32_t *s;
+
+	if (sl->last != LT_NOSLOT && sl->lastkey == key && sl->ix.n > 0)
+		return sl->last;
+	if ((s = slotof(sl, key)) == NULL || *s == 0)
+		return LT_NOSLOT;
+	sl->lastkey = key;
+	return sl->last = *s - 1;
+}
+
+/*
+ * The slot of key, made if it has none (*isnew set then, else cleared):
+ * one let go of if there is one, else the next of sl->n.
+ */
+uint32_t
+lt_slot_add(struct ltslots *sl, uint32_t key, int *isnew)
+{
+	uint32_t i;
+
+	*isnew = 0;
+	if ((i = lt_slot_get(sl, key)) != LT_NOSLOT)
+		return i;
+	*isnew = 1;
+	lt_ix_room(&sl->ix, slothash, sl);
+	if (sl->nfree > 0)
+		i = sl->free[--sl->nfree];
+	else {
+		if (sl->n >= LT_NOSLOT - 1)
+			lt_die(LT_EXIT_SYS, "too many slots");
+		sl->key = lt_grow(sl->key, &sl->cap, sl->n + 1,
+		    sizeof(*sl->key));
+		i = (uint32_t)sl->n++;
+	}
+	sl->key[i] = key;
+	lt_ix_set(&sl->ix, slotof(sl, key), i);
+	sl->lastkey = key;
+	return sl->last = i;
+}
+
+/* Slot i let go of, for another key. */
+void
+lt_slot_del(struct ltslots *sl, uint32_t i)
+{
+	lt_ix_del(&sl->ix, slotof(sl, sl->key[i]), slothash, sl);
+	sl->free = lt_grow(sl->free, &sl->capfree, sl->nfree + 1,
+	    sizeof(*sl->free));
+	sl->free[sl->nfree++] = i;
+	if (sl->last == i)
+		sl->last = LT_NOSLOT;
+}
+
+void
+lt_slot_free(struct ltslots *sl)
+{
+	lt_ix_free(&sl->ix);
+	free(sl->key);
+	free(sl->free);
+	memset(sl, 0, sizeof(*sl));
 }

@@ -437,21 +437,26 @@ slot(int64_t ts, uint32_t track, uint32_t h)
 }
 
 /*
- * The groups of each track (by uuid), and bounds of their times: most
- * lookups are for a time outside them, and need not probe.
+ * The tracks with groups held, each in a slot (spanslots) with the
+ * number of its groups and bounds of their times: most lookups are for
+ * a time outside them, and need not probe.  A track whose groups have
+ * all gone lets its slot go: a stream has a track for every thread it
+ * ever had, and the window holds a few of them at a time.
  */
 static struct span {
 	size_t		 n;
 	int64_t		 lo, hi;
-}			*spans;
+}			*spans;		/* by slot */
 static size_t		 nspans, capspans;	/* made, room for */
+static struct ltslots	 spanslots;	/* track uuid -> slot */
 
 /* May the group of a track at ts be held? */
 static int
 maybe(int64_t ts, uint32_t track)
 {
-	return track < nspans && spans[track].n > 0 &&
-	    ts >= spans[track].lo && ts <= spans[track].hi;
+	uint32_t i = lt_slot_get(&spanslots, track);
+
+	return i != LT_NOSLOT && ts >= spans[i].lo && ts <= spans[i].hi;
 }
 
 /* A new group of a track at ts, of hash h: in slot i. */
@@ -459,11 +464,15 @@ static void
 inslot(size_t i, int64_t ts, uint32_t track, uint32_t h)
 {
 	struct span *sp;
+	uint32_t k;
+	int isnew;
 
-	if (track >= nspans)
-		spans = lt_grow_zero(spans, &capspans, &nspans,
-		    (size_t)track + 1, sizeof(*spans));
-	sp = &spans[track];
+	k = lt_slot_add(&spanslots, track, &isnew);
+	spans = lt_grow_zero(spans, &capspans, &nspans, (size_t)k + 1,
+	    sizeof(*spans));
+	sp = &spans[k];
+	if (isnew)
+		sp->n = 0;	/* a slot let go of has its last track's */
 	if (sp->n++ == 0)
 		sp->lo = sp->hi = ts;
 	else if (ts < sp->lo)
@@ -481,8 +490,10 @@ static void
 unslot(size_t i, uint32_t track)
 {
 	size_t j = i, h;
+	uint32_t k = lt_slot_get(&spanslots, track);
 
-	spans[track].n--;
+	if (--spans[k].n == 0)
+		lt_slot_del(&spanslots, k);
 	groups[i].e = 0;
 	for (;;) {
 		j = (j + 1) & (gcap - 1);
@@ -834,6 +845,7 @@ pt_out_close(void)
 	free(groups);
 	free(items);
 	free(spans);
+	lt_slot_free(&spanslots);
 	spans = NULL;
 	nspans = capspans = 0;
 	for (i = 0; i < nseqout; i++)
