@@ -136,12 +136,11 @@ void	pt_intern_free(void);
 struct ptthread {
 	uint64_t	 uuid;
 	uint32_t	 seq;		/* its packet sequence, 0: its process's */
-	uint32_t	 events;		/* written on its process's */
-	uint32_t	 pid;		/* numbers written; see tracks.c */
-	uint32_t	 tid;
+	uint32_t	 tid;		/* the number written; see tracks.c */
 	uint32_t	 proc;		/* index of its process */
 	uint32_t	 name;		/* tracks.c's names: index + 1, or 0 */
 	int32_t		 rank;
+	unsigned	 events : 8;	/* written on its process's */
 	unsigned	 hasrank : 1;
 	unsigned	 strname : 1;	/* named after its string tid */
 };

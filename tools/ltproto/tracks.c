@@ -47,7 +47,12 @@ static size_t		 nthreads, capthreads;
 static struct ctr	*ctrs;
 static size_t		 nctrs, capctrs;
 static struct ltbuf	 ctrnames;
-static struct ltmap	 procmap, threadmap, ctrmap, synmap;
+/*
+ * Processes, threads and counters by what names them: indices alone, 4
+ * bytes a slot, as a long job has a thread for every worker it ever had.
+ */
+static struct ltix	 procix, threadix, ctrix;
+static struct ltmap	 synmap;
 static struct ltbuf	 synkeys;	/* keys of synthetic ids */
 static size_t		*synoff, *synlen;
 static size_t		 nsyn, capsyn;
@@ -232,17 +237,24 @@ proceq(const void *arg, uint32_t i)
 	return procs[i].pid == *(const uint32_t *)arg;
 }
 
+static uint64_t
+prochash(const void *ctx, uint32_t i)
+{
+	(void)ctx;
+	return lt_mix(procs[i].pid);
+}
+
 /* The process of number pid (named name[0..n) when not NULL). */
 static uint32_t
 process(uint32_t pid, const char *name, size_t n)
 {
 	struct ptproc *pr;
 	uint32_t *v;
-	int isnew;
 
-	v = lt_map_get(&procmap, lt_mix(pid), proceq, &pid, &isnew);
-	if (!isnew)
-		return *v;
+	lt_ix_room(&procix, prochash, NULL);
+	v = lt_ix_get(&procix, lt_mix(pid), proceq, &pid);
+	if (*v != 0)
+		return *v - 1;
 	procs = lt_grow(procs, &capprocs, nprocs + 1, sizeof(*procs));
 	pr = &procs[nprocs];
 	memset(pr, 0, sizeof(*pr));
@@ -252,7 +264,8 @@ process(uint32_t pid, const char *name, size_t n)
 		setname(&pr->name, name, n);
 		pr->strname = 1;
 	}
-	return *v = (uint32_t)nprocs++;
+	lt_ix_set(&procix, v, (uint32_t)nprocs);
+	return (uint32_t)nprocs++;
 }
 
 /* The process of a pid column (and extra, when it is "-"). */
@@ -295,6 +308,13 @@ threadeq(const void *arg, uint32_t i)
 	return threads[i].proc == k->proc && threads[i].tid == k->tid;
 }
 
+static uint64_t
+threadhash(const void *ctx, uint32_t i)
+{
+	(void)ctx;
+	return lt_mix((uint64_t)threads[i].proc << 32 | threads[i].tid);
+}
+
 /* The thread of the pid and tid columns of a record. */
 struct ptthread *
 pt_thread(const struct ltfield *pid, const struct ltfield *tid,
@@ -304,7 +324,7 @@ pt_thread(const struct ltfield *pid, const struct ltfield *tid,
 	struct tmemo *m;
 	struct tkey k;
 	uint32_t *v, num = 0;
-	int kind, isnew;
+	int kind;
 
 	m = NULL;
 	if (pid->n < sizeof(m->p) && tid->n < sizeof(m->t) &&
@@ -325,9 +345,10 @@ pt_thread(const struct ltfield *pid, const struct ltfield *tid,
 	} else if (kind == ID_NONE || num == 0)
 		num = procs[k.proc].pid;
 	k.tid = num;
-	v = lt_map_get(&threadmap, lt_mix((uint64_t)k.proc << 32 | k.tid),
-	    threadeq, &k, &isnew);
-	if (isnew) {
+	lt_ix_room(&threadix, threadhash, NULL);
+	v = lt_ix_get(&threadix, lt_mix((uint64_t)k.proc << 32 | k.tid),
+	    threadeq, &k);
+	if (*v == 0) {
 		threads = lt_grow(threads, &capthreads, nthreads + 1,
 		    sizeof(*threads));
 		th = &threads[nthreads];
@@ -335,22 +356,21 @@ pt_thread(const struct ltfield *pid, const struct ltfield *tid,
 		th->uuid = nextuuid++;
 		th->seq = 0;
 		th->proc = k.proc;
-		th->pid = procs[k.proc].pid;
 		th->tid = k.tid;
 		if (kind == ID_STR) {
 			setname(&th->name, str.p, str.n);
 			th->strname = 1;
 		}
-		*v = (uint32_t)nthreads++;
+		lt_ix_set(&threadix, v, (uint32_t)nthreads++);
 	}
 	if (m != NULL) {
 		memcpy(m->p, pid->p, pid->n);
 		memcpy(m->t, tid->p, tid->n);
 		m->pn = (uint8_t)pid->n;
 		m->tn = (uint8_t)tid->n;
-		m->th = *v;
+		m->th = *v - 1;
 	}
-	return &threads[*v];
+	return &threads[*v - 1];
 }
 
 /* process_name and thread_name: a string pid or tid keeps its own. */
@@ -408,6 +428,14 @@ ctreq(const void *arg, uint32_t i)
 	    memcmp(ctrnames.p + ctrs[i].off, k->p, k->n) == 0;
 }
 
+static uint64_t
+ctrhash(const void *ctx, uint32_t i)
+{
+	(void)ctx;
+	return lt_hash(ctrnames.p + ctrs[i].off, ctrs[i].len) ^
+	    lt_mix(ctrs[i].proc);
+}
+
 /*
  * The packet sequence of a thread's next event.  A sequence costs its
  * first packet, a clock and the strings it interns: a thread's first
@@ -447,16 +475,15 @@ pt_counter(uint32_t proc, const char *p, size_t n, uint32_t *seq)
 	struct ctr *c;
 	uint32_t *v;
 	size_t o, d, m;
-	int isnew;
 
 	k.proc = proc;
 	k.p = p;
 	k.n = n;
-	v = lt_map_get(&ctrmap, lt_hash(p, n) ^ lt_mix(proc), ctreq, &k,
-	    &isnew);
-	if (!isnew) {
-		*seq = ctrs[*v].seq;
-		return ctrs[*v].uuid;
+	lt_ix_room(&ctrix, ctrhash, NULL);
+	v = lt_ix_get(&ctrix, lt_hash(p, n) ^ lt_mix(proc), ctreq, &k);
+	if (*v != 0) {
+		*seq = ctrs[*v - 1].seq;
+		return ctrs[*v - 1].uuid;
 	}
 	ctrs = lt_grow(ctrs, &capctrs, nctrs + 1, sizeof(*ctrs));
 	c = &ctrs[nctrs];
@@ -466,7 +493,7 @@ pt_counter(uint32_t proc, const char *p, size_t n, uint32_t *seq)
 	c->len = n;
 	c->uuid = nextuuid++;
 	lt_buf_add(&ctrnames, p, n);
-	*v = (uint32_t)nctrs++;
+	lt_ix_set(&ctrix, v, (uint32_t)nctrs++);
 	descriptor_begin(c->uuid, &o, &d);
 	pb_uint(&pkt, TD_PARENT, procs[proc].uuid);
 	pb_bytes(&pkt, TD_NAME, p, n);
@@ -535,9 +562,9 @@ pt_tracks_free(void)
 	lt_buf_free(&synkeys);
 	lt_buf_free(&pkt);
 	lt_buf_free(&str);
-	lt_map_free(&procmap);
-	lt_map_free(&threadmap);
-	lt_map_free(&ctrmap);
+	lt_ix_free(&procix);
+	lt_ix_free(&threadix);
+	lt_ix_free(&ctrix);
 	lt_map_free(&synmap);
 	procs = NULL;
 	threads = NULL;
