@@ -390,19 +390,31 @@ void	lt_ix_free(struct ltix *);
  * at once, not as the keys ever seen.  Zero the struct to start.
  */
 #define LT_NOSLOT	UINT32_MAX
+#define LT_SLOTHOT	16
 
 struct ltslots {
 	struct ltix	 ix;
 	uint32_t	*key;		/* by slot */
 	uint32_t	*free;		/* slots let go of */
 	size_t		 n, cap, nfree, capfree;
-	uint32_t	 lastkey, last;	/* the last found */
+	uint32_t	 hot[LT_SLOTHOT];	/* slot + 1 of a key found */
 };
 
-uint32_t lt_slot_get(struct ltslots *, uint32_t);
+uint32_t lt_slot_look(struct ltslots *, uint32_t);
 uint32_t lt_slot_add(struct ltslots *, uint32_t, int *);
 void	lt_slot_del(struct ltslots *, uint32_t);
 void	lt_slot_free(struct ltslots *);
+
+/* The slot of key, or LT_NOSLOT: one found lately without a call. */
+static inline uint32_t
+lt_slot_get(struct ltslots *sl, uint32_t key)
+{
+	uint32_t h = sl->hot[key & (LT_SLOTHOT - 1)];
+
+	if (h != 0 && sl->key[h - 1] == key)
+		return h - 1;
+	return lt_slot_look(sl, key);
+}
 uint64_t lt_hash(const void *, size_t);
 uint64_t lt_mix(uint64_t);
 

@@ -201,50 +201,53 @@ lt_ix_free(struct ltix *t)
 
 /*
  * Slots: the table holds the slots, the hash of one made from its key.
- * The last slot found is kept: most callers ask for the same key again
- * and again (the records of a thread come in runs).
+ * The slots found lately are kept in hot, by their key's low bits: most
+ * callers ask for the keys of a few threads again and again.
  */
-struct slotkey {
-	const struct ltslots	*sl;
-	uint32_t		 key;
-};
+#define HOT(sl, key)	((sl)->hot[(key) & (LT_SLOTHOT - 1)])
+/* Keys are most often small numbers, one after another: one multiply. */
+static uint64_t
+keyhash(uint32_t key)
+{
+	return (uint64_t)key * 0x9e3779b97f4a7c15ULL >> 29;
+}
 
 static uint64_t
 slothash(const void *ctx, uint32_t i)
 {
-	return lt_mix(((const struct ltslots *)ctx)->key[i]);
+	return keyhash(((const struct ltslots *)ctx)->key[i]);
 }
 
-static int
-sloteq(const void *arg, uint32_t i)
-{
-	const struct slotkey *k = arg;
-
-	return k->sl->key[i] == k->key;
-}
-
+/*
+ * The place in sl's table of key, or of the free slot for it; NULL when
+ * there are none.  The keys are compared here, not through eq: a call
+ * for every packet.
+ */
 static uint32_t *
 slotof(const struct ltslots *sl, uint32_t key)
 {
-	struct slotkey k;
+	size_t i, mask = sl->ix.cap - 1;
+	uint32_t v;
 
-	k.sl = sl;
-	k.key = key;
-	return lt_ix_get(&sl->ix, lt_mix(key), sloteq, &k);
+	if (sl->ix.cap == 0)
+		return NULL;
+	for (i = keyhash(key) & mask; (v = sl->ix.v[i]) != 0;
+	    i = (i + 1) & mask)
+		if (sl->key[v - 1] == key)
+			break;
+	return &sl->ix.v[i];
 }
 
-/* The slot of key, or LT_NOSLOT. */
+/* The slot of key, or LT_NOSLOT, from the table (lt_slot_get()). */
 uint32_t
-lt_slot_get(struct ltslots *sl, uint32_t key)
+lt_slot_look(struct ltslots *sl, uint32_t key)
 {
 	uint32_t *s;
 
-	if (sl->last != LT_NOSLOT && sl->lastkey == key && sl->ix.n > 0)
-		return sl->last;
 	if ((s = slotof(sl, key)) == NULL || *s == 0)
 		return LT_NOSLOT;
-	sl->lastkey = key;
-	return sl->last = *s - 1;
+	HOT(sl, key) = *s;
+	return *s - 1;
 }
 
 /*
@@ -272,8 +275,8 @@ lt_slot_add(struct ltslots *sl, uint32_t key, int *isnew)
 	}
 	sl->key[i] = key;
 	lt_ix_set(&sl->ix, slotof(sl, key), i);
-	sl->lastkey = key;
-	return sl->last = i;
+	HOT(sl, key) = i + 1;
+	return i;
 }
 
 /* Slot i let go of, for another key. */
@@ -284,8 +287,8 @@ lt_slot_del(struct ltslots *sl, uint32_t i)
 	sl->free = lt_grow(sl->free, &sl->capfree, sl->nfree + 1,
 	    sizeof(*sl->free));
 	sl->free[sl->nfree++] = i;
-	if (sl->last == i)
-		sl->last = LT_NOSLOT;
+	if (HOT(sl, sl->key[i]) == i + 1)
+		HOT(sl, sl->key[i]) = 0;
 }
 
 void

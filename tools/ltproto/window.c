@@ -106,11 +106,15 @@ pt_out_open(int fd, const char *name, size_t events)
  * first beyond.  The roots (roots.c) let go of their oldest first, for
  * the same reason.
  *
- * The ends of a sequence not used for a sweep go to cold.c, packed,
- * and come back when a packet of the sequence comes at the time of the
- * first or later.  Those of a thread gone wait so for the end of the
- * stream, where its roots are written (pt_flush) and bring them back:
- * then what a packet leaves, REFREEZE ends or fewer, goes back at once.
+ * A sequence not used for a sweep goes to cold.c, packed: its clock
+ * and its ends, and its slot is let go of; it comes back as it was when
+ * a packet of it comes.  A stream has a sequence for every thread it
+ * ever had, and most are gone.  The ends of a sequence in use may go
+ * too, at the end of the stream: those of a thread gone wait so for the
+ * end, where its roots are written (pt_flush) and bring them back; then
+ * what a packet leaves, REFREEZE ends or fewer, goes back at once, and
+ * comes back when a packet of the sequence comes at the time of the
+ * first or later.
  */
 #define PENDMAX		24	/* bytes of an X end that waits: */
 				/*   they have 21 at most */
@@ -128,14 +132,17 @@ static struct seqout {
 	uint64_t	 last;		/* of CLOCK_DELTA */
 	struct pend	*e;		/* e[lo..n), in order of time: */
 	uint32_t	 lo, n, cap;	/*   most come after the others */
+	unsigned char	 live;		/* the slot is a sequence's */
 	unsigned char	 used;		/* since the last pt_out_sweep() */
 	unsigned char	 cold;		/* its ends are in cold.c, */
 	int64_t		 coldts;	/* ... the first at this time */
-}			*seqout;	/* by sequence id */
+}			*seqout;	/* by slot */
 static size_t		 nseqout, capseqout;	/* made, room for */
+static struct ltslots	 seqslots;	/* sequence id -> slot */
+static uint32_t		 maxseq;	/* the largest id met */
 static int64_t		 base;		/* BOOTTIME ns where our clocks start */
 static struct ltbuf	 took;		/* ends unwait() takes */
-static struct ltbuf	 packed;	/* ends freeze() packs */
+static struct ltbuf	 packed;	/* what pack() packs */
 static int		 ending;	/* pt_flush() writes what is held */
 
 /* Times count from t0 (0 or more), given before the first packet. */
@@ -151,46 +158,64 @@ pt_out_t0(void)
 	return base;
 }
 
-/* The ends of a sequence, if it has any, to cold.c; its array freed. */
+/* The clock and the ends of a sequence to cold.c; its array freed. */
 static void
-freeze(struct seqout *so)
+pack(struct seqout *so)
 {
 	const struct pend *e;
 	uint64_t last = 0;
 
+	packed.n = 0;
+	pb_varint(&packed, so->last);
+	pb_varint(&packed, so->n - so->lo);
+	for (e = so->e + so->lo; e < so->e + so->n; e++) {
+		pb_zigzag(&packed, (int64_t)((uint64_t)e->ts - last));
+		last = (uint64_t)e->ts;
+		pb_varint(&packed, e->track);
+		pb_varint(&packed, e->len);
+		lt_buf_add(&packed, e->p, e->len);
+	}
+	lt_cold_put(PT_COLDEND, seqslots.key[so - seqout], packed.p,
+	    packed.n);
+	free(so->e);
+	so->e = NULL;
+	so->lo = so->n = so->cap = 0;
+}
+
+/* The ends of a sequence in use, if it has any, to cold.c. */
+static void
+freeze(struct seqout *so)
+{
 	if (so->lo < so->n) {
-		packed.n = 0;
-		pb_varint(&packed, so->n - so->lo);
-		for (e = so->e + so->lo; e < so->e + so->n; e++) {
-			pb_zigzag(&packed, (int64_t)((uint64_t)e->ts - last));
-			last = (uint64_t)e->ts;
-			pb_varint(&packed, e->track);
-			pb_varint(&packed, e->len);
-			lt_buf_add(&packed, e->p, e->len);
-		}
-		lt_cold_put(PT_COLDEND, (uint32_t)(so - seqout), packed.p,
-		    packed.n);
 		so->cold = 1;
 		so->coldts = so->e[so->lo].ts;
+		pack(so);
 	}
 	free(so->e);
 	so->e = NULL;
 	so->lo = so->n = so->cap = 0;
 }
 
-/* The ends of sequence id, out of cold.c. */
+/*
+ * The ends of sequence id, out of cold.c, and its clock when it comes
+ * back (a clock packed with ends in use is an old one).
+ */
 static void
-thaw(struct seqout *so, uint32_t id)
+thaw(struct seqout *so, uint32_t id, int back)
 {
 	char *cold;
 	const char *p;
 	struct pend *e;
-	uint64_t last = 0;
+	uint64_t last;
 	size_t i, n;
 
 	p = cold = lt_cold_take(PT_COLDEND, id, NULL);
+	last = pb_takevarint(&p);
+	if (back)
+		so->last = last;
+	last = 0;
 	n = (size_t)pb_takevarint(&p);
-	so->e = lt_reallocarray(NULL, n, sizeof(*so->e));
+	so->e = n > 0 ? lt_reallocarray(NULL, n, sizeof(*so->e)) : NULL;
 	for (i = 0; i < n; i++) {
 		e = &so->e[i];
 		last += (uint64_t)pb_takezigzag(&p);	/* mod 2^64 */
@@ -206,6 +231,22 @@ thaw(struct seqout *so, uint32_t id)
 	so->cold = 0;
 }
 
+/* The sequence in slot k goes to cold.c, as it is; the slot is free. */
+static void
+bury(uint32_t k)
+{
+	struct seqout *so = &seqout[k];
+
+	if (so->cold)
+		thaw(so, seqslots.key[k], 0);
+	if (so->last != 0 || so->lo < so->n)
+		pack(so);
+	free(so->e);
+	so->e = NULL;
+	so->live = 0;
+	lt_slot_del(&seqslots, k);
+}
+
 /*
  * Sequence id's output, used, its ends thawed if one is at ts or
  * before: those left in cold.c are all later.
@@ -214,13 +255,24 @@ static struct seqout *
 seqat(size_t id, int64_t ts)
 {
 	struct seqout *so;
+	uint32_t k;
+	int isnew;
 
-	if (id >= nseqout)	/* a call for every packet, else */
-		seqout = lt_grow_zero(seqout, &capseqout, &nseqout, id + 1,
-		    sizeof(*seqout));
-	so = &seqout[id];
+	if ((k = lt_slot_get(&seqslots, (uint32_t)id)) == LT_NOSLOT) {
+		k = lt_slot_add(&seqslots, (uint32_t)id, &isnew);
+		seqout = lt_grow_zero(seqout, &capseqout, &nseqout,
+		    (size_t)k + 1, sizeof(*seqout));
+		so = &seqout[k];
+		memset(so, 0, sizeof(*so));
+		so->live = 1;
+		if (id > maxseq)
+			maxseq = (uint32_t)id;
+		if (lt_cold_has(PT_COLDEND, (uint32_t)id))
+			thaw(so, (uint32_t)id, 1);
+	}
+	so = &seqout[k];
 	if (so->cold && so->coldts <= ts)
-		thaw(so, (uint32_t)id);
+		thaw(so, (uint32_t)id, 0);
 	so->used = 1;
 	return so;
 }
@@ -356,7 +408,8 @@ pt_out_drain(uint32_t id)
 {
 	struct seqout *so;
 
-	if (id >= nseqout)
+	if (lt_slot_get(&seqslots, id) == LT_NOSLOT &&
+	    !lt_cold_has(PT_COLDEND, id))
 		return;
 	so = seqat(id, INT64_MAX);
 	while (so->lo < so->n)
@@ -367,36 +420,47 @@ pt_out_drain(uint32_t id)
 }
 
 /*
- * Every so many events: the ends of the sequences not used since the
- * last time go to cold.c, packed, and their arrays are freed.  Most of
- * a stream's sequences are those of threads gone, whose last ends wait
- * for the end of the stream.
+ * Every so many events: the sequences not used since the last time go
+ * to cold.c, packed.  Most of a stream's sequences are those of threads
+ * gone, whose last ends wait for the end of the stream.
  */
 void
 pt_out_sweep(void)
 {
 	struct seqout *so;
-	size_t i;
+	size_t k;
 
-	for (i = 0; i < nseqout; i++) {
-		so = &seqout[i];
+	for (k = 0; k < nseqout; k++) {
+		so = &seqout[k];
+		if (!so->live)
+			continue;
 		if (so->used)
 			so->used = 0;
-		else if (so->cap != 0)
-			freeze(so);
+		else
+			bury((uint32_t)k);
 	}
 	if (packed.cap > 4096)
 		lt_buf_free(&packed);
 }
 
-/* Every X end waiting. */
+/*
+ * Every X end waiting, by sequence: a sequence in cold.c comes back
+ * for it, and goes again.
+ */
 static void
 unpendall(void)
 {
-	size_t i;
+	uint32_t id;
+	int gone;
 
-	for (i = 0; i < nseqout; i++)
-		pt_out_drain((uint32_t)i);
+	for (id = 0; id <= maxseq; id++) {
+		gone = lt_slot_get(&seqslots, id) == LT_NOSLOT;
+		if (gone && !lt_cold_has(PT_COLDEND, id))
+			continue;
+		pt_out_drain(id);
+		if (gone)
+			bury(lt_slot_get(&seqslots, id));
+	}
 }
 
 /* Sequence id starts again, with a snapshot of its clocks at 0. */
@@ -853,8 +917,10 @@ pt_out_close(void)
 	lt_buf_free(&took);
 	lt_buf_free(&packed);
 	free(seqout);
+	lt_slot_free(&seqslots);
 	seqout = NULL;
 	nseqout = capseqout = 0;
+	maxseq = 0;
 	ending = 0;
 	base = 0;
 	ents = NULL;
