@@ -58,8 +58,9 @@ pt_seqs_add(struct ptseqs *s, uint32_t seq)
 		s->low |= 1ULL << seq;
 		return;
 	}
-	s->more = lt_grow_zero(s->more, &s->words, &s->made, seq / 64,
-	    sizeof(*s->more));
+	if (seq / 64 > s->made)
+		s->more = lt_grow_zero(s->more, &s->words, &s->made,
+		    seq / 64, sizeof(*s->more));
 	s->more[seq / 64 - 1] |= 1ULL << (seq % 64);
 }
 
