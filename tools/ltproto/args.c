@@ -443,8 +443,10 @@ intanno(struct ltbuf *b, uint64_t iid, int64_t v)
  * a kind (named alike) mostly have the same args in the same order.  A
  * shape keeps their iids and whether they have a dot, so that a record
  * like the last one of its kind looks no name up: its keys are compared
- * with the shape's as they are read.  seqs: the sequences on which
- * every iid of the shape is defined.
+ * with the shape's as they are read.  seqs[i]: the sequences on which
+ * the iid of key i is defined, each key's own: a record that ends
+ * sooner, or in a tail (below), leaves the keys after it in the shape
+ * with the sequences they have, and a long job has thousands.
  */
 #define SHAPES		16
 #define SHAPEKEYS	16
@@ -452,7 +454,7 @@ intanno(struct ltbuf *b, uint64_t iid, int64_t v)
 static struct shape {
 	uint64_t	 gen;		/* 0: none */
 	uint64_t	 hint;
-	struct ptseqs	 seqs;
+	struct ptseqs	 seqs[SHAPEKEYS];
 	uint32_t	 n;
 	uint32_t	 iid[SHAPEKEYS];
 	uint8_t		 dot[SHAPEKEYS];
@@ -581,6 +583,9 @@ keymiss(struct shape *sh, uint32_t i, const char *k, size_t kn, int *dot)
 		sh->end[i] = (uint8_t)(at + kn + 2);
 		sh->dot[i] = (uint8_t)*dot;
 		sh->iid[i] = (uint32_t)iid;
+		pt_seqs_clear(&sh->seqs[i]);
+		if (!*dot)
+			pt_seqs_add(&sh->seqs[i], pt_seq_cur());
 		sh->n++;
 	}
 	return iid;
@@ -606,7 +611,7 @@ pt_args(struct ltbuf *b, const char *p, size_t n, uint64_t hint)
 	size_t start = b->n, kn, o, off[SHAPEKEYS];
 	struct tail *t = tailof(hint, cur);
 	unsigned d;
-	int same, need, dot, tail;
+	int same, dot, tail;
 
 	if (n < 2 || p[0] != '{')
 		return 0;
@@ -617,20 +622,16 @@ pt_args(struct ltbuf *b, const char *p, size_t n, uint64_t hint)
 		sh->gen = gen;
 		sh->hint = hint;
 		sh->n = 0;
-		pt_seqs_clear(&sh->seqs);
 	}
-	need = !pt_seqs_has(&sh->seqs, cur);
 	tail = t->gen == gen && t->hint == hint && t->seq == cur;
 	for (i = 0, p++;; i++, p++) {
 		if (*p != '"')
 			break;
 		if (tail && i > 0 && tailhit(t, &j, p, (size_t)(end - p), b)) {
-			/* the shape has its keys up to i; the tail's follow */
-			if (i < sh->n)
-				sh->n = i;
-			if (!same)
-				pt_seqs_clear(&sh->seqs);
-			pt_seqs_add(&sh->seqs, cur);
+			/*
+			 * The shape keeps its keys past i, whatever the
+			 * tail's: each knows its own sequences.
+			 */
 			return 1;
 		}
 		if (i < SHAPEKEYS) {
@@ -642,8 +643,10 @@ pt_args(struct ltbuf *b, const char *p, size_t n, uint64_t hint)
 			kn = (size_t)(q - k);
 			dot = sh->dot[i];
 			iid = sh->iid[i];
-			if (need && !dot)
+			if (!dot && !pt_seqs_has(&sh->seqs[i], cur)) {
 				pt_iid(PT_ANNOS, k, kn);
+				pt_seqs_add(&sh->seqs[i], cur);
+			}
 		} else {
 			q = lt_scan_plain(k, end);
 			if (end - q < 3 || q[0] != '"' || q[1] != ':')
@@ -689,12 +692,6 @@ pt_args(struct ltbuf *b, const char *p, size_t n, uint64_t hint)
 		if (*p == '}') {
 			if (p + 1 != end)
 				break;
-			/* fewer keys than the shape: it has this record's */
-			if (i + 1 < sh->n)
-				sh->n = i + 1;
-			if (!same)
-				pt_seqs_clear(&sh->seqs);
-			pt_seqs_add(&sh->seqs, cur);
 			tailkeep(t, hint, cur, args, n, rem, off, i + 1, b,
 			    start);
 			return 1;
@@ -720,13 +717,14 @@ pt_args_json(struct ltbuf *b, const struct ltfield *args)
 void
 pt_args_free(void)
 {
-	int i;
+	int i, k;
 
 	lt_buf_free(&name);
 	lt_buf_free(&text);
 	lt_buf_free(&num);
 	for (i = 0; i < SHAPES; i++)
-		pt_seqs_free(&shapes[i].seqs);
+		for (k = 0; k < SHAPEKEYS; k++)
+			pt_seqs_free(&shapes[i].seqs[k]);
 	memset(seen, 0, sizeof(seen));
 	memset(shapes, 0, sizeof(shapes));
 	memset(tails, 0, sizeof(tails));
