@@ -507,8 +507,8 @@ same() {
 	# past sequence 63 too; each sequence defines each string once.
 	awk 'BEGIN { print "#lt1"; for (k = 0; k < 20; k++)
 		for (t = 1; t <= 100; t++)
-			printf "%d\tX\t1\t%d\t5\tcatzz\tnamezz\t{\"keyzz\":%d,\"w\":1}\t{}\n",
-			    (k * 100 + t) * 10, t, k
+			printf "%d\tX\t1\t%d\t5\tcatzz\tnamezz\t%s\t{}\n",
+			    (k * 100 + t) * 10, t, "{\"keyzz\":" k ",\"w\":1}"
 	}' >"$T/s"
 	ltproto -o "$T/t.pftrace" "$T/s"
 	for s in namezz catzz keyzz; do
@@ -523,6 +523,17 @@ same() {
 	}' >"$T/s"
 	ltproto -i 3 -o "$T/t.pftrace" "$T/s"
 	[ "$(grep -ao namezz "$T/t.pftrace" | wc -l)" -eq 20 ]
+	# A key learnt on every thread's sequence, then another in its
+	# place: the new one is defined on each of them all the same.
+	awk 'BEGIN { print "#lt1"; for (k = 0; k < 40; k++)
+		for (t = 1; t <= 100; t++)
+			printf "%d\tX\t1\t%d\t5\tc\tn\t{\"%s\":%d,%s}\t{}\n",
+			    (k * 100 + t) * 10, t, k < 30 ? "keyaa" : "keybb", k,
+			    "\"w\":1"
+	}' >"$T/s"
+	ltproto -o "$T/t.pftrace" "$T/s"
+	[ "$(grep -ao keyaa "$T/t.pftrace" | wc -l)" -eq 101 ]
+	[ "$(grep -ao keybb "$T/t.pftrace" | wc -l)" -eq 100 ]
 }
 
 @test "a ts before 0 is left out, said, and exit 1" {
