@@ -501,6 +501,41 @@ same() {
 	cmp "$T/t.view" "$T/i.view"
 }
 
+@test "a name, category and arg key met again are defined on each sequence and after each start again" {
+	# 100 threads, 20 records each, of one name, category and key: a
+	# thread's first 16 are on its process's sequence, then on its own,
+	# past sequence 63 too; each sequence defines each string once.
+	awk 'BEGIN { print "#lt1"; for (k = 0; k < 20; k++)
+		for (t = 1; t <= 100; t++)
+			printf "%d\tX\t1\t%d\t5\tcatzz\tnamezz\t%s\t{}\n",
+			    (k * 100 + t) * 10, t, "{\"keyzz\":" k ",\"w\":1}"
+	}' >"$T/s"
+	ltproto -o "$T/t.pftrace" "$T/s"
+	for s in namezz catzz keyzz; do
+		[ "$(grep -ao "$s" "$T/t.pftrace" | wc -l)" -eq 101 ]
+	done
+	# One thread, a new key in each record: past -i 3 every second
+	# record starts again (name, category, key, then one key more), and
+	# each of the 20 starts defines the name anew.
+	awk 'BEGIN { print "#lt1"; for (k = 0; k < 40; k++)
+		printf "%d\tX\t1\t1\t5\tcatzz\tnamezz\t{\"key%02d\":1}\t{}\n",
+		    k * 10, k
+	}' >"$T/s"
+	ltproto -i 3 -o "$T/t.pftrace" "$T/s"
+	[ "$(grep -ao namezz "$T/t.pftrace" | wc -l)" -eq 20 ]
+	# A key learnt on every thread's sequence, then another in its
+	# place: the new one is defined on each of them all the same.
+	awk 'BEGIN { print "#lt1"; for (k = 0; k < 40; k++)
+		for (t = 1; t <= 100; t++)
+			printf "%d\tX\t1\t%d\t5\tc\tn\t{\"%s\":%d,%s}\t{}\n",
+			    (k * 100 + t) * 10, t, k < 30 ? "keyaa" : "keybb", k,
+			    "\"w\":1"
+	}' >"$T/s"
+	ltproto -o "$T/t.pftrace" "$T/s"
+	[ "$(grep -ao keyaa "$T/t.pftrace" | wc -l)" -eq 101 ]
+	[ "$(grep -ao keybb "$T/t.pftrace" | wc -l)" -eq 100 ]
+}
+
 @test "a ts before 0 is left out, said, and exit 1" {
 	tp_need
 	lt1 "$T/s" "-5	X	1	1	2	c	neg	{}	{}" "5	X	1	1	2	c	pos	{}	{}"

@@ -50,6 +50,35 @@ string(struct ltbuf *b, const char *s, size_t n)
 	pb_bytes(b, DA_STRING, s, n);
 }
 
+/* Add seq to s. */
+void
+pt_seqs_add(struct ptseqs *s, uint32_t seq)
+{
+	if (seq < 64) {
+		s->low |= 1ULL << seq;
+		return;
+	}
+	if (seq / 64 > s->made)
+		s->more = lt_grow_zero(s->more, &s->words, &s->made,
+		    seq / 64, sizeof(*s->more));
+	s->more[seq / 64 - 1] |= 1ULL << (seq % 64);
+}
+
+/* Empty s: the words beyond made are zeroed as they are needed again. */
+void
+pt_seqs_clear(struct ptseqs *s)
+{
+	s->low = 0;
+	s->made = 0;
+}
+
+void
+pt_seqs_free(struct ptseqs *s)
+{
+	free(s->more);
+	memset(s, 0, sizeof(*s));
+}
+
 /* A JSON number as a double (the text is checked JSON). */
 int
 pt_number(const char *p, size_t n, double *d)
@@ -414,8 +443,10 @@ intanno(struct ltbuf *b, uint64_t iid, int64_t v)
  * a kind (named alike) mostly have the same args in the same order.  A
  * shape keeps their iids and whether they have a dot, so that a record
  * like the last one of its kind looks no name up: its keys are compared
- * with the shape's as they are read.  seqs: the sequences (0 to 63) on
- * which every iid of the shape is defined.
+ * with the shape's as they are read.  seqs[i]: the sequences on which
+ * the iid of key i is defined, each key's own: a record that ends
+ * sooner, or in a tail (below), leaves the keys after it in the shape
+ * with the sequences they have, and a long job has thousands.
  */
 #define SHAPES		16
 #define SHAPEKEYS	16
@@ -423,11 +454,12 @@ intanno(struct ltbuf *b, uint64_t iid, int64_t v)
 static struct shape {
 	uint64_t	 gen;		/* 0: none */
 	uint64_t	 hint;
-	uint64_t	 seqs;
+	struct ptseqs	 seqs[SHAPEKEYS];
 	uint32_t	 n;
 	uint32_t	 iid[SHAPEKEYS];
 	uint8_t		 dot[SHAPEKEYS];
-	uint8_t		 end[SHAPEKEYS];	/* of each key in text */
+	uint8_t		 beg[SHAPEKEYS];	/* of each key in text, */
+	uint8_t		 end[SHAPEKEYS];	/*   with its '":' */
 	char		 text[SHAPETEXT];
 }			 shapes[SHAPES];
 
@@ -495,34 +527,37 @@ tailkeep(struct tail *t, uint64_t hint, uint32_t seq, const char *p,
  * 1 returned.  *j moves past the members with more text left.
  */
 static int
-tailhit(struct tail *t, uint32_t *j, const char *q, size_t r,
+tailhit(const struct tail *t, uint32_t *jp, const char *q, size_t r,
     struct ltbuf *b)
 {
+	uint32_t j = *jp;	/* not *jp in the loop: it may alias rem */
 	size_t m;
 
-	while (*j < t->n && t->rem[*j] > r)
-		(*j)++;
-	if (*j == t->n || t->rem[*j] != r ||
+	while (j < t->n && t->rem[j] > r)
+		j++;
+	*jp = j;
+	if (j == t->n || t->rem[j] != r ||
 	    memcmp(q, t->text + t->len - r, r) != 0)
 		return 0;
-	m = t->off[t->n] - t->off[*j];
-	lt_buf_add(b, t->bytes + t->off[*j], m);
+	m = t->off[t->n] - t->off[j];
+	lt_buf_add(b, t->bytes + t->off[j], m);
 	return 1;
 }
 
 /*
  * Is the key of the member at k the key i of shape sh, which is plain,
- * followed by '":'?  Returns where it ends, or NULL.
+ * followed by '":'?  Returns where it ends, or NULL.  The shape keeps
+ * the '":' with the key: one compare.
  */
 static const char *
 shapekey(const struct shape *sh, uint32_t i, const char *k, const char *end)
 {
-	size_t at = i > 0 ? sh->end[i - 1] : 0, kn = sh->end[i] - at;
+	size_t kn = (size_t)(sh->end[i] - sh->beg[i]);
 
-	if ((size_t)(end - k) < kn + 3 || k[kn] != '"' || k[kn + 1] != ':' ||
-	    !lt_same(sh->text + at, k, kn))
+	if ((size_t)(end - k) < kn + 1 || !lt_same(sh->text + sh->beg[i], k,
+	    kn))
 		return NULL;
-	return k + kn;
+	return k + kn - 2;
 }
 
 /*
@@ -542,11 +577,15 @@ keymiss(struct shape *sh, uint32_t i, const char *k, size_t kn, int *dot)
 	at = i > 0 && i <= sh->n ? sh->end[i - 1] : 0;
 	*dot = hasdot(k, kn);
 	iid = *dot ? 0 : pt_iid(PT_ANNOS, k, kn);
-	if (i == sh->n && i < SHAPEKEYS && kn <= SHAPETEXT - at) {
-		memcpy(sh->text + at, k, kn);
-		sh->end[i] = (uint8_t)(at + kn);
+	if (i == sh->n && i < SHAPEKEYS && kn + 2 <= SHAPETEXT - at) {
+		memcpy(sh->text + at, k, kn + 2);	/* and '":' */
+		sh->beg[i] = (uint8_t)at;
+		sh->end[i] = (uint8_t)(at + kn + 2);
 		sh->dot[i] = (uint8_t)*dot;
 		sh->iid[i] = (uint32_t)iid;
+		pt_seqs_clear(&sh->seqs[i]);
+		if (!*dot)
+			pt_seqs_add(&sh->seqs[i], pt_seq_cur());
 		sh->n++;
 	}
 	return iid;
@@ -572,7 +611,7 @@ pt_args(struct ltbuf *b, const char *p, size_t n, uint64_t hint)
 	size_t start = b->n, kn, o, off[SHAPEKEYS];
 	struct tail *t = tailof(hint, cur);
 	unsigned d;
-	int same, need, dot, tail;
+	int same, dot, tail;
 
 	if (n < 2 || p[0] != '{')
 		return 0;
@@ -583,21 +622,16 @@ pt_args(struct ltbuf *b, const char *p, size_t n, uint64_t hint)
 		sh->gen = gen;
 		sh->hint = hint;
 		sh->n = 0;
-		sh->seqs = 0;
 	}
-	need = cur >= 64 || !(sh->seqs >> cur & 1);
 	tail = t->gen == gen && t->hint == hint && t->seq == cur;
 	for (i = 0, p++;; i++, p++) {
 		if (*p != '"')
 			break;
 		if (tail && i > 0 && tailhit(t, &j, p, (size_t)(end - p), b)) {
-			/* the shape has its keys up to i; the tail's follow */
-			if (i < sh->n)
-				sh->n = i;
-			if (!same)
-				sh->seqs = 0;
-			if (cur < 64)
-				sh->seqs |= 1ULL << cur;
+			/*
+			 * The shape keeps its keys past i, whatever the
+			 * tail's: each knows its own sequences.
+			 */
 			return 1;
 		}
 		if (i < SHAPEKEYS) {
@@ -609,8 +643,10 @@ pt_args(struct ltbuf *b, const char *p, size_t n, uint64_t hint)
 			kn = (size_t)(q - k);
 			dot = sh->dot[i];
 			iid = sh->iid[i];
-			if (need && !dot)
+			if (!dot && !pt_seqs_has(&sh->seqs[i], cur)) {
 				pt_iid(PT_ANNOS, k, kn);
+				pt_seqs_add(&sh->seqs[i], cur);
+			}
 		} else {
 			q = lt_scan_plain(k, end);
 			if (end - q < 3 || q[0] != '"' || q[1] != ':')
@@ -656,13 +692,6 @@ pt_args(struct ltbuf *b, const char *p, size_t n, uint64_t hint)
 		if (*p == '}') {
 			if (p + 1 != end)
 				break;
-			/* fewer keys than the shape: it has this record's */
-			if (i + 1 < sh->n)
-				sh->n = i + 1;
-			if (!same)
-				sh->seqs = 0;
-			if (cur < 64)
-				sh->seqs |= 1ULL << cur;
 			tailkeep(t, hint, cur, args, n, rem, off, i + 1, b,
 			    start);
 			return 1;
@@ -688,9 +717,14 @@ pt_args_json(struct ltbuf *b, const struct ltfield *args)
 void
 pt_args_free(void)
 {
+	int i, k;
+
 	lt_buf_free(&name);
 	lt_buf_free(&text);
 	lt_buf_free(&num);
+	for (i = 0; i < SHAPES; i++)
+		for (k = 0; k < SHAPEKEYS; k++)
+			pt_seqs_free(&shapes[i].seqs[k]);
 	memset(seen, 0, sizeof(seen));
 	memset(shapes, 0, sizeof(shapes));
 	memset(tails, 0, sizeof(tails));

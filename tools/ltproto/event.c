@@ -156,6 +156,34 @@ end(void)
 #define NONAME	"[No name]"
 
 /*
+ * The names and categories of records met lately, as their columns
+ * hold them, and their iids: most records are of a few kinds, and one
+ * like these looks up neither string (two pt_iid() calls, and two scans
+ * for escapes) on the sequences where both are defined.  By a quick
+ * hash of the two columns' lengths and outer bytes.
+ */
+#define NAMES		16
+#define NAMEMAX		48
+static struct namememo {
+	uint64_t	 gen;		/* 0: none */
+	uint64_t	 name;		/* iid */
+	struct ptseqs	 seqs;		/* where both are defined */
+	size_t		 nn, cn, en;
+	char		 ntext[NAMEMAX], ctext[NAMEMAX];
+	char		 enc[2 * (1 + PB_VARINT_MAX)];	/* the fields */
+}			 namememo[NAMES];
+
+static struct namememo *
+namememo_of(const struct ltfield *nm, const struct ltfield *cat)
+{
+	unsigned h;
+
+	h = (unsigned)nm->n * 7 ^ (unsigned char)nm->p[0] ^
+	    (unsigned char)nm->p[nm->n - 1] << 2 ^ (unsigned)cat->n << 4;
+	return &namememo[(h ^ h >> 4) & (NAMES - 1)];
+}
+
+/*
  * The name and category of the record, interned; nameiid: the name's
  * iid.  A slice with no name (B, X, an instant on its thread, an async
  * begin) is "[No name]", as Perfetto's JSON importer names it.
@@ -163,12 +191,30 @@ end(void)
 static void
 names(const struct ltrec *rec, int slice)
 {
+	const struct ltfield *nm = &rec->f[LT_NAME], *cat = &rec->f[LT_CAT];
+	struct namememo *m = NULL;
 	const char *s = NULL;
-	size_t n;
+	uint64_t gen = pt_intern_gen();
+	uint32_t cur = pt_seq_cur();
+	size_t n, at = pk.n;
 
+	if (nm->n > 0 && nm->n <= NAMEMAX && cat->n <= NAMEMAX) {
+		m = namememo_of(nm, cat);
+		if (m->gen == gen && m->nn == nm->n && m->cn == cat->n &&
+		    lt_same(m->ntext, nm->p, nm->n) &&
+		    lt_same(m->ctext, cat->p, cat->n) &&
+		    pt_seqs_has(&m->seqs, cur)) {
+			nameiid = m->name;
+			if (pk.cap - pk.n < sizeof(m->enc))
+				lt_buf_grow(&pk, sizeof(m->enc));
+			memcpy(pk.p + pk.n, m->enc, sizeof(m->enc));
+			pk.n += m->en;
+			return;
+		}
+	}
 	nameiid = 0;
-	if (rec->f[LT_NAME].n > 0)
-		s = pt_str(&sname, rec->f[LT_NAME].p, rec->f[LT_NAME].n, &n);
+	if (nm->n > 0)
+		s = pt_str(&sname, nm->p, nm->n, &n);
 	else if (slice) {
 		s = NONAME;
 		n = sizeof(NONAME) - 1;
@@ -177,10 +223,27 @@ names(const struct ltrec *rec, int slice)
 		nameiid = pt_iid(PT_NAMES, s, n);
 		pb_uint(&pk, EV_NAME_IID, nameiid);
 	}
-	if (rec->f[LT_CAT].n > 0) {
-		s = pt_str(&sname, rec->f[LT_CAT].p, rec->f[LT_CAT].n, &n);
+	if (cat->n > 0) {
+		s = pt_str(&sname, cat->p, cat->n, &n);
 		pb_uint(&pk, EV_CATEGORY_IIDS, pt_iid(PT_CATS, s, n));
 	}
+	if (m == NULL)
+		return;
+	/* Both are defined on this sequence now. */
+	if (m->gen != gen || m->nn != nm->n || m->cn != cat->n ||
+	    !lt_same(m->ntext, nm->p, nm->n) ||
+	    !lt_same(m->ctext, cat->p, cat->n)) {
+		m->gen = gen;
+		m->name = nameiid;
+		m->nn = nm->n;
+		m->cn = cat->n;
+		m->en = pk.n - at;
+		memcpy(m->enc, pk.p + at, m->en);
+		memcpy(m->ntext, nm->p, nm->n);
+		memcpy(m->ctext, cat->p, cat->n);
+		pt_seqs_clear(&m->seqs);
+	}
+	pt_seqs_add(&m->seqs, cur);
 }
 
 /* Does extra have a bind_id member?  Most have not: a quick look first. */
@@ -735,6 +798,9 @@ pt_event_free(void)
 	lt_buf_free(&skey);
 	lt_buf_free(&sval);
 	pt_args_free();
+	for (i = 0; i < NAMES; i++)
+		pt_seqs_free(&namememo[i].seqs);
+	memset(namememo, 0, sizeof(namememo));
 	memset(&pt_count, 0, sizeof(pt_count));
 	memset(ends, 0, sizeof(ends));
 	t0set = based = 0;

@@ -159,6 +159,29 @@ void	pt_tracks_finish(void);
 void	pt_tracks_free(void);
 
 /* args.c: JSON values as debug annotations, and ids as Perfetto reads them. */
+/*
+ * A set of packet sequences, a bit each: those on which the strings a
+ * cache keeps are defined (in the generation it knows), so that it calls
+ * pt_iid() for none of them there.  A long job has thousands.
+ */
+struct ptseqs {
+	uint64_t	 low;		/* sequences 0 to 63 */
+	uint64_t	*more;		/* s from 64: word s / 64 - 1 */
+	size_t		 words, made;
+};
+
+static inline int
+pt_seqs_has(const struct ptseqs *s, uint32_t seq)
+{
+	if (seq < 64)
+		return (int)(s->low >> seq & 1);
+	return seq / 64 - 1 < s->made &&
+	    (int)(s->more[seq / 64 - 1] >> (seq % 64) & 1);
+}
+
+void	pt_seqs_add(struct ptseqs *, uint32_t);
+void	pt_seqs_clear(struct ptseqs *);
+void	pt_seqs_free(struct ptseqs *);
 int	pt_args(struct ltbuf *, const char *, size_t, uint64_t);
 void	pt_args_json(struct ltbuf *, const struct ltfield *);
 int	pt_id(const char *, size_t, uint64_t *);
