@@ -46,6 +46,7 @@ struct ent {
 	size_t		 off;		/* packet bytes in buf */
 	uint32_t	 len;
 	uint32_t	 track;
+	uint32_t	 h;		/* hash(ts, track), for release */
 	uint8_t		 kind;
 	uint8_t		 first;		/* of its group */
 	uint8_t		 gone;		/* its group left the window */
@@ -323,7 +324,12 @@ frame(struct seqout *so, int64_t ts, const char *p, size_t n)
 	o = out.cap - out.n >= need ? out.buf + out.n : lt_out_room(&out, need);
 	o[0] = TRACE_PACKET << 3 | PB_LEN;
 	o = pb_putvarint(o + 1, (uint64_t)(w - f) + n);
-	memcpy(o, f, (size_t)(w - f));
+	/*
+	 * All of f, a copy of a constant size and no call: need has room
+	 * for it, and p's bytes overwrite the rest, or it lies past the
+	 * end of the output.
+	 */
+	memcpy(o, f, sizeof(f));
 	memcpy(o + (w - f), p, n);
 	out.n = (size_t)(o + (w - f) + n - out.buf);
 }
@@ -394,7 +400,9 @@ pend(int64_t ts, uint32_t track, const char *p, size_t n)
 	}
 	for (i = so->n; i > so->lo && so->e[i - 1].ts > ts; i--)
 		;
-	memmove(so->e + i + 1, so->e + i, (so->n - i) * sizeof(*so->e));
+	if (i < so->n)	/* most come last: no call to move nothing */
+		memmove(so->e + i + 1, so->e + i, (so->n - i) *
+		    sizeof(*so->e));
 	so->e[i].ts = ts;
 	so->e[i].track = track;
 	so->e[i].len = (uint8_t)n;
@@ -531,12 +539,17 @@ inslot(size_t i, int64_t ts, uint32_t track, uint32_t h)
 	uint32_t k;
 	int isnew;
 
-	k = lt_slot_add(&spanslots, track, &isnew);
-	spans = lt_grow_zero(spans, &capspans, &nspans, (size_t)k + 1,
-	    sizeof(*spans));
+	/*
+	 * Most tracks have a group held already: their slot is found
+	 * inline (lt_slot_get), without the calls of a new one.
+	 */
+	if ((k = lt_slot_get(&spanslots, track)) == LT_NOSLOT) {
+		k = lt_slot_add(&spanslots, track, &isnew);
+		spans = lt_grow_zero(spans, &capspans, &nspans,
+		    (size_t)k + 1, sizeof(*spans));
+		spans[k].n = 0;	/* a slot let go of has its last track's */
+	}
 	sp = &spans[k];
-	if (isnew)
-		sp->n = 0;	/* a slot let go of has its last track's */
 	if (sp->n++ == 0)
 		sp->lo = sp->hi = ts;
 	else if (ts < sp->lo)
@@ -637,13 +650,14 @@ pt_order(struct ptitem *it, size_t n)
 }
 
 /*
- * Write the group of a track at ts in its order, or give it to the
- * root that starts there (roots.c).
+ * Write the group of a track at ts, of hash h (that of its first
+ * entry, not made again), in its order, or give it to the root that
+ * starts there (roots.c).
  */
 static void
-release(int64_t ts, uint32_t track)
+release(int64_t ts, uint32_t track, uint32_t h)
 {
-	size_t g = slot(ts, track, hash(ts, track)), n = 0, i;
+	size_t g = slot(ts, track, h), n = 0, i;
 	struct ent *e;
 
 	if (groups[g].e == 0)
@@ -652,7 +666,9 @@ release(int64_t ts, uint32_t track)
 		e->gone = 1;
 		if (e->kind == PT_KDEAD)
 			continue;
-		items = lt_grow(items, &capitems, n + 1, sizeof(*items));
+		if (n == capitems)
+			items = lt_grow(items, &capitems, n + 1,
+			    sizeof(*items));
 		items[n].seq = e->order;
 		items[n].track = track;
 		items[n].kind = e->kind;
@@ -710,7 +726,7 @@ static void
 evict(void)
 {
 	if (ENT(tail)->first)
-		release(ENT(tail)->ts, ENT(tail)->track);
+		release(ENT(tail)->ts, ENT(tail)->track, ENT(tail)->h);
 	tail++;
 }
 
@@ -770,6 +786,7 @@ enter(int64_t ts, uint32_t track, int kind, int64_t key, uint64_t order,
 	e->gone = 0;
 	memcpy(buf + g, p, n);
 	g = slot(ts, track, h = hash(ts, track));
+	e->h = h;
 	e->first = groups[g].e == 0;
 	if (e->first) {
 		inslot(g, ts, track, h);
