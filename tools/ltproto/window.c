@@ -113,9 +113,12 @@ pt_out_open(int fd, const char *name, size_t events)
  * ever had, and most are gone.  The ends of a sequence in use may go
  * too, at the end of the stream: those of a thread gone wait so for the
  * end, where its roots are written (pt_flush) and bring them back; then
- * what a packet leaves, REFREEZE ends or fewer, goes back at once, and
- * comes back when a packet of the sequence comes at the time of the
- * first or later.
+ * what a packet leaves, REFREEZE ends or fewer, goes back when a packet
+ * of another sequence is written (warm), and comes back when a packet
+ * of the sequence comes at the time of the first or later.  The roots
+ * of a thread are written one after another, each packet a few ends
+ * on: packing and unpacking its ends for each would cost more than
+ * all the rest of the end.
  */
 #define PENDMAX		24	/* bytes of an X end that waits: */
 				/*   they have 21 at most */
@@ -145,6 +148,8 @@ static int64_t		 base;		/* BOOTTIME ns where our clocks start */
 static struct ltbuf	 took;		/* ends unwait() takes */
 static struct ltbuf	 packed;	/* what pack() packs */
 static int		 ending;	/* pt_flush() writes what is held */
+static uint32_t		 warm = LT_NOSLOT;	/* the slot last written */
+				/*   then, its ends kept out of cold.c */
 
 /* Times count from t0 (0 or more), given before the first packet. */
 void
@@ -334,6 +339,21 @@ frame(struct seqout *so, int64_t ts, const char *p, size_t n)
 	out.n = (size_t)(o + (w - f) + n - out.buf);
 }
 
+/*
+ * At the end: the ends of the sequence written last go back to cold.c,
+ * if they are REFREEZE or fewer (those left of a thread gone).
+ */
+static void
+cool(void)
+{
+	struct seqout *so = &seqout[warm];
+
+	warm = LT_NOSLOT;
+	if (so->live && !so->cold && so->lo < so->n &&
+	    so->n - so->lo <= REFREEZE)
+		freeze(so);
+}
+
 /* The next X end of a sequence, out. */
 static void
 unpend(struct seqout *so)
@@ -367,8 +387,12 @@ pt_put_at(int64_t ts, uint32_t track, int kind, const char *p, size_t n)
 		unpend(so);
 	}
 	frame(so, ts, p, n);
-	if (ending && so->lo < so->n && so->n - so->lo <= REFREEZE)
-		freeze(so);
+	if (ending) {
+		if (warm != LT_NOSLOT && &seqout[warm] != so)
+			cool();
+		if (so->lo < so->n && so->n - so->lo <= REFREEZE)
+			warm = (uint32_t)(so - seqout);
+	}
 }
 
 /* An X end of a track that waits for its time on its sequence. */
@@ -939,6 +963,7 @@ pt_out_close(void)
 	nseqout = capseqout = 0;
 	maxseq = 0;
 	ending = 0;
+	warm = LT_NOSLOT;
 	base = 0;
 	ents = NULL;
 	buf = NULL;
