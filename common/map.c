@@ -263,7 +263,6 @@ lt_slot_add(struct ltslots *sl, uint32_t key, int *isnew)
 	if ((i = lt_slot_get(sl, key)) != LT_NOSLOT)
 		return i;
 	*isnew = 1;
-	lt_ix_room(&sl->ix, slothash, sl);
 	if (sl->nfree > 0)
 		i = sl->free[--sl->nfree];
 	else {
@@ -274,7 +273,7 @@ lt_slot_add(struct ltslots *sl, uint32_t key, int *isnew)
 		i = (uint32_t)sl->n++;
 	}
 	sl->key[i] = key;
-	lt_ix_set(&sl->ix, slotof(sl, key), i);
+	lt_ix_add(&sl->ix, i, slothash, sl);
 	HOT(sl, key) = i + 1;
 	return i;
 }
