@@ -164,6 +164,15 @@ pt_out_t0(void)
 	return base;
 }
 
+/* A sequence's array of ends freed, none left. */
+static void
+drop(struct seqout *so)
+{
+	free(so->e);
+	so->e = NULL;
+	so->lo = so->n = so->cap = 0;
+}
+
 /* The clock and the ends of a sequence to cold.c; its array freed. */
 static void
 pack(struct seqout *so)
@@ -183,9 +192,7 @@ pack(struct seqout *so)
 	}
 	lt_cold_put(PT_COLDEND, seqslots.key[so - seqout], packed.p,
 	    packed.n);
-	free(so->e);
-	so->e = NULL;
-	so->lo = so->n = so->cap = 0;
+	drop(so);
 }
 
 /* The ends of a sequence in use, if it has any, to cold.c. */
@@ -196,10 +203,8 @@ freeze(struct seqout *so)
 		so->cold = 1;
 		so->coldts = so->e[so->lo].ts;
 		pack(so);
-	}
-	free(so->e);
-	so->e = NULL;
-	so->lo = so->n = so->cap = 0;
+	} else
+		drop(so);
 }
 
 /*
@@ -247,8 +252,8 @@ bury(uint32_t k)
 		thaw(so, seqslots.key[k], 0);
 	if (so->last != 0 || so->lo < so->n)
 		pack(so);
-	free(so->e);
-	so->e = NULL;
+	else
+		drop(so);
 	so->live = 0;
 	lt_slot_del(&seqslots, k);
 }
@@ -434,21 +439,25 @@ pend(int64_t ts, uint32_t track, const char *p, size_t n)
 	so->n++;
 }
 
-/* The X ends waiting on sequence id. */
+/* The X ends waiting on sequence id, all out. */
+static struct seqout *
+drain(uint32_t id)
+{
+	struct seqout *so = seqat(id, INT64_MAX);
+
+	while (so->lo < so->n)
+		unpend(so);
+	drop(so);
+	return so;
+}
+
+/* The X ends waiting on sequence id, if it has any. */
 void
 pt_out_drain(uint32_t id)
 {
-	struct seqout *so;
-
-	if (lt_slot_get(&seqslots, id) == LT_NOSLOT &&
-	    !lt_cold_has(PT_COLDEND, id))
-		return;
-	so = seqat(id, INT64_MAX);
-	while (so->lo < so->n)
-		unpend(so);
-	free(so->e);
-	so->e = NULL;
-	so->cap = 0;
+	if (lt_slot_get(&seqslots, id) != LT_NOSLOT ||
+	    lt_cold_has(PT_COLDEND, id))
+		drain(id);
 }
 
 /*
@@ -482,6 +491,7 @@ pt_out_sweep(void)
 static void
 unpendall(void)
 {
+	struct seqout *so;
 	uint32_t id;
 	int gone;
 
@@ -489,9 +499,9 @@ unpendall(void)
 		gone = lt_slot_get(&seqslots, id) == LT_NOSLOT;
 		if (gone && !lt_cold_has(PT_COLDEND, id))
 			continue;
-		pt_out_drain(id);
+		so = drain(id);
 		if (gone)
-			bury(lt_slot_get(&seqslots, id));
+			bury((uint32_t)(so - seqout));
 	}
 }
 
