@@ -23,10 +23,12 @@ LT_CFLAGS = $(CFLAGS) $(WARNFLAGS) $(if $(filter 1,$(WERROR)),-Werror)
 # Each program and the files it is built from: tools/PROG/ holds all of
 # PROG (PROG.c, its private modules, its private header PROG.h); CORE is
 # what every program links (common/lt.h); the other common/ modules are
-# shared by two programs or more, each with its own header.
-CORE = common/alloc.o common/err.o common/esc.o common/in.o common/json.o \
-	common/map.o common/num.o common/obj.o common/out.o common/pipe.o \
-	common/stream.o
+# shared by two programs or more, each with its own header.  PROG.c has
+# PROG_main(), which ltchain calls too; common/main-PROG.o, made from
+# common/main.c, is the program's main().
+CORE = common/alloc.o common/chain.o common/err.o common/esc.o \
+	common/in.o common/json.o common/map.o common/num.o common/obj.o \
+	common/out.o common/pipe.o common/stream.o
 JSONEV = common/jsonev.o
 IDTAB = common/idtab.o
 JSONW = common/jsonw.o
@@ -45,15 +47,20 @@ LTJSON = $(call objs,ltjson) $(CORE) $(JSONW) $(TALLY)
 LTCHECK = $(call objs,ltcheck) $(CORE) $(JSONEV) $(JSONW) $(PB)
 LTSTAT = $(call objs,ltstat) $(CORE) $(IDTAB) $(STRTAB) $(COLD)
 LTPROTO = $(call objs,ltproto) $(CORE) $(TALLY) $(PB) $(COLD)
+# ltchain: the stages of a chain in one process, each program's code.
+LTCHAIN = $(call objs,ltchain) $(sort $(LTPARSE) $(LTPAIR) $(LTFILTER) \
+	$(LTLANEFIX) $(LTJSON) $(LTSTAT) $(LTPROTO))
 
 # The programs are built in tools/bin/, with a copy of the driver, so
 # that one directory on PATH holds them all.
-NAMES = ltparse ltpair ltfilter ltlanefix ltjson ltcheck ltstat ltproto
+NAMES = ltparse ltpair ltfilter ltlanefix ltjson ltcheck ltstat ltproto \
+	ltchain
 CPROGS = $(addprefix tools/bin/,$(NAMES))
 SCRIPTS = tools/bin/litracer
 PROGS = $(CPROGS) $(SCRIPTS)
+MAINS = $(patsubst %,common/main-%.o,$(NAMES))
 OBJS = $(sort $(LTPARSE) $(LTPAIR) $(LTFILTER) $(LTLANEFIX) $(LTJSON) \
-	$(LTCHECK) $(LTSTAT) $(LTPROTO))
+	$(LTCHECK) $(LTSTAT) $(LTPROTO) $(LTCHAIN)) $(MAINS)
 HDR = $(wildcard common/*.h tools/*/*.h)
 MAN1 = $(wildcard man/*.1)
 MAN5 = $(wildcard man/*.5)
@@ -78,7 +85,8 @@ tools/bin/ltjson: $(LTJSON)
 tools/bin/ltcheck: $(LTCHECK)
 tools/bin/ltstat: $(LTSTAT)
 tools/bin/ltproto: $(LTPROTO)
-$(CPROGS):
+tools/bin/ltchain: $(LTCHAIN)
+$(CPROGS): tools/bin/%: common/main-%.o
 	@mkdir -p tools/bin
 	$(CC) $(LDFLAGS) -o $@ $^
 tools/bin/litracer: tools/litracer
@@ -95,6 +103,8 @@ common/.flags: FORCE
 $(OBJS): $(HDR) common/.flags
 .c.o:
 	$(CC) $(LT_CPPFLAGS) -I$(@D) $(LT_CFLAGS) -c -o $@ $<
+common/main-%.o: common/main.c
+	$(CC) $(LT_CPPFLAGS) $(LT_CFLAGS) -DLT_MAIN=$*_main -c -o $@ common/main.c
 
 tests/bench/%: tests/bench/%.c common/.flags
 	$(CC) $(LT_CPPFLAGS) $(LT_CFLAGS) $(LDFLAGS) -o $@ $<
@@ -142,7 +152,7 @@ fuzz: $(FUZZERS)
 
 # A harness is built with every module, shared and private, but the
 # programs' mains.
-FUZZSRC = $(wildcard common/*.c) $(filter-out $(foreach n,$(NAMES),tools/$(n)/$(n).c),$(wildcard tools/*/*.c))
+FUZZSRC = $(filter-out common/main.c,$(wildcard common/*.c)) $(filter-out $(foreach n,$(NAMES),tools/$(n)/$(n).c),$(wildcard tools/*/*.c))
 FUZZINC = $(foreach n,$(NAMES),-Itools/$(n))
 tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzzfile.h $(FUZZSRC) $(HDR)
 	$(FUZZCC) $(LT_CPPFLAGS) $(WARNFLAGS) -g -O1 \

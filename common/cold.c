@@ -29,22 +29,23 @@ struct cold {
 	uint64_t	 fresh : 1;	/* MEM: packed since the last spill */
 };
 
-static struct table {
+/* The state, which each stage of ltchain has its own of (LT_STAGE). */
+LT_STAGE static struct table {
 	struct cold	*c;		/* by key */
 	size_t		 n, cap;	/* made, room for */
-}			 tabs[LT_NCOLD];
-static size_t		 inmem;		/* bytes of those in memory */
-static size_t		 memmax = 1 << 18;	/* ... at most */
-static const char	*stem = "lt";	/* of the file's name */
-static const char	*holds = "what it holds";	/* said without it */
-static int		 fd = -1, nofile;
-static const char	*tmpdir;	/* where the file is */
-static const char	*fromenv;	/* " (TMPDIR)" when it says so, or "" */
-static uint64_t		 fend;		/* bytes written to the file */
-static struct ltbuf	 stage;		/* bytes to write, of those staged */
-static struct ltbuf	 peekbuf;	/* what lt_cold_peek read */
-static uint64_t		*staged;	/* kind << 32 | key */
-static size_t		 nstaged, capstaged;
+} tabs[LT_NCOLD];
+LT_STAGE static size_t	 inmem;		/* bytes of those in memory */
+LT_STAGE static size_t	 memmax = 1 << 18;	/* ... at most */
+LT_STAGE static const char *stem = "lt";	/* of the file's name */
+LT_STAGE static const char *holds = "what it holds";	/* said without */
+LT_STAGE static int	 fd = -1, nofile;
+LT_STAGE static const char *tmpdir;	/* where the file is */
+LT_STAGE static const char *fromenv;	/* " (TMPDIR)" when it said, or "" */
+LT_STAGE static uint64_t fend;		/* bytes written to the file */
+LT_STAGE static struct ltbuf stage;	/* bytes to write, of those staged */
+LT_STAGE static struct ltbuf peekbuf;	/* what lt_cold_peek read */
+LT_STAGE static uint64_t *staged;	/* kind << 32 | key */
+LT_STAGE static size_t	 nstaged, capstaged;
 
 static char *
 memof(const struct cold *c)

@@ -17,7 +17,7 @@
 
 #include "lt.h"
 
-static const char *lt_prog = "litracer";
+static const char *lt_prog LT_STAGE = "litracer";
 
 void
 lt_setprog(const char *argv0)
@@ -137,7 +137,7 @@ lt_die(int status, const char *fmt, ...)
 	va_start(ap, fmt);
 	vmsg(NULL, 0, fmt, ap);
 	va_end(ap);
-	exit(status);
+	lt_exit(status);
 }
 
 void
@@ -158,7 +158,7 @@ lt_diepos(int status, const char *file, long line, const char *fmt, ...)
 	va_start(ap, fmt);
 	vmsg(file, line, fmt, ap);
 	va_end(ap);
-	exit(status);
+	lt_exit(status);
 }
 
 void
@@ -176,7 +176,7 @@ void
 lt_usage(const char *synopsis)
 {
 	fprintf(stderr, "usage: %s\n", synopsis);
-	exit(LT_EXIT_SYS);
+	lt_exit(LT_EXIT_SYS);
 }
 
 /* The end of -h and --version: exit 0 once stdout is written, else 2. */
@@ -185,7 +185,7 @@ said(int printed)
 {
 	if (printed < 0 || fflush(stdout) == EOF)
 		lt_die(LT_EXIT_SYS, "write error: <stdout>:");
-	exit(LT_EXIT_OK);
+	lt_exit(LT_EXIT_OK);
 }
 
 /* -h: the synopsis and the option summary on stdout, exit 0. */

@@ -22,7 +22,7 @@
 
 #define INBUF	(1024 * 1024)
 
-static void	(*watch)(const struct ltin *);
+static void	(*watch)(const struct ltin *) LT_STAGE;
 
 /* An input of fd, named name, with nothing read yet. */
 static void
@@ -135,8 +135,15 @@ fail:
 void
 lt_in_open(struct ltin *in, const char *path)
 {
+	struct ltchan *chan;
 	int fd;
 
+	if (strcmp(path, "-") == 0 && (chan = lt_chan_of(0)) != NULL) {
+		/* the stage before's lt1 stream, in ltchain: no fd */
+		lt_in_fdopen(in, -1, "<stdin>");
+		in->chan = chan;
+		return;
+	}
 	if (strcmp(path, "-") == 0)
 		lt_in_fdopen(in, 0, "<stdin>");
 	else {
@@ -220,7 +227,9 @@ refill(struct ltin *in)
 	want = in->cap - in->end;
 	if (in->size >= 0 && (off_t)want > in->size - in->off - (off_t)in->end)
 		want = (size_t)(in->size - in->off - (off_t)in->end);
-	for (;;) {
+	if (in->chan != NULL)
+		r = (ssize_t)lt_chan_read(in->chan, in->buf + in->end, want);
+	else for (;;) {
 		r = read(in->fd, in->buf + in->end, want);
 		if (r >= 0)
 			break;

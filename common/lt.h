@@ -25,9 +25,11 @@
 #if defined(__GNUC__)
 #define LT_NORETURN	__attribute__((noreturn))
 #define LT_PRINTF(a, b)	__attribute__((format(printf, a, b)))
+#define LT_STAGE	__attribute__((section("ltstage")))
 #else
 #define LT_NORETURN
 #define LT_PRINTF(a, b)
+#define LT_STAGE
 #endif
 
 /* Exit status, the same in every program. */
@@ -45,6 +47,7 @@ void	lt_warn(const char *, ...) LT_PRINTF(1, 2);
 void	lt_diepos(int, const char *, long, const char *, ...)
 	    LT_NORETURN LT_PRINTF(4, 5);
 void	lt_warnpos(const char *, long, const char *, ...) LT_PRINTF(3, 4);
+void	lt_exit(int) LT_NORETURN;
 void	lt_usage(const char *) LT_NORETURN;
 void	lt_help(const char *, const char *) LT_NORETURN;
 void	lt_version(void) LT_NORETURN;
@@ -103,6 +106,39 @@ lt_buf_adds(struct ltbuf *b, const char *s)
 	lt_buf_add(b, s, strlen(s));
 }
 
+/*
+ * chain.c: ltchain(1) runs the stages of a chain in one process, each a
+ * coroutine with its own stack.  A stage's standard input and output (as
+ * in.c and out.c open fd 0 and 1) are then channels to its neighbours;
+ * lt_exit() ends the stage, not the process; and the state of common/
+ * marked LT_STAGE is the stage's own, swapped in when it runs.
+ */
+struct ltchan;
+struct ltstage {
+	const char	*name;
+	int		(*main)(int, char *[]);
+	int		 argc;
+	char		**argv;
+	int		 err;		/* its stderr, or -1: the chain's */
+	int		 status;	/* how it ended (0 to 255) */
+};
+
+struct ltchan *lt_chan_of(int);
+size_t	lt_chan_read(struct ltchan *, char *, size_t);
+void	lt_chan_write(struct ltchan *, const char *, size_t);
+void	lt_chain_run(struct ltstage *, int);
+
+/* The programs' main functions (common/main.c, ltchain). */
+int	ltparse_main(int, char *[]);
+int	ltpair_main(int, char *[]);
+int	ltfilter_main(int, char *[]);
+int	ltlanefix_main(int, char *[]);
+int	ltstat_main(int, char *[]);
+int	ltjson_main(int, char *[]);
+int	ltproto_main(int, char *[]);
+int	ltcheck_main(int, char *[]);
+int	ltchain_main(int, char *[]);
+
 /* out.c: buffered output on a file descriptor; errors exit 2. */
 struct ltout {
 	int		 fd;
@@ -110,11 +146,13 @@ struct ltout {
 	char		*buf;
 	size_t		 n;
 	size_t		 cap;
+	struct ltchan	*chan;		/* fd 1 in ltchain: the next stage */
 };
 
 int	lt_out_create(const char *);
 int	lt_out_replace(const char *);
 void	lt_out_commit(const char *);
+void	lt_out_abandon(void);
 void	lt_out_init(struct ltout *, int, const char *);
 void	lt_out_mem(struct ltout *);
 int	lt_tmp_open(const char *, const char **, const char **);
@@ -172,6 +210,7 @@ struct ltin {
 	off_t		 limit;		/* stop reading here; -1 for none */
 	pid_t		 child;		/* decompressor, or -1 */
 	off_t		 size;		/* the bytes to read, or -1: to the end */
+	struct ltchan	*chan;		/* fd 0 in ltchain: the stage before */
 };
 
 void	lt_in_open(struct ltin *, const char *);

@@ -41,6 +41,7 @@ lt_out_init(struct ltout *o, int fd, const char *name)
 	o->cap = OUTBUF;
 	o->n = 0;
 	o->buf = lt_malloc(o->cap);
+	o->chan = fd == 1 ? lt_chan_of(1) : NULL;
 	lt_pipe_grow(fd);
 }
 
@@ -53,6 +54,7 @@ lt_out_mem(struct ltout *o)
 	o->cap = OUTBUF;
 	o->n = 0;
 	o->buf = lt_malloc(o->cap);
+	o->chan = NULL;
 }
 
 /* Output to memory: room for n more bytes. */
@@ -70,6 +72,10 @@ writeall(struct ltout *o, const char *p, size_t n)
 {
 	ssize_t w;
 
+	if (o->chan != NULL) {
+		lt_chan_write(o->chan, p, n);
+		return;
+	}
 	while (n > 0) {
 		if ((w = write(o->fd, p, n)) < 0) {
 			if (errno == EINTR)
@@ -163,7 +169,8 @@ lt_out_close(struct ltout *o)
 	lt_out_flush(o);
 	free(o->buf);
 	o->buf = NULL;
-	if (o->fd >= 0 && close(o->fd) < 0 && errno != EINTR)
+	if (o->chan == NULL && o->fd >= 0 && close(o->fd) < 0 &&
+	    errno != EINTR)
 		lt_die(LT_EXIT_SYS, "write error: %s:", o->name);
 }
 
@@ -205,22 +212,31 @@ lt_tmp_open(const char *stem, const char **dir, const char **why)
  * regular file (a FIFO, a device, a link to nothing) is written in
  * place, as before.  One such output per program.
  */
-static char	 tmpname[4096];	/* "" once committed or gone */
-static char	 finalname[4096];
+static char	*tmpname LT_STAGE;	/* NULL once committed or gone */
+static char	*finalname LT_STAGE;
 static int	 handlers;
 
 static void
 rmtemp(void)
 {
-	if (tmpname[0] != '\0')
+	if (tmpname != NULL)
 		unlink(tmpname);
-	tmpname[0] = '\0';
+	free(tmpname);
+	free(finalname);
+	tmpname = finalname = NULL;
+}
+
+/* What a stage of ltchain leaves unwritten as it ends goes with it. */
+void
+lt_out_abandon(void)
+{
+	rmtemp();
 }
 
 static void
 ontermsig(int sig)
 {
-	if (tmpname[0] != '\0')
+	if (tmpname != NULL)
 		unlink(tmpname);
 	signal(sig, SIG_DFL);
 	raise(sig);
@@ -231,7 +247,7 @@ lt_out_replace(const char *path)
 {
 	static const int sigs[] = { SIGHUP, SIGINT, SIGPIPE, SIGTERM };
 	struct stat sb;
-	char *real = NULL;
+	char name[4096], *real = NULL;
 	const char *target = path, *slash;
 	mode_t mask;
 	size_t i;
@@ -246,18 +262,21 @@ lt_out_replace(const char *path)
 	}
 	/* DIR/.NAME.XXXXXX beside DIR/NAME */
 	slash = strrchr(target, '/');
-	n = snprintf(tmpname, sizeof(tmpname), "%.*s.%s.XXXXXX",
+	n = snprintf(name, sizeof(name), "%.*s.%s.XXXXXX",
 	    slash != NULL ? (int)(slash + 1 - target) : 0, target,
 	    slash != NULL ? slash + 1 : target);
-	if (n < 0 || (size_t)n >= sizeof(tmpname) ||
-	    strlen(target) >= sizeof(finalname))
+	if (n < 0 || (size_t)n >= sizeof(name) ||
+	    strlen(target) >= sizeof(name))
 		lt_die(LT_EXIT_SYS, "%s: name too long", path);
-	strcpy(finalname, target);
+	finalname = lt_strdup(target);
 	free(real);
-	if ((fd = mkstemp(tmpname)) < 0) {
-		tmpname[0] = '\0';
-		lt_die(LT_EXIT_SYS, "%s:", path);	/* its directory's reason */
+	if ((fd = mkstemp(name)) < 0) {
+		free(finalname);
+		finalname = NULL;
+		/* its directory's reason */
+		lt_die(LT_EXIT_SYS, "%s:", path);
 	}
+	tmpname = lt_strdup(name);
 	/* The mode the file has, or the one a new file would get. */
 	if (stat(finalname, &sb) < 0) {
 		mask = umask(0);
@@ -282,11 +301,13 @@ lt_out_replace(const char *path)
 void
 lt_out_commit(const char *name)
 {
-	if (tmpname[0] == '\0')
+	if (tmpname == NULL)
 		return;		/* written in place */
 	if (rename(tmpname, finalname) < 0) {
 		rmtemp();
 		lt_die(LT_EXIT_SYS, "%s:", name);
 	}
-	tmpname[0] = '\0';
+	free(tmpname);
+	free(finalname);
+	tmpname = finalname = NULL;
 }

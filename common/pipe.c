@@ -53,7 +53,7 @@ lt_out_append(struct ltout *o, int fd, off_t off, const char *name)
 
 	lt_out_flush(o);
 #ifdef __linux__
-	for (;;) {
+	while (o->chan == NULL) {	/* not to ltchain's next stage */
 		if ((r = sendfile(o->fd, fd, &off, 1 << 30)) > 0)
 			continue;
 		if (r == 0)

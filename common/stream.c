@@ -65,7 +65,7 @@ header(struct ltrd *rd, struct ltrec *rec)
 	if ((n = lt_in_line(&rd->in, &line)) < 0) {
 		/* The stage before failed, and said why. */
 		if (strcmp(rd->in.name, "<stdin>") == 0)
-			exit(LT_EXIT_DATA);
+			lt_exit(LT_EXIT_DATA);
 		lt_diepos(LT_EXIT_DATA, rd->in.name, 1,
 		    "empty input, not an lt1 stream");
 	}

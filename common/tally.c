@@ -44,22 +44,22 @@ struct opens {
 	size_t	 n, cap;
 };
 
-static struct stat1	*stats;
-static size_t		 nstats, capstats;
-static long long	 nevents;
-static long long	 nph[128];
-static struct ltstrtab	 pids;		/* distinct processes */
-static struct ltstrtab	 cats;		/* categories of slices */
-static int64_t		*catns;		/* summed dur per category */
-static long long	*catn;
-static size_t		 capcats;
-static int64_t		 tsmin = INT64_MAX, tsmax = INT64_MIN;
-static struct ltstrtab	 threads;
-static struct opens	*thr;
-static size_t		 capthr;
-static struct ltbuf	 thrkey;	/* pid TAB tid */
-static struct memo	 pidmemo;
-static struct memo	 catmemo;
+LT_STAGE static struct stat1	*stats;
+LT_STAGE static size_t		 nstats, capstats;
+LT_STAGE static long long	 nevents;
+LT_STAGE static long long	 nph[128];
+LT_STAGE static struct ltstrtab	 pids;		/* distinct processes */
+LT_STAGE static struct ltstrtab	 cats;		/* categories of slices */
+LT_STAGE static int64_t		*catns;		/* summed dur per category */
+LT_STAGE static long long	*catn;
+LT_STAGE static size_t		 capcats;
+LT_STAGE static int64_t		 tsmin = INT64_MAX, tsmax = INT64_MIN;
+LT_STAGE static struct ltstrtab	 threads;
+LT_STAGE static struct opens	*thr;
+LT_STAGE static size_t		 capthr;
+LT_STAGE static struct ltbuf	 thrkey;	/* pid TAB tid */
+LT_STAGE static struct memo	 pidmemo;
+LT_STAGE static struct memo	 catmemo;
 
 void
 lt_tally_stat(struct ltrd *rd, char *line)

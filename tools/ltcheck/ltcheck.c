@@ -174,7 +174,7 @@ tppath(const char *path)
 }
 
 int
-main(int argc, char *argv[])
+ltcheck_main(int argc, char *argv[])
 {
 	static struct pfcheck ck;
 	const char *path;

@@ -506,7 +506,7 @@ freeranges(struct ranges *r)
 }
 
 int
-main(int argc, char *argv[])
+ltfilter_main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
 		{ "cat", required_argument, NULL, 'c' },

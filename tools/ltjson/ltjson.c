@@ -204,7 +204,7 @@ metadata(void)
 }
 
 int
-main(int argc, char *argv[])
+ltjson_main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },

@@ -66,7 +66,7 @@ stats(struct lf *lf)
 }
 
 int
-main(int argc, char *argv[])
+ltlanefix_main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },

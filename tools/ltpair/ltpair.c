@@ -468,7 +468,7 @@ stats(void)
 }
 
 int
-main(int argc, char *argv[])
+ltpair_main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },

@@ -230,7 +230,7 @@ inputs(int argc, char **argv, long long node)
 }
 
 int
-main(int argc, char *argv[])
+ltparse_main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
 		{ "gather", no_argument, NULL, 'G' },

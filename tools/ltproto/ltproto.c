@@ -56,7 +56,7 @@ report(long long n, const char *what)
 }
 
 int
-main(int argc, char *argv[])
+ltproto_main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },

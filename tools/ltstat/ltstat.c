@@ -69,7 +69,7 @@ exclude(int parts, const char *arg)
 }
 
 int
-main(int argc, char *argv[])
+ltstat_main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
 		{ "compare", no_argument, NULL, 'c' },
