@@ -214,30 +214,55 @@ lt_tmp_open(const char *stem, const char **dir, const char **why)
  */
 static char	*tmpname LT_STAGE;	/* NULL once committed or gone */
 static char	*finalname LT_STAGE;
-static int	 handlers;
+/* The temporaries not committed yet, of every stage of ltchain. */
+static char	*pending[8];
+static int	 npending, handlers;
+
+/* The program's (or stage's) temporary is done with: its names go. */
+static void
+forget(void)
+{
+	int i;
+
+	for (i = 0; i < npending && pending[i] != tmpname; i++)
+		;
+	if (i < npending)
+		pending[i] = pending[--npending];
+	free(tmpname);
+	free(finalname);
+	tmpname = finalname = NULL;
+}
 
 static void
 rmtemp(void)
 {
 	if (tmpname != NULL)
 		unlink(tmpname);
-	free(tmpname);
-	free(finalname);
-	tmpname = finalname = NULL;
+	forget();
 }
 
-/* What a stage of ltchain leaves unwritten as it ends goes with it. */
+/* What a stage of ltchain leaves uncommitted as it ends goes with it. */
 void
 lt_out_abandon(void)
 {
 	rmtemp();
 }
 
+/* At exit: every temporary not committed. */
+static void
+rmall(void)
+{
+	while (npending > 0)
+		unlink(pending[--npending]);
+}
+
 static void
 ontermsig(int sig)
 {
-	if (tmpname != NULL)
-		unlink(tmpname);
+	int i;
+
+	for (i = 0; i < npending; i++)
+		unlink(pending[i]);
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -268,15 +293,20 @@ lt_out_replace(const char *path)
 	if (n < 0 || (size_t)n >= sizeof(name) ||
 	    strlen(target) >= sizeof(name))
 		lt_die(LT_EXIT_SYS, "%s: name too long", path);
+	if (npending == (int)(sizeof(pending) / sizeof(pending[0])))
+		lt_die(LT_EXIT_SYS, "%s: too many outputs at once", path);
 	finalname = lt_strdup(target);
 	free(real);
-	if ((fd = mkstemp(name)) < 0) {
-		free(finalname);
-		finalname = NULL;
+	/* known before it is made: a signal then finds it to remove */
+	tmpname = lt_strdup(name);
+	pending[npending++] = tmpname;
+	if ((fd = mkstemp(tmpname)) < 0) {
+		n = errno;
+		forget();
+		errno = n;
 		/* its directory's reason */
 		lt_die(LT_EXIT_SYS, "%s:", path);
 	}
-	tmpname = lt_strdup(name);
 	/* The mode the file has, or the one a new file would get. */
 	if (stat(finalname, &sb) < 0) {
 		mask = umask(0);
@@ -288,7 +318,7 @@ lt_out_replace(const char *path)
 		lt_die(LT_EXIT_SYS, "%s: cannot set its mode:", path);
 	}
 	if (!handlers) {
-		atexit(rmtemp);
+		atexit(rmall);
 		for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 			if (signal(sigs[i], ontermsig) == SIG_IGN)
 				signal(sigs[i], SIG_IGN);
@@ -307,7 +337,5 @@ lt_out_commit(const char *name)
 		rmtemp();
 		lt_die(LT_EXIT_SYS, "%s:", name);
 	}
-	free(tmpname);
-	free(finalname);
-	tmpname = finalname = NULL;
+	forget();
 }

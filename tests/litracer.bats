@@ -48,7 +48,7 @@ tagged_names() {
 # tagged_stages: the tagged processes that are stages of the chain.
 tagged_stages() {
 	tagged_names | grep -x -e ltparse -e ltpair -e ltfilter -e ltlanefix \
-	    -e ltjson -e gzip || true
+	    -e ltjson -e ltchain -e gzip || true
 }
 
 # stage NAME: the pid of the tagged process NAME, once it runs (a
@@ -834,7 +834,7 @@ midrun() {
 	writer=$!
 	LT_TEST_TAG=$tag litracer -q -o k.json - <feed 2>drv.err 3>&- &
 	pid=$!
-	stage ltjson >/dev/null
+	stage ltchain >/dev/null
 }
 
 @test "killed mid-run: the stages go with it, nothing is left" {
@@ -982,7 +982,7 @@ progress_out() {
 	sp=$!
 	seen 'reading standard input' int.out
 	# the driver: the parent of its first stage
-	read -r _ _ _ drv _ <"/proc/$(stage ltparse)/stat"
+	read -r _ _ _ drv _ <"/proc/$(stage ltchain)/stat"
 	kill -TERM "$drv"
 	wait "$sp" || true
 	# the last progress line is erased (then the shell may say
