@@ -6,7 +6,8 @@
  * (out.c), exact decimal <-> int64 nanosecond numbers (num.c), JSON
  * string escaping (esc.c), a strict JSON scanner that validates and
  * canonicalises (json.c), the members of a JSON object column (obj.c),
- * the lt1 stream reader and writer (stream.c) and a hash table (map.c).
+ * the lt1 stream reader and writer (stream.c), a hash table (map.c), and
+ * the stages of a chain run in one process (chain.c, for ltchain).
  * The stream format is described in litracer-stream(5).  What the core's
  * files share among themselves is in core.h; the modules two programs
  * or more link have headers of their own beside them; what one program
