@@ -826,15 +826,24 @@ sumval() {
 
 # midrun: litracer -o k.json in the background on an input that stays
 # open (a pipe that gets 200 KB and is never closed), so that the run is
-# surely in the middle; returns once its whole chain runs, with the
-# driver's pid in $pid and its stderr in drv.err.
+# surely in the middle; returns once its whole chain runs (the two
+# ltchain processes), with the driver's pid in $pid and its stderr in
+# drv.err.
 midrun() {
+	local n=0
 	mkfifo feed
 	{ head -c 200000 "$SAMPLE"; exec sleep 600; } >feed 3>&- &
 	writer=$!
 	LT_TEST_TAG=$tag litracer -q -o k.json - <feed 2>drv.err 3>&- &
 	pid=$!
-	stage ltchain >/dev/null
+	until [ "$(tagged_names | grep -cx ltchain)" -eq 2 ]; do
+		n=$((n + 1))
+		[ "$n" -le 600 ] || {
+			echo "the chain never started; running:" $(tagged_names)
+			return 1
+		}
+		sleep 0.1
+	done
 }
 
 @test "killed mid-run: the stages go with it, nothing is left" {

@@ -8,8 +8,8 @@
  * The operands are the stages, each a program and its arguments, with
  * an operand "|" between two.  The first reads this process's standard
  * input (or its files), the last writes its standard output.  -d DIR
- * keeps what each stage says in DIR/PROG.err and how each ended in
- * DIR/status, for litracer(1), which runs its chain so.
+ * keeps what each stage says in DIR/PROG.err and how it ended in
+ * DIR/PROG.status, for litracer(1), which runs its chain so.
  */
 #include <fcntl.h>
 #include <getopt.h>
@@ -24,8 +24,8 @@
 			"[arg ...]] ..."
 #define OPTIONS \
 	"  -d, --dir dir   each stage's messages in dir/PROGRAM.err, how " \
-	"each ended\n" \
-	"                  in dir/status\n" \
+	"it ended\n" \
+	"                  in dir/PROGRAM.status\n" \
 	"      --version   print the version and exit\n" \
 	"  -h, --help      show this help\n" \
 	"programs: ltparse ltpair ltfilter ltlanefix ltstat ltjson ltproto\n"
@@ -141,13 +141,10 @@ ltchain_main(int argc, char *argv[])
 	for (c = 0; c < n; c++)
 		if (status == 0 && st[c].status != 128 + SIGPIPE)
 			status = st[c].status;
-	if (dir != NULL) {
-		lt_out_init(&out, create(dir, "status", ""), "status");
-		for (c = 0; c < n; c++) {
-			lt_out_printf(&out, "%s %d\n", st[c].name,
-			    st[c].status);
-			close(st[c].err);
-		}
+	for (c = 0; dir != NULL && c < n; c++) {
+		close(st[c].err);
+		lt_out_init(&out, create(dir, st[c].name, ".status"), "status");
+		lt_out_printf(&out, "%d\n", st[c].status);
 		lt_out_close(&out);
 	}
 	free(st);
