@@ -64,6 +64,7 @@ struct co {
 	void		*fake;		/* AddressSanitizer's, while away */
 	char		*state;		/* its copy of the LT_STAGE section */
 	int		 started, ended;
+	int		 returned;	/* from its main: it freed its own */
 };
 
 /* The linker's bounds of the LT_STAGE section. */
@@ -74,6 +75,16 @@ static struct co	*stages;
 static struct ltchan	*chans;		/* chans[i]: stage i to i + 1 */
 static int		 nco, cur, prev;
 static int		 errfd, stderrfd;	/* on fd 2; the chain's own */
+
+/*
+ * The stacks and states of the stages that ended midway (lt_exit(), a
+ * reader gone), kept till the process ends: what they point to was in
+ * use when the stage ended, as a process's memory is when it calls
+ * exit(3), and LeakSanitizer, which finds it reachable then, finds it
+ * reachable here too instead of leaked.
+ */
+static void		**kept;
+static size_t		 nkept, capkept;
 
 struct ltchan *
 lt_chan_of(int fd)
@@ -171,6 +182,7 @@ static void
 run(void)
 {
 	struct ltstage *s = stages[cur].st;
+	int status;
 
 	landed(NULL);
 	/* getopt from the start, as in a new process */
@@ -180,7 +192,9 @@ run(void)
 	optind = 1;
 #endif
 	opterr = 1;
-	end(s->main(s->argc, s->argv));
+	status = s->main(s->argc, s->argv);
+	stages[cur].returned = 1;
+	end(status);
 }
 
 void
@@ -249,6 +263,13 @@ lt_chain_run(struct ltstage *st, int n)
 	/* the last stage first: it asks the others for input */
 	switchto(n - 1);
 	for (i = 0; i <= n; i++) {
+		if (i < n && !stages[i].returned) {
+			kept = lt_grow(kept, &capkept, nkept + 2,
+			    sizeof(*kept));
+			kept[nkept++] = stages[i].stack;
+			kept[nkept++] = stages[i].state;
+			continue;
+		}
 		free(stages[i].stack);
 		free(stages[i].state);
 	}
