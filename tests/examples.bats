@@ -33,8 +33,8 @@ setup() {
 	T=$BATS_TEST_TMPDIR
 }
 
-PAGES="litracer-stream.5 litracer.1 litracer.7 ltcheck.1 ltfilter.1 ltjson.1
-ltlanefix.1 ltpair.1 ltparse.1 ltproto.1 ltstat.1"
+PAGES="litracer-stream.5 litracer.1 litracer.7 ltchain.1 ltcheck.1 ltfilter.1
+ltjson.1 ltlanefix.1 ltpair.1 ltparse.1 ltproto.1 ltstat.1"
 
 # CHECKS: entries "@ PAGE STATUS COMMAND", "@tp" for one that needs the
 # trace processor; COMMAND with its continuation lines joined by one
@@ -317,6 +317,24 @@ CHECKS=$(cat <<'EOF'
 	has now.json '"verdict":"high"'
 @ ltstat.1 0 ltstat -c good.json now.json
 	has "$out" 'wait share'
+@ ltchain.1 0 ltchain ltparse -- litdata_debug.log '|' ltpair '|' \ ltlanefix -q '|' ltstat -t -o report.txt '|' ltjson > t.json
+	has report.txt '^rank 0 (pid [0-9]*): '
+	clean t.json
+	[ "$(phase t.json flows)" -gt 0 ]
+@ ltchain.1 0 ltparse -- litdata_debug.log | ltpair | ltlanefix -q | ltstat -t -o report2.txt | ltjson > t2.json
+	clean t2.json
+@ ltchain.1 0 cmp t.json t2.json && cmp report.txt report2.txt
+	[ ! -s "$out" ]
+@ ltchain.1 0 gzip -dc litdata_debug.log.gz | ltchain ltparse - '|' ltpair '|' \ ltfilter --cat read '|' ltlanefix -q '|' ltproto -o reads.pftrace
+	pftrace reads.pftrace
+@ ltchain.1 0 mkdir st
+	[ -d st ]
+@ ltchain.1 0 ltchain -d st ltparse litdata.log '|' ltpair '|' ltjson > s.json
+	[ "$(events s.json)" -gt 1000 ]
+	[ ! -s "$err" ]
+	[ "$(cat st/ltparse.err st/ltpair.err st/ltjson.err)" = "" ]
+@ ltchain.1 0 cat st/status
+	[ "$(cat "$out")" = "$(printf 'ltparse 0\nltpair 0\nltjson 0')" ]
 EOF
 )
 
@@ -554,7 +572,7 @@ examples() {
 	local mode=$1 p
 	shift
 	built ltparse ltpair ltfilter ltlanefix ltjson ltcheck ltstat ltproto \
-	    litracer gentrace
+	    ltchain litracer gentrace
 	need mandoc
 	need gzip
 	need jq
