@@ -333,8 +333,8 @@ CHECKS=$(cat <<'EOF'
 	[ "$(events s.json)" -gt 1000 ]
 	[ ! -s "$err" ]
 	[ "$(cat st/ltparse.err st/ltpair.err st/ltjson.err)" = "" ]
-@ ltchain.1 0 cat st/status
-	[ "$(cat "$out")" = "$(printf 'ltparse 0\nltpair 0\nltjson 0')" ]
+@ ltchain.1 0 cat st/ltparse.status st/ltpair.status st/ltjson.status
+	[ "$(cat "$out")" = "$(printf '0\n0\n0')" ]
 EOF
 )
 

@@ -73,11 +73,15 @@ chain_d() {
 	ltchain -d "$d" "$@" >"$d.out" 2>"$d.cerr" </dev/null || st=$?
 }
 
-# status_is DIR LINE...: DIR/status holds these lines, and no other.
+# status_is DIR "PROG STATUS"...: DIR/PROG.status holds STATUS for
+# each, and DIR holds no other .status file.
 status_is() {
-	local d=$1
+	local d=$1 l
 	shift
-	printf '%s\n' "$@" | diff -u - "$d/status"
+	for l; do
+		printf '%s %s\n' "${l% *}" "$(cat "$d/${l% *}.status")"
+	done | diff -u <(printf '%s\n' "$@") -
+	[ "$(ls "$d" | grep -c '\.status$')" -eq $# ]
 }
 
 # bigger LINE FILE: an lt1 stream of genlog's default log (about 20000
@@ -214,8 +218,9 @@ $(cold_msg ltstat processes "$T/none")" ]
 	    /nowhere/ltpair '|' ltlanefix -q '|' ltstat -t '|' ltproto
 	[ "$st" -eq 0 ]
 	[ ! -s "$T/d.cerr" ]
-	[ "$(ls "$T/d" | tr '\n' ' ')" = "ltlanefix.err ltpair.err \
-ltparse.err ltproto.err ltstat.err status " ]
+	[ "$(ls "$T/d" | tr '\n' ' ')" = "ltlanefix.err ltlanefix.status \
+ltpair.err ltpair.status ltparse.err ltparse.status ltproto.err \
+ltproto.status ltstat.err ltstat.status " ]
 	cold_msg ltstat processes "$T/none" | diff -u - "$T/d/ltstat.err"
 	cold_msg ltproto tracks "$T/none" | diff -u - "$T/d/ltproto.err"
 	[ ! -s "$T/d/ltparse.err" ]
@@ -272,8 +277,8 @@ ltparse.err ltproto.err ltstat.err status " ]
 	same_as_pipes 2 ltparse -- "$S" '|' ltpair '|' ltjson -Z
 	[ "$(head -n 1 "$T/chain.err")" = "ltjson: invalid option -- 'Z'" ]
 	chain_d "$T/d" ltparse -- "$S" '|' ltpair '|' ltjson -Z
-	[ "$(sed -n 2,3p "$T/d/status" | tr '\n' ' ')" = \
-	    "ltpair 141 ltjson 2 " ]
+	[ "$(cat "$T/d/ltpair.status")" = 141 ]
+	[ "$(cat "$T/d/ltjson.status")" = 2 ]
 }
 
 @test "ltchain: the reader of its output goes away: 141, nothing said" {
@@ -287,14 +292,16 @@ ltparse.err ltproto.err ltstat.err status " ]
 	grep -q '^{"traceEvents":\[' "$T/head"
 	# with -d, no status is left of a run before: none was written
 	mkdir "$T/d"
-	printf 'ltparse 0\nltpair 0\nltjson 0\n' >"$T/d/status"
+	for p in ltparse ltpair ltjson; do echo 0 >"$T/d/$p.status"; done
 	run -0 --separate-stderr bash -c 'ltchain -d "$3" ltparse -- "$1" \
 	    "|" ltpair "|" ltjson | head -c 100 >"$2";
 	    echo "${PIPESTATUS[0]}"' sh "$T/big.log" "$T/head" "$T/d"
 	[ "$output" = 141 ]
 	[ -z "$stderr" ]
-	[ -f "$T/d/status" ]
-	[ ! -s "$T/d/status" ]
+	for p in ltparse ltpair ltjson; do
+		[ -f "$T/d/$p.status" ]
+		[ ! -s "$T/d/$p.status" ]
+	done
 	[ ! -s "$T/d/ltjson.err" ]
 }
 

@@ -132,7 +132,13 @@ ltchain_main(int argc, char *argv[])
 		for (st[c].argc = 0; argv[j] != NULL; j++)
 			st[c].argc++;
 		j++;
-		st[c].err = dir != NULL ? create(dir, st[c].name, ".err") : -1;
+		if (dir == NULL) {
+			st[c].err = -1;
+			continue;
+		}
+		st[c].err = create(dir, st[c].name, ".err");
+		/* emptied: a chain killed leaves no status of a run before */
+		close(create(dir, st[c].name, ".status"));
 	}
 
 	lt_chain_run(st, n);
