@@ -269,7 +269,8 @@ validchain() {
 	local p v
 	v=$(sed -n 's/^#define LT_VERSION[^"]*"\(.*\)"/\1/p' "$TOP/common/lt.h")
 	[ -n "$v" ]
-	for p in ltparse ltpair ltfilter ltlanefix ltjson ltcheck ltstat ltproto; do
+	for p in ltparse ltpair ltfilter ltlanefix ltjson ltcheck ltstat ltproto \
+	    ltchain; do
 		run -0 --separate-stderr "$p" --version
 		[ "$output" = "$p $v" ] || { echo "$p --version: $output"; return 1; }
 		[ -z "$stderr" ]
