@@ -51,6 +51,7 @@
 struct ltchan {
 	const char	*p;		/* the writer's bytes, handed over */
 	size_t		 n, pos;	/* how many, read so far */
+	struct ltout	*out;		/* whose buffer p is, or NULL */
 	int		 done;		/* the writer has ended */
 	int		 gone;		/* the reader has ended */
 };
@@ -205,32 +206,64 @@ lt_exit(int status)
 	exit(status);
 }
 
+/*
+ * Up to n bytes more for in, after its unread bytes, which start at
+ * in->pos; their number, 0 at the end.  When the writer handed its
+ * buffer and the unread bytes fit in its room before the data, the two
+ * trade buffers instead: in gets the writer's, the unread bytes put just
+ * before what it wrote, and the writer in's, to write on.
+ */
 size_t
-lt_chan_read(struct ltchan *c, char *p, size_t n)
+lt_chan_read(struct ltchan *c, struct ltin *in, size_t n)
 {
-	size_t k;
+	struct ltout *o;
+	size_t k, left;
+	char *b;
 
 	while (c->pos == c->n) {
 		if (c->done)
 			return 0;
 		switchto(cur - 1);
 	}
+	o = c->out;
+	left = in->end - in->pos;
+	if (o != NULL && c->pos == 0 && left <= LT_CHANHEAD &&
+	    in->cap >= 2 * LT_CHANHEAD) {
+		b = o->buf - LT_CHANHEAD;
+		memcpy(o->buf - left, in->buf + in->pos, left);
+		in->off += (off_t)in->pos - (off_t)(LT_CHANHEAD - left);
+		o->buf = in->buf + LT_CHANHEAD;
+		k = o->cap;
+		o->cap = in->cap - LT_CHANHEAD;
+		in->buf = b;
+		in->cap = LT_CHANHEAD + k;
+		in->pos = LT_CHANHEAD - left;
+		in->end = LT_CHANHEAD;
+		c->pos = c->n;
+		return c->n;
+	}
 	k = c->n - c->pos;
 	if (k > n)
 		k = n;
-	memcpy(p, c->p + c->pos, k);
+	memcpy(in->buf + in->end, c->p + c->pos, k);
 	c->pos += k;
 	return k;
 }
 
+/*
+ * The n bytes at p to the next stage, which runs till it has read them
+ * all: o when p is o's buffer, which the reader may take (above).
+ */
 void
-lt_chan_write(struct ltchan *c, const char *p, size_t n)
+lt_chan_write(struct ltchan *c, const char *p, size_t n, struct ltout *o)
 {
 	c->p = p;
 	c->n = n;
 	c->pos = 0;
+	c->out = o;
 	while (!c->gone && c->pos < c->n)
 		switchto(cur + 1);
+	c->out = NULL;
 	if (c->gone)
 		end(128 + SIGPIPE);
 	c->n = c->pos = 0;

@@ -142,6 +142,9 @@ lt_in_open(struct ltin *in, const char *path)
 		/* the stage before's lt1 stream, in ltchain: no fd */
 		lt_in_fdopen(in, -1, "<stdin>");
 		in->chan = chan;
+		/* one size for the buffers reader and writer trade */
+		in->cap = LT_CHANHEAD + LT_OUTBUF;
+		in->buf = lt_reallocarray(in->buf, in->cap + 1, 1);
 		return;
 	}
 	if (strcmp(path, "-") == 0)
@@ -228,7 +231,7 @@ refill(struct ltin *in)
 	if (in->size >= 0 && (off_t)want > in->size - in->off - (off_t)in->end)
 		want = (size_t)(in->size - in->off - (off_t)in->end);
 	if (in->chan != NULL)
-		r = (ssize_t)lt_chan_read(in->chan, in->buf + in->end, want);
+		r = (ssize_t)lt_chan_read(in->chan, in, want);
 	else for (;;) {
 		r = read(in->fd, in->buf + in->end, want);
 		if (r >= 0)

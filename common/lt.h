@@ -124,9 +124,19 @@ struct ltstage {
 	int		 status;	/* how it ended (0 to 255) */
 };
 
+/*
+ * A channel's buffers have LT_CHANHEAD bytes of room before the data, so
+ * that the reader takes the writer's buffer whole, the piece of a line
+ * it has left put before it, and gives its own in exchange: no copy.
+ */
+#define LT_CHANHEAD	(16 * 1024)
+#define LT_OUTBUF	(256 * 1024)	/* an output's buffer (out.c) */
+
+struct ltin;
+struct ltout;
 struct ltchan *lt_chan_of(int);
-size_t	lt_chan_read(struct ltchan *, char *, size_t);
-void	lt_chan_write(struct ltchan *, const char *, size_t);
+size_t	lt_chan_read(struct ltchan *, struct ltin *, size_t);
+void	lt_chan_write(struct ltchan *, const char *, size_t, struct ltout *);
 void	lt_chain_run(struct ltstage *, int);
 
 /* The programs' main functions (common/main.c, ltchain). */
@@ -147,6 +157,7 @@ struct ltout {
 	char		*buf;
 	size_t		 n;
 	size_t		 cap;
+	size_t		 head;		/* room before buf (a channel's) */
 	struct ltchan	*chan;		/* fd 1 in ltchain: the next stage */
 };
 

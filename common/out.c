@@ -20,8 +20,6 @@
 
 #include "core.h"
 
-#define OUTBUF	(256 * 1024)
-
 /* The file a program was told to write (-o, -S): made or emptied, or exit 2. */
 int
 lt_out_create(const char *path)
@@ -38,10 +36,13 @@ lt_out_init(struct ltout *o, int fd, const char *name)
 {
 	o->fd = fd;
 	o->name = name;
-	o->cap = OUTBUF;
+	o->cap = LT_OUTBUF;
 	o->n = 0;
-	o->buf = lt_malloc(o->cap);
 	o->chan = fd == 1 ? lt_chan_of(1) : NULL;
+	/* the next stage's reader puts a piece of a line before, and a NUL after */
+	o->head = o->chan != NULL ? LT_CHANHEAD : 0;
+	o->buf = (char *)lt_malloc(o->head + o->cap + (o->chan != NULL)) +
+	    o->head;
 	lt_pipe_grow(fd);
 }
 
@@ -51,9 +52,10 @@ lt_out_mem(struct ltout *o)
 {
 	o->fd = -1;
 	o->name = "<memory>";
-	o->cap = OUTBUF;
+	o->cap = LT_OUTBUF;
 	o->n = 0;
 	o->buf = lt_malloc(o->cap);
+	o->head = 0;
 	o->chan = NULL;
 }
 
@@ -73,7 +75,8 @@ writeall(struct ltout *o, const char *p, size_t n)
 	ssize_t w;
 
 	if (o->chan != NULL) {
-		lt_chan_write(o->chan, p, n);
+		/* the buffer itself, or bytes of the caller's */
+		lt_chan_write(o->chan, p, n, p == o->buf ? o : NULL);
 		return;
 	}
 	while (n > 0) {
@@ -134,8 +137,9 @@ lt_out_room(struct ltout *o, size_t n)
 	}
 	lt_out_flush(o);
 	if (n > o->cap) {
-		free(o->buf);
-		o->buf = lt_malloc(n);
+		free(o->buf - o->head);
+		o->buf = (char *)lt_malloc(o->head + n + (o->chan != NULL)) +
+		    o->head;
 		o->cap = n;
 	}
 	return o->buf;
@@ -167,7 +171,7 @@ void
 lt_out_close(struct ltout *o)
 {
 	lt_out_flush(o);
-	free(o->buf);
+	free(o->buf - o->head);
 	o->buf = NULL;
 	if (o->chan == NULL && o->fd >= 0 && close(o->fd) < 0 &&
 	    errno != EINTR)

@@ -183,6 +183,26 @@ $(cold_msg ltstat processes "$T/none")" ]
 	nomatch '"name":"sample' "$T/chain.out"
 }
 
+# A stage takes the buffer the one before wrote, with the piece of a
+# line it had left put in front, when that piece is small: lines of
+# every length, some longer than that room, one longer than the
+# buffers, go through as through pipes.
+@test "ltchain: lines longer than the buffers, as through pipes" {
+	ltparse -- "$S" | awk -F '\t' -v OFS='\t' '
+	BEGIN { for (x = "x"; length(x) < 700000; x = x x) ; }
+	{ print }
+	$2 == "B" && ++n % 7 == 0 {
+		s = substr(x, 1, n % 50 == 0 ? 700000 : (n * 997) % 40000)
+		print $1, "X", $3, $4, 5, "long", "long" n, "{\"s\":\"" s "\"}", "{}"
+	}' >"$T/long.lt1"
+	[ "$(grep -c '	long	' "$T/long.lt1")" -gt 50 ]
+	same_as_pipes 0 ltpair -- "$T/long.lt1" '|' ltlanefix -q '|' ltjson
+	[ "$(grep -c '"cat":"long"' "$T/chain.out")" -eq \
+	    "$(grep -c '	long	' "$T/long.lt1")" ]
+	[ "$(awk '/"cat":"long"/ && length($0) > m { m = length($0) }
+	    END { print m }' "$T/chain.out")" -gt 700000 ]
+}
+
 @test "ltchain: ltparse reads ltchain's standard input (-)" {
 	same_as_pipes 0 -i "$S" ltparse - '|' ltpair '|' ltjson
 	cp "$T/chain.out" "$T/file.json"
