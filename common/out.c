@@ -39,7 +39,7 @@ lt_out_init(struct ltout *o, int fd, const char *name)
 	o->cap = LT_OUTBUF;
 	o->n = 0;
 	o->chan = fd == 1 ? lt_chan_of(1) : NULL;
-	/* the next stage's reader puts a piece of a line before, and a NUL after */
+	/* room for the next stage's piece of a line before, a NUL after */
 	o->head = o->chan != NULL ? LT_CHANHEAD : 0;
 	o->buf = (char *)lt_malloc(o->head + o->cap + (o->chan != NULL)) +
 	    o->head;

@@ -193,7 +193,8 @@ $(cold_msg ltstat processes "$T/none")" ]
 	{ print }
 	$2 == "B" && ++n % 7 == 0 {
 		s = substr(x, 1, n % 50 == 0 ? 700000 : (n * 997) % 40000)
-		print $1, "X", $3, $4, 5, "long", "long" n, "{\"s\":\"" s "\"}", "{}"
+		print $1, "X", $3, $4, 5, "long", "long" n,
+		    "{\"s\":\"" s "\"}", "{}"
 	}' >"$T/long.lt1"
 	[ "$(grep -c '	long	' "$T/long.lt1")" -gt 50 ]
 	same_as_pipes 0 ltpair -- "$T/long.lt1" '|' ltlanefix -q '|' ltjson
