@@ -204,6 +204,17 @@ $(cold_msg ltstat processes "$T/none")" ]
 	    END { print m }' "$T/chain.out")" -gt 700000 ]
 }
 
+# Stacks switched, buffers traded: memcheck finds no error and no leak
+# where every stage returns.
+@test "ltchain: valgrind-clean on a small long-job log" {
+	genlog -n 20000 -e 8 -w 4 -r 2 -a async >"$T/g.log"
+	vg ltchain ltparse -- "$T/g.log" '|' ltpair '|' ltlanefix -q '|' \
+	    ltstat -t -o "$T/r1" '|' ltjson >"$T/a.json"
+	ltparse -- "$T/g.log" | ltpair | ltlanefix -q | ltstat -t -o "$T/r2" |
+	    ltjson | cmp - "$T/a.json"
+	cmp "$T/r1" "$T/r2"
+}
+
 @test "ltchain: ltparse reads ltchain's standard input (-)" {
 	same_as_pipes 0 -i "$S" ltparse - '|' ltpair '|' ltjson
 	cp "$T/chain.out" "$T/file.json"
