@@ -608,6 +608,27 @@ sumval() {
 	cmp w1.err w2.err
 }
 
+# With -w the stages after the parts run in two processes, cut before
+# ltstat, wherever the options put it.
+@test "-w 2 with --report, --no-complete, --cat: what -w 1 writes" {
+	genlog -n 30000 -c -b >big.log
+	for w in 1 2; do
+		litracer -q -w $w --report -o r$w.json big.log >r$w.out \
+		    2>r$w.err
+		litracer -q -w $w --no-complete -o n$w.json big.log 2>n$w.err
+		litracer -q -w $w --cat read,wait -o c$w.json big.log 2>c$w.err
+	done
+	grep -q "^verdict: " r1.out
+	grep -q '"ph":"B"' n1.json
+	cmp r1.json r2.json
+	cmp r1.out r2.out
+	cmp r1.err r2.err
+	cmp n1.json n2.json
+	cmp n1.err n2.err
+	cmp c1.json c2.json
+	cmp c1.err c2.err
+}
+
 @test "-w with an input that cannot be split says so and still works" {
 	gzip -c "$SAMPLE" >s.log.gz
 	run -0 --separate-stderr litracer -q -w 2 -o g.json s.log.gz
