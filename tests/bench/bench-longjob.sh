@@ -4,7 +4,8 @@
 # persistent, each with its own download threads, so a long job's log
 # holds thousands of processes and tens of thousands of threads, a few
 # dozen alive at once.  Every stage alone, on the stream the chain gives
-# it, and litracer -q, at 1M and 4M lines (SCALE), on:
+# it, litracer -q, and the same stages in one ltchain process, at 1M and
+# 4M lines (SCALE), on:
 #   default   genlog -n N (2 epochs, about 120 threads)
 #   long      genlog -n N -e N/10000 -w 4 -r 2 -a async (100 epochs per
 #             1M lines, new worker pids each, 4 asyncio download threads
@@ -60,6 +61,11 @@ for shape in default long long-p; do
 		# ltparse, ltpair, ltlanefix, ltstat -t, ltjson: five cats.
 		measure "litracer -q" "$log" 5 \
 		    "litracer -q -o '$b.json' '$log' 2>/dev/null"
+		# the same stages in one process: what they cost without
+		# the driver, its second process and their pipe
+		measure "ltchain, one process" "$log" 5 \
+		    "ltchain ltparse '$log' '|' ltpair '|' ltlanefix -q '|' \
+		    ltstat -t -o /dev/null '|' ltjson > /dev/null"
 		rm -f "$b.json"
 	done
 done
