@@ -207,6 +207,42 @@ lt_exit(int status)
 }
 
 /*
+ * The hints of what the writer handed (struct lthint) to in, after those
+ * it has for bytes not read yet: the others are dropped, so that a
+ * reader that reads lines some other way keeps no more than a buffer's.
+ */
+static void
+takehints(struct ltin *in, struct ltout *o)
+{
+	uint64_t pos = (uint64_t)(in->off + (off_t)in->pos);
+	struct lthint *t;
+	size_t k;
+
+	while (in->hi < in->nhint && in->hint[in->hi].off < pos)
+		in->hi++;
+	if (in->hi == in->nhint)
+		in->hi = in->nhint = 0;
+	if (o->nhint == 0)
+		return;
+	if (in->nhint == 0) {
+		t = in->hint;
+		in->hint = o->hint;
+		o->hint = t;
+		k = in->caphint;
+		in->caphint = o->caphint;
+		o->caphint = k;
+		in->nhint = o->nhint;
+	} else {
+		in->hint = lt_grow(in->hint, &in->caphint, in->nhint +
+		    o->nhint, sizeof(*in->hint));
+		memcpy(in->hint + in->nhint, o->hint, o->nhint *
+		    sizeof(*o->hint));
+		in->nhint += o->nhint;
+	}
+	o->nhint = 0;
+}
+
+/*
  * Up to n bytes more for in, after its unread bytes, which start at
  * in->pos; their number, 0 at the end.  When the writer handed its
  * buffer and the unread bytes fit in its room before the data, the two
@@ -227,6 +263,8 @@ lt_chan_read(struct ltchan *c, struct ltin *in, size_t n)
 	}
 	o = c->out;
 	left = in->end - in->pos;
+	if (o != NULL && c->pos == 0)
+		takehints(in, o);
 	if (o != NULL && c->pos == 0 && left <= LT_CHANHEAD &&
 	    in->cap >= 2 * LT_CHANHEAD) {
 		b = o->buf - LT_CHANHEAD;

@@ -354,4 +354,7 @@ lt_in_close(struct ltin *in)
 		reap(in, 0);
 	free(in->buf);
 	in->buf = NULL;
+	free(in->hint);
+	in->hint = NULL;
+	in->nhint = in->hi = in->caphint = 0;
 }

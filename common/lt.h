@@ -159,6 +159,9 @@ struct ltout {
 	size_t		 cap;
 	size_t		 head;		/* room before buf (a channel's) */
 	struct ltchan	*chan;		/* fd 1 in ltchain: the next stage */
+	uint64_t	 done;		/* bytes handed to chan so far */
+	struct lthint	*hint;		/* lines of buf whose columns are known */
+	size_t		 nhint, caphint;
 };
 
 int	lt_out_create(const char *);
@@ -223,6 +226,8 @@ struct ltin {
 	pid_t		 child;		/* decompressor, or -1 */
 	off_t		 size;		/* the bytes to read, or -1: to the end */
 	struct ltchan	*chan;		/* fd 0 in ltchain: the stage before */
+	struct lthint	*hint;		/* lines whose columns the stage before */
+	size_t		 nhint, hi, caphint;	/*   gave (lt_rd_next), hi next */
 };
 
 void	lt_in_open(struct ltin *, const char *);
@@ -338,6 +343,25 @@ struct ltrec {
 	struct ltfield	 f[LT_NCOL];
 	char		*line;
 	size_t		 len;
+	int		 hinted;		/* its ts and dur are in ns and has: */
+					/*   lt_rd_next, lt_rec_split set it; */
+					/*   one made by hand is zeroed */
+	int		 has[2];
+	int64_t		 ns[2];
+};
+
+/*
+ * ltchain: a record line that a stage wrote, its columns and times as
+ * the stage knew them, handed to the next stage with the bytes, so that
+ * it need not look for them again (lt_out_hint, lt_rd_next).  Where
+ * each column ends (its TAB, or the line's '\n' for the last), from
+ * the first byte of the line, which is at off in the stream.
+ */
+struct lthint {
+	uint64_t	 off;
+	int64_t		 ns[2];		/* ts and dur, when has */
+	uint16_t	 end[LT_NCOL];
+	uint8_t		 has[2];
 };
 
 enum {
@@ -389,6 +413,22 @@ extern const char *const lt_colname[LT_NCOL];
 void	lt_put_header(struct ltout *);
 void	lt_put_field(struct ltout *, const struct ltfield *);
 void	lt_put_us(struct ltout *, int64_t);
+void	lt_put_rec(struct ltout *, const struct ltrec *);
+void	lt_hint_add(struct ltout *, size_t, const uint16_t *, const int64_t *,
+	    const int *);
+
+/*
+ * The record line of len bytes, its '\n' included, just written to o,
+ * whose column ends (struct lthint) and times its writer knows: they go
+ * with the bytes to the next stage in ltchain.  Elsewhere nothing.
+ */
+static inline void
+lt_out_hint(struct ltout *o, size_t len, const uint16_t end[LT_NCOL],
+    const int64_t ns[2], const int has[2])
+{
+	if (o->chan != NULL)
+		lt_hint_add(o, len, end, ns, has);
+}
 
 /* #stat lines: one per tool, keys in a fixed order. */
 struct ltstat {

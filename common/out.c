@@ -36,6 +36,9 @@ lt_out_init(struct ltout *o, int fd, const char *name)
 {
 	o->fd = fd;
 	o->name = name;
+	o->done = 0;
+	o->hint = NULL;
+	o->nhint = o->caphint = 0;
 	o->cap = LT_OUTBUF;
 	o->n = 0;
 	o->chan = fd == 1 ? lt_chan_of(1) : NULL;
@@ -57,6 +60,8 @@ lt_out_mem(struct ltout *o)
 	o->buf = lt_malloc(o->cap);
 	o->head = 0;
 	o->chan = NULL;
+	o->hint = NULL;
+	o->nhint = o->caphint = 0;
 }
 
 /* Output to memory: room for n more bytes. */
@@ -77,6 +82,7 @@ writeall(struct ltout *o, const char *p, size_t n)
 	if (o->chan != NULL) {
 		/* the buffer itself, or bytes of the caller's */
 		lt_chan_write(o->chan, p, n, p == o->buf ? o : NULL);
+		o->done += n;
 		return;
 	}
 	while (n > 0) {
@@ -101,6 +107,7 @@ lt_out_flush(struct ltout *o)
 	if (o->n > 0)
 		writeall(o, o->buf, o->n);
 	o->n = 0;
+	o->nhint = 0;
 }
 
 /* The slow path of lt_out_write: flush, then buffer or write through. */
@@ -173,6 +180,9 @@ lt_out_close(struct ltout *o)
 	lt_out_flush(o);
 	free(o->buf - o->head);
 	o->buf = NULL;
+	free(o->hint);
+	o->hint = NULL;
+	o->nhint = o->caphint = 0;
 	if (o->chan == NULL && o->fd >= 0 && close(o->fd) < 0 &&
 	    errno != EINTR)
 		lt_die(LT_EXIT_SYS, "write error: %s:", o->name);

@@ -143,6 +143,77 @@ out:
 }
 
 /*
+ * LT_HINTCHECK in the environment: each hint is checked against what
+ * splitting and reading its line give (the tests set it).
+ */
+static void
+hintcheck(const struct lthint *h, char *line, char *end,
+    const struct ltrec *rec)
+{
+	struct ltrec r;
+	int64_t ns;
+	int i, ntab, n;
+
+	if (cols(line, end, '\n', &r, &ntab) != line + h->end[LT_EXTRA] ||
+	    ntab != LT_NCOL - 1)
+		goto bad;
+	for (i = 0; i < LT_NCOL; i++)
+		if (r.f[i].p != rec->f[i].p || r.f[i].n != rec->f[i].n)
+			goto bad;
+	for (i = 0; i < 2; i++) {
+		r.hinted = 0;
+		if ((n = lt_rec_ts(&r, i ? LT_DUR : LT_TS, &ns)) < 0 ||
+		    n != rec->has[i] || (n && ns != rec->ns[i]))
+			goto bad;
+	}
+	return;
+bad:
+	lt_die(LT_EXIT_SYS, "internal error: a hint that is not its line's: "
+	    "%.*s", (int)(end - line > 200 ? 200 : end - line), line);
+}
+
+/*
+ * The record line at in's position when the stage before gave a hint
+ * for it: its columns set from the hint, not looked for.  Returns its
+ * end, or NULL.
+ */
+static char *
+hinted(struct ltin *in, struct ltrec *rec)
+{
+	static int check = -1;
+	const struct lthint *h;
+	uint64_t off = (uint64_t)(in->off + (off_t)in->pos);
+	char *line = in->buf + in->pos;
+	size_t i, from;
+
+	while (in->hint[in->hi].off < off)
+		if (++in->hi == in->nhint) {
+			in->hi = in->nhint = 0;
+			return NULL;
+		}
+	h = &in->hint[in->hi];
+	if (h->off != off || h->end[LT_EXTRA] >= in->end - in->pos)
+		return NULL;
+	if (++in->hi == in->nhint)
+		in->hi = in->nhint = 0;
+	for (i = 0, from = 0; i < LT_NCOL; i++) {
+		rec->f[i].p = line + from;
+		rec->f[i].n = h->end[i] - from;
+		from = (size_t)h->end[i] + 1;
+	}
+	rec->hinted = 1;
+	rec->has[0] = h->has[0];
+	rec->has[1] = h->has[1];
+	rec->ns[0] = h->ns[0];
+	rec->ns[1] = h->ns[1];
+	if (check < 0)
+		check = getenv("LT_HINTCHECK") != NULL;
+	if (check)
+		hintcheck(h, line, in->buf + in->end, rec);
+	return line + h->end[LT_EXTRA];
+}
+
+/*
  * The record line at in's position, found and split in one look: its
  * end and its columns come from the same masks, so that its bytes are
  * not read once for the one and again for the other.  Returns its
@@ -158,9 +229,13 @@ quickrec(struct ltin *in, struct ltrec *rec)
 
 	if (in->limit >= 0 || line == end || *line == '#')
 		return -1;
+	if (in->hi < in->nhint && (t = hinted(in, rec)) != NULL)
+		goto found;
+	rec->hinted = 0;
 	if ((t = cols(line, end, '\n', rec, &ntab)) == NULL || t == end ||
 	    ntab < LT_NCOL - 1)
 		return -1;
+found:
 	*t = '\0';
 	rec->line = line;
 	rec->len = (size_t)(t - line);
@@ -233,6 +308,7 @@ lt_rec_split(char *line, size_t n, struct ltrec *rec, const char **why)
 
 	rec->line = line;
 	rec->len = n;
+	rec->hinted = 0;
 	if (cols(line, line + n, '\t', rec, &ntab) == NULL) {
 		*why = "expected 9 columns, found more";
 		return -1;
@@ -261,6 +337,11 @@ lt_rec_ts(const struct ltrec *rec, int col, int64_t *ns)
 {
 	const struct ltfield *f = &rec->f[col];
 
+	if (rec->hinted) {
+		if (rec->has[col == LT_DUR])
+			*ns = rec->ns[col == LT_DUR];
+		return rec->has[col == LT_DUR];
+	}
 	if (LT_ISNONE(*f))
 		return 0;
 	return lt_us_parse(f->p, f->n, ns) == LT_NUM_OK ? 1 : -1;
@@ -451,6 +532,49 @@ void
 lt_put_field(struct ltout *o, const struct ltfield *f)
 {
 	lt_out_write(o, f->p, f->n);
+}
+
+/*
+ * See lt_out_hint.  A line not whole in the buffer (it was flushed on
+ * the way), or too long for a hint, has none.
+ */
+void
+lt_hint_add(struct ltout *o, size_t len, const uint16_t *end,
+    const int64_t *ns, const int *has)
+{
+	struct lthint *h;
+
+	if (o->n < len || len - 1 > UINT16_MAX)
+		return;
+	if (o->nhint == o->caphint)
+		o->hint = lt_grow(o->hint, &o->caphint, o->nhint + 1,
+		    sizeof(*o->hint));
+	h = &o->hint[o->nhint++];
+	h->off = o->done + o->n - len;
+	memcpy(h->end, end, sizeof(h->end));
+	h->ns[0] = has[0] ? ns[0] : 0;
+	h->ns[1] = has[1] ? ns[1] : 0;
+	h->has[0] = has[0] != 0;
+	h->has[1] = has[1] != 0;
+}
+
+/*
+ * A record read (rec) written again as it is: with its hint when it
+ * came with one (lt_out_hint).
+ */
+void
+lt_put_rec(struct ltout *o, const struct ltrec *rec)
+{
+	uint16_t end[LT_NCOL];
+	int i;
+
+	lt_out_write(o, rec->line, rec->len);
+	lt_out_putc(o, '\n');
+	if (o->chan == NULL || !rec->hinted)
+		return;
+	for (i = 0; i < LT_NCOL; i++)
+		end[i] = (uint16_t)(rec->f[i].p + rec->f[i].n - rec->line);
+	lt_hint_add(o, rec->len + 1, end, rec->ns, rec->has);
 }
 
 /* ns as lt1 microseconds. */

@@ -183,6 +183,26 @@ $(cold_msg ltstat processes "$T/none")" ]
 	nomatch '"name":"sample' "$T/chain.out"
 }
 
+# Where the columns of a line end and its times, which a stage hands on
+# with the line, are what the next stage would read in it: under
+# LT_HINTCHECK (the helper sets it) each stage checks, and stops with
+# exit 2 on one that differs.  A long job's log, whose lanes ltlanefix
+# renames and whose slices it moves, through every stage that hands
+# them on: ltparse, ltpair (with -k too), ltfilter, ltlanefix (-k too),
+# ltstat -t, and ltjson and ltproto reading them.
+@test "ltchain: what a stage hands on with its lines is theirs" {
+	[ "$LT_HINTCHECK" = 1 ]
+	genlog -n 30000 -e 6 -w 4 -r 2 -a async >"$T/g.log"
+	same_as_pipes 0 ltparse -- "$T/g.log" '|' ltpair '|' ltlanefix '|' \
+	    ltstat -t -o REPORT '|' ltjson
+	[ "$(grep -c 'moved to lane' "$T/chain.err")" -gt 10 ]
+	same_as_pipes 0 ltparse -- "$T/g.log" '|' ltpair -k '|' \
+	    ltlanefix -q '|' ltjson
+	same_as_pipes 0 ltparse -- "$T/g.log" '|' ltpair '|' \
+	    ltfilter -c 'read,sample,epoch' '|' ltlanefix -k -q '|' \
+	    ltstat -t '|' ltproto
+}
+
 # A stage takes the buffer the one before wrote, with the piece of a
 # line it had left put in front, when that piece is small: lines of
 # every length, some longer than that room, one longer than the

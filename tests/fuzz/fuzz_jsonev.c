@@ -77,6 +77,7 @@ record(struct ltbuf *b)
 	char *p = b->p, *end = b->p + b->n - 1, *tab;
 	int i, col;
 
+	memset(&rec, 0, sizeof(rec));
 	if (b->n == 0 || b->p[b->n - 1] != '\n')
 		abort();
 	for (i = 0; i < LT_NCOL - 1; i++) {

@@ -89,15 +89,34 @@ samelog(const struct pslog *a, const struct pslog *b)
 			abort();
 }
 
-/* The record of an event lg, in b. */
+/*
+ * The record of an event lg, in b: nine columns, whose ends are those
+ * ps_logrec said, and a ts of the time it said (its lt_out_hint).
+ */
 static void
 record(struct ltbuf *b, const struct pslog *lg, size_t len)
 {
 	struct psnorm nm;
+	struct ltrec rec;
 	long long replaced = 0;
+	uint16_t end[LT_NCOL];
+	const char *why;
+	int64_t ns;
+	int i;
 
 	ps_lognorm(lg, &nm);
-	ps_logrec(b, lg, &nm, "\t1\t1\t-\t", 7, len, &replaced);
+	ps_logrec(b, lg, &nm, "\t1\t1\t-\t", 7, 2, len, &replaced, end);
+	if (b->n == 0 || b->p[b->n - 1] != '\n' ||
+	    lt_rec_split(b->p, b->n - 1, &rec, &why) < 0)
+		abort();
+	if (b->n - 1 > UINT16_MAX)
+		return;
+	for (i = 0; i < LT_NCOL; i++)
+		if (rec.f[i].p + rec.f[i].n != b->p + end[i])
+			abort();
+	if (lt_rec_ts(&rec, LT_TS, &ns) != 1 || ns != lg->ts ||
+	    lt_rec_ts(&rec, LT_DUR, &ns) != 0)
+		abort();
 }
 
 /*

@@ -475,7 +475,7 @@ event(struct ltrd *rd, const struct ltrec *rec)
 	nkept++;
 	keep(lt_id_get(&scopes, &rec->f[LT_PID], NULL, 1, NULL));
 	keep(lt_id_get(&scopes, &rec->f[LT_PID], &rec->f[LT_TID], 1, NULL));
-	putline(rec->line, rec->len);
+	lt_put_rec(&out, rec);
 }
 
 static void

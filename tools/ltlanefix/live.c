@@ -56,6 +56,8 @@ struct held {
 	uint8_t		 ready;		/* written when its turn comes */
 	uint8_t		 loose;		/* out of the queue: written when ready */
 	uint8_t		 names;		/* the new lanes are named after it */
+	uint8_t		 has[2];	/* of a slice: its ts, dur column is not - */
+	uint16_t	 end[LT_NCOL];	/* of a slice: its columns (lt_out_hint) */
 	struct held	*next;		/* free list */
 };
 
@@ -410,20 +412,35 @@ owner(struct lf *lf, uint32_t th)
 
 /* -------- the output, in the order lines came -------- */
 
-/* The line of thread th as it came, or with its new tid, to o. */
+/*
+ * The line of thread th as it came, or with its new tid, to o; h, when
+ * not NULL, is the slice it is, whose columns and times go with it.
+ */
 static void
-putline(struct lf *lf, struct ltout *o, uint32_t th, char *p, size_t n)
+putline(struct lf *lf, struct ltout *o, uint32_t th, char *p, size_t n,
+    const struct held *h)
 {
 	struct ltfield f[LT_NCOL];
 	const struct lane *col;
+	int64_t times[2];
+	int has[2];
 
+	if (h != NULL) {
+		times[0] = h->x.ts;
+		times[1] = h->x.end - h->x.ts;
+	}
 	if (th == LF_NONE || (col = lf_col(&lf->ids, th)) == NULL) {
 		lt_out_write(o, p, n);
 		lt_out_putc(o, '\n');
+		if (h == NULL)
+			return;
+		has[0] = h->has[0];
+		has[1] = h->has[1];
+		lt_out_hint(o, n + 1, h->end, times, has);
 		return;
 	}
 	lf_cols(p, n, f);
-	lf_putrec(o, f, NULL, &lf->ids, col, NULL);
+	lf_putrec(o, f, NULL, &lf->ids, col, NULL, h != NULL ? times : NULL);
 }
 
 /*
@@ -477,7 +494,8 @@ writeheld(struct lf *lf, struct held *h)
 		if (lf->lateflows)
 			lf_late_slice(h->thread, &h->x, h->seq);
 	} else if (ln == NULL && (!h->slice || !lf_changed(&h->x)))
-		putline(lf, outfor(lf, h), h->thread, h->line.p, h->line.n);
+		putline(lf, outfor(lf, h), h->thread, h->line.p, h->line.n,
+		    h->slice ? h : NULL);
 	else {
 		lf_cols(h->line.p, h->line.n, f);
 		lf_putslice(&lf->out, f, &h->x, &lf->ids, ln);
@@ -517,11 +535,11 @@ writeflow(struct lf *lf, struct hflow *f)
 		o = lf_split_put(f->next ? LF_KNEXT : LF_KOTHER, f->nts, 0,
 		    2 * f->seq + 1, 0);
 	if (ln == NULL && f->nts == f->ts)
-		putline(lf, o, f->thread, f->line.p, f->line.n);
+		putline(lf, o, f->thread, f->line.p, f->line.n, NULL);
 	else {
 		lf_cols(f->line.p, f->line.n, fc);
 		lf_putrec(o, fc, f->nts != f->ts ? &f->nts : NULL,
-		    &lf->ids, ln, NULL);
+		    &lf->ids, ln, NULL, NULL);
 	}
 	freeflow(f);
 }
@@ -1097,6 +1115,7 @@ static struct held *
 newheld(const struct ltrec *rec, const struct lfslice *x, uint32_t th)
 {
 	struct held *h;
+	int i;
 
 	if ((h = freeheld) != NULL)
 		freeheld = h->next;
@@ -1108,6 +1127,10 @@ newheld(const struct ltrec *rec, const struct lfslice *x, uint32_t th)
 	h->slice = 1;
 	h->ready = h->loose = h->names = 0;
 	copyline(&h->line, rec->line, rec->len);
+	for (i = 0; i < LT_NCOL; i++)
+		h->end[i] = (uint16_t)(rec->f[i].p + rec->f[i].n - rec->line);
+	h->has[0] = !LT_ISNONE(rec->f[LT_TS]);
+	h->has[1] = !LT_ISNONE(rec->f[LT_DUR]);
 	enqueue(h, 0);
 	return h;
 }

@@ -259,7 +259,8 @@ void	lf_free(struct lf *);
 
 /* put.c: records with new columns, the naming of new lanes. */
 void	lf_putrec(struct ltout *, const struct ltfield *, const int64_t *,
-	    const struct ids *, const struct lane *, const int64_t *);
+	    const struct ids *, const struct lane *, const int64_t *,
+	    const int64_t *);
 void	lf_putslice(struct ltout *, const struct ltfield *,
 	    const struct lfslice *, const struct ids *, const struct lane *);
 void	lf_putbe(struct ltout *, const struct ltfield *,

@@ -36,12 +36,19 @@ putextra(struct ltout *out, const struct ltfield *f, int which)
 	lt_out_putc(out, '}');
 }
 
-/* The record of columns f with new ts, tid and dur columns where given. */
+/*
+ * The record of columns f with new ts, tid and dur columns where given;
+ * when times is not NULL, it has the values of the ts and dur columns
+ * written, for the next stage in ltchain (lt_out_hint).
+ */
 void
 lf_putrec(struct ltout *out, const struct ltfield *f, const int64_t *ts,
-    const struct ids *ids, const struct lane *ln, const int64_t *dur)
+    const struct ids *ids, const struct lane *ln, const int64_t *dur,
+    const int64_t *times)
 {
-	int i;
+	uint64_t start = out->done + out->n;
+	uint16_t end[LT_NCOL];
+	int has[2], i;
 
 	for (i = 0; i < LT_NCOL; i++) {
 		if (i == LT_TS && ts != NULL)
@@ -54,8 +61,14 @@ lf_putrec(struct ltout *out, const struct ltfield *f, const int64_t *ts,
 			putextra(out, &f[i], X_NOTID);
 		else
 			lt_put_field(out, &f[i]);
+		end[i] = (uint16_t)(out->done + out->n - start);
 		lt_out_putc(out, i == LT_NCOL - 1 ? '\n' : '\t');
 	}
+	if (times == NULL || out->chan == NULL)
+		return;
+	has[0] = ts != NULL || !LT_ISNONE(f[LT_TS]);
+	has[1] = dur != NULL || !LT_ISNONE(f[LT_DUR]);
+	lt_out_hint(out, (size_t)(out->done + out->n - start), end, times, has);
 }
 
 /* The slice x of columns f as placed, on lane ln. */
@@ -64,9 +77,12 @@ lf_putslice(struct ltout *out, const struct ltfield *f,
     const struct lfslice *x, const struct ids *ids, const struct lane *ln)
 {
 	int64_t dur = x->nend - x->nts;
+	int64_t times[2];
 
+	times[0] = x->nts;
+	times[1] = dur;
 	lf_putrec(out, f, x->nts != x->ts ? &x->nts : NULL, ids, ln,
-	    dur != x->end - x->ts ? &dur : NULL);
+	    dur != x->end - x->ts ? &dur : NULL, times);
 }
 
 /* The slice x of columns f, on lane ln, as its B (end 0) or its E. */

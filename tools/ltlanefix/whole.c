@@ -380,7 +380,8 @@ putflow(struct lf *lf, struct ltout *o, const struct flow *fl)
 
 	cols(fl->off, f);
 	lf_putrec(o, f, fl->nts != fl->ts ? &fl->nts : NULL,
-	    &lf->ids, fl->moved ? laneof(lf, fl->bound) : NULL, NULL);
+	    &lf->ids, fl->moved ? laneof(lf, fl->bound) : NULL, NULL,
+	    NULL);
 }
 
 /* The stream in its order, with changed slices and flows rewritten. */

@@ -54,13 +54,6 @@ static long long	 nrec, nb, ne, npair, nx, ni, nub, nue, ncrash, nneg;
 static long long	 nuntimed;
 
 static void
-putline(const struct ltrec *rec)
-{
-	lt_out_write(&out, rec->line, rec->len);
-	lt_out_putc(&out, '\n');
-}
-
-static void
 putcol(const struct ltfield *f)
 {
 	lt_out_write(&out, f->p, f->n);
@@ -91,7 +84,7 @@ timed(struct ltrd *rd, const struct ltrec *rec, int64_t *ns)
 		    "most 3 decimals) or -");
 	if (r == 0) {
 		nuntimed++;
-		putline(rec);
+		lt_put_rec(&out, rec);
 		return 0;
 	}
 	return 1;
@@ -127,7 +120,7 @@ begin(struct ltrd *rd, const struct ltrec *rec)
 	touch(th, rec, ts);
 	lp_open(&spans, rec, ts, th, rd->valid ? NULL : &em, eid);
 	if (kflag)
-		putline(rec);
+		lt_put_rec(&out, rec);
 }
 
 /*
@@ -251,24 +244,37 @@ complete(struct ltrd *rd, struct span *s, const struct ltrec *rec,
 	const struct ltfield *cat;
 	char *w;
 	int i;
+	uint64_t start;
+	uint16_t end[LT_NCOL];
+	int64_t ns[2];
+	int has[2] = { 1, 1 };
 
 	cat = s->f[LT_CAT].n > 0 ? &s->f[LT_CAT] : &rec->f[LT_CAT];
 	nx++;
 	lp_told(&out, s);
 	/* All but args and extra: pieces of the B, the cat, a number. */
 	w = lt_out_room(&out, s->line.n + cat->n + LT_NUMBUF + 8);
+	start = out.done + (uint64_t)(w - out.buf);
+#define AT(w)	((uint16_t)(out.done + (uint64_t)((w) - out.buf) - start))
 	w = lt_put(w, s->f[LT_TS].p, s->f[LT_TS].n);
+	end[LT_TS] = AT(w);
 	w = lt_put(w, "\tX\t", 3);
+	end[LT_PH] = AT(w - 1);
 	for (i = LT_PID; i <= LT_TID; i++) {
 		w = lt_put(w, s->f[i].p, s->f[i].n);
+		end[i] = AT(w);
 		*w++ = '\t';
 	}
 	w += lt_us_fmt(w, dur < 0 ? 0 : dur);
+	end[LT_DUR] = AT(w);
 	*w++ = '\t';
 	w = lt_put(w, cat->p, cat->n);
+	end[LT_CAT] = AT(w);
 	*w++ = '\t';
 	w = lt_put(w, s->f[LT_NAME].p, s->f[LT_NAME].n);
+	end[LT_NAME] = AT(w);
 	*w++ = '\t';
+#undef AT
 	out.n = (size_t)(w - out.buf);
 	if (s->asis && dur >= 0 && lp_feq(&s->f[LT_ARGS], &rec->f[LT_ARGS]))
 		lt_put_field(&out, &s->f[LT_ARGS]);
@@ -278,9 +284,14 @@ complete(struct ltrd *rd, struct span *s, const struct ltrec *rec,
 		lp_putmerged(&out, &s->m, &em, dur < 0 ? "negative_dur" : NULL,
 		    dur);
 	}
+	end[LT_ARGS] = (uint16_t)(out.done + out.n - start);
 	lt_out_putc(&out, '\t');
 	lt_out_write(&out, s->f[LT_EXTRA].p, s->f[LT_EXTRA].n);
+	end[LT_EXTRA] = (uint16_t)(out.done + out.n - start);
 	lt_out_putc(&out, '\n');
+	ns[0] = s->ts;
+	ns[1] = dur < 0 ? 0 : dur;
+	lt_out_hint(&out, (size_t)(out.done + out.n - start), end, ns, has);
 }
 
 /* -k: the E as it came, or moved to its B's ts when it came before. */
@@ -290,7 +301,7 @@ rawend(const struct span *s, const struct ltrec *rec, int64_t dur)
 	int i;
 
 	if (dur >= 0) {
-		putline(rec);
+		lt_put_rec(&out, rec);
 		return;
 	}
 	putcol(&s->f[LT_TS]);
@@ -443,7 +454,7 @@ record(struct ltrd *rd, const struct ltrec *rec)
 	if (lt_rec_ts(rec, LT_TS, &ts) > 0 &&
 	    (th = lp_thread(&spans, rec, 0)) != NULL)
 		touch(th, rec, ts);
-	putline(rec);
+	lt_put_rec(&out, rec);
 }
 
 static void
@@ -519,7 +530,8 @@ ltpair_main(int argc, char *argv[])
 		if (k == LT_REC)
 			record(&rd, &rec);
 		else {
-			putline(&rec);
+			lt_out_write(&out, rec.line, rec.len);
+			lt_out_putc(&out, '\n');
 			/* Told as often as in the same stream without it. */
 			if (LT_ISVALID(rec.line, rec.len))
 				continue;

@@ -20,8 +20,11 @@ event(const struct pspin *ip, const struct pslog *lg, size_t n,
 	struct psthread *th;
 	struct psproc *pr;
 	struct psnorm nm;
-	const char *tab, *id;
-	size_t idn;
+	const char *id;
+	size_t idn, pidn;
+	uint16_t end[LT_NCOL];
+	int64_t ns[2];
+	int has[2] = { 1, 0 };
 
 	ps_lognorm(lg, &nm);
 	th = ps_thread(ip, lg->pid, lg->tid, &pr);
@@ -37,14 +40,17 @@ event(const struct pspin *ip, const struct pslog *lg, size_t n,
 		s->t0done = 1;
 		return;
 	}
-	id = ps_threadid(&idn);
-	ps_logrec(&s->rec, lg, &nm, id, idn, n, &s->n[PS_C_REPLACED]);
-	if (!s->t0done) {
-		tab = memchr(s->rec.p, '\t', s->rec.n);
-		ps_sink_t0(s, s->rec.p, (size_t)(tab - s->rec.p), lg->ph.p[0]);
-	}
-	if (!s->quiet)
-		lt_out_write(&s->out, s->rec.p, s->rec.n);
+	id = ps_threadid(&idn, &pidn);
+	ps_logrec(&s->rec, lg, &nm, id, idn, pidn, n, &s->n[PS_C_REPLACED],
+	    end);
+	if (!s->t0done)
+		ps_sink_t0(s, s->rec.p, end[LT_TS], lg->ph.p[0]);
+	if (s->quiet)
+		return;
+	lt_out_write(&s->out, s->rec.p, s->rec.n);
+	ns[0] = lg->ts;
+	ns[1] = 0;
+	lt_out_hint(&s->out, s->rec.n, end, ns, has);
 }
 
 /*

@@ -151,15 +151,17 @@ putargs(struct rec *r, char *w, const struct pslog *lg,
 
 /*
  * The record of event lg, name nm, of a line of n bytes, of the thread
- * whose "\tpid\ttid\t-\t" is id, in b; returns its length, '\n'
- * included, and adds the bytes replaced by U+FFFD to *replaced.
+ * whose "\tpid\ttid\t-\t" is id (its "\tpid" pidn bytes), in b; returns
+ * its length, '\n' included, adds the bytes replaced by U+FFFD to
+ * *replaced, and puts where each column ends in end (struct lthint).
  * Everything it writes comes from the line, the name up to three times
  * (as name, legacy_name and args taken from it), or is short and fixed;
  * escaping makes a byte six at most.
  */
 size_t
 ps_logrec(struct ltbuf *b, const struct pslog *lg, const struct psnorm *nm,
-    const char *id, size_t idn, size_t n, long long *replaced)
+    const char *id, size_t idn, size_t pidn, size_t n, long long *replaced,
+    uint16_t end[LT_NCOL])
 {
 	struct rec r;
 	size_t need;
@@ -177,21 +179,31 @@ ps_logrec(struct ltbuf *b, const struct pslog *lg, const struct psnorm *nm,
 		w = lt_put(w, lg->tsus.p, lg->tsus.n);
 	else
 		w += lt_us_fmt(w, lg->ts);
+	end[LT_TS] = (uint16_t)(w - b->p);
 	*w++ = '\t';
 	*w++ = lg->ph.p[0];
+	end[LT_PH] = (uint16_t)(end[LT_TS] + 2);
+	end[LT_PID] = (uint16_t)(end[LT_PH] + pidn);
+	end[LT_TID] = (uint16_t)(end[LT_PH] + idn - 3);
+	end[LT_DUR] = (uint16_t)(end[LT_PH] + idn - 1);
 	w = lt_put(w, id, idn);
 	if (nm->cat != NULL)
 		w = putesc(&r, w, nm->cat, nm->catn);
+	end[LT_CAT] = (uint16_t)(w - b->p);
 	*w++ = '\t';
 	w = putesc(&r, w, nm->name, nm->namen);
+	end[LT_NAME] = (uint16_t)(w - b->p);
 	*w++ = '\t';
 	w = putargs(&r, w, lg, nm);
+	end[LT_ARGS] = (uint16_t)(w - b->p);
 	w = PUTS(w, "\t{");
 	if (nm->cname != NULL) {
 		w = PUTS(w, "\"cname\":");
 		w = putstr(&r, w, nm->cname, nm->cnamen);
 	}
-	w = PUTS(w, "}\n");
+	w = PUTS(w, "}");
+	end[LT_EXTRA] = (uint16_t)(w - b->p);
+	*w++ = '\n';
 	*replaced += r.replaced;
 	b->n = (size_t)(w - b->p);
 	return b->n;

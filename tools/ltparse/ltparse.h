@@ -193,7 +193,7 @@ const char *ps_quote(char *, size_t, const char *, size_t);
 
 /* logrec.c: a log event as an lt1 record, made in a buffer. */
 size_t	ps_logrec(struct ltbuf *, const struct pslog *, const struct psnorm *,
-	    const char *, size_t, size_t, long long *);
+	    const char *, size_t, size_t, size_t, long long *, uint16_t[LT_NCOL]);
 
 /* procs.c: the processes and threads of the inputs. */
 struct pspin {
@@ -249,7 +249,7 @@ struct psproc {
 struct psthread	*ps_thread(const struct pspin *, uint64_t, uint64_t,
 	    struct psproc **);
 int	ps_hasthread(const struct pspin *, uint64_t, uint64_t);
-const char *ps_threadid(size_t *);
+const char *ps_threadid(size_t *, size_t *);
 void	ps_learn(struct psproc *, const struct pslog *, const struct psnorm *);
 void	ps_names(struct pssink *, const struct pspin *);
 void	ps_procs_parts(void);

@@ -63,7 +63,8 @@ static struct recent {
 	uint32_t	 thread;	/* 0: none */
 	uint32_t	 proc;
 	uint32_t	 tid;
-	uint32_t	 idn;
+	uint16_t	 idn;
+	uint16_t	 pidn;		/* of id: "\tpid" */
 	char		 id[44];
 }			 recent[NRECENT];
 static unsigned		 cur, nextrecent;
@@ -362,24 +363,26 @@ ps_hasthread(const struct pspin *in, uint64_t pid, uint64_t os)
 
 /*
  * "\tpid\ttid\t-\t" of the thread ps_thread() gave last, for its
- * lines: made once it is among the recent ones (its lines come in
- * runs), not kept for every thread.
+ * lines, and in *pidn the length of its "\tpid": made once it is among
+ * the recent ones (its lines come in runs), not kept for every thread.
  */
 const char *
-ps_threadid(size_t *n)
+ps_threadid(size_t *n, size_t *pidn)
 {
 	struct recent *r = &recent[cur];
 
 	if (r->idn == 0) {
 		r->id[0] = '\t';
-		r->idn = 1 + (uint32_t)lt_u64_fmt(r->id + 1,
+		r->idn = 1 + (uint16_t)lt_u64_fmt(r->id + 1,
 		    procpid(&procs[r->proc]));
+		r->pidn = r->idn;
 		r->id[r->idn++] = '\t';
-		r->idn += (uint32_t)lt_u64_fmt(r->id + r->idn, r->tid);
+		r->idn += (uint16_t)lt_u64_fmt(r->id + r->idn, r->tid);
 		memcpy(r->id + r->idn, "\t-\t", 3);
 		r->idn += 3;
 	}
 	*n = r->idn;
+	*pidn = r->pidn;
 	return r->id;
 }
 

@@ -196,7 +196,9 @@ ltstat_main(int argc, char *argv[])
 		 * it in Perfetto even when it has no duration (ties of
 		 * equal keys keep the order of the file).
 		 */
-		if (tflag) {
+		if (tflag && k == LT_REC)
+			lt_put_rec(&out, &rec);
+		else if (tflag) {
 			lt_out_write(&out, rec.line, rec.len);
 			lt_out_putc(&out, '\n');
 		}
