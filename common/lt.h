@@ -348,6 +348,7 @@ struct ltrec {
 					/*   one made by hand is zeroed */
 	int		 has[2];
 	int64_t		 ns[2];
+	uint16_t	 end[LT_NCOL];	/* when hinted: struct lthint's */
 };
 
 /*
@@ -414,20 +415,31 @@ void	lt_put_header(struct ltout *);
 void	lt_put_field(struct ltout *, const struct ltfield *);
 void	lt_put_us(struct ltout *, int64_t);
 void	lt_put_rec(struct ltout *, const struct ltrec *);
-void	lt_hint_add(struct ltout *, size_t, const uint16_t *, const int64_t *,
-	    const int *);
+void	lt_hint_grow(struct ltout *);
 
 /*
  * The record line of len bytes, its '\n' included, just written to o,
  * whose column ends (struct lthint) and times its writer knows: they go
- * with the bytes to the next stage in ltchain.  Elsewhere nothing.
+ * with the bytes to the next stage in ltchain.  Elsewhere nothing, nor
+ * for a line not whole in the buffer (flushed on the way) or too long.
  */
 static inline void
 lt_out_hint(struct ltout *o, size_t len, const uint16_t end[LT_NCOL],
     const int64_t ns[2], const int has[2])
 {
-	if (o->chan != NULL)
-		lt_hint_add(o, len, end, ns, has);
+	struct lthint *h;
+
+	if (o->chan == NULL || o->n < len || len - 1 > UINT16_MAX)
+		return;
+	if (o->nhint == o->caphint)
+		lt_hint_grow(o);
+	h = &o->hint[o->nhint++];
+	h->off = o->done + o->n - len;
+	memcpy(h->end, end, sizeof(h->end));
+	h->ns[0] = has[0] ? ns[0] : 0;
+	h->ns[1] = has[1] ? ns[1] : 0;
+	h->has[0] = has[0] != 0;
+	h->has[1] = has[1] != 0;
 }
 
 /* #stat lines: one per tool, keys in a fixed order. */

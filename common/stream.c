@@ -196,10 +196,11 @@ hinted(struct ltin *in, struct ltrec *rec)
 		return NULL;
 	if (++in->hi == in->nhint)
 		in->hi = in->nhint = 0;
+	memcpy(rec->end, h->end, sizeof(rec->end));
 	for (i = 0, from = 0; i < LT_NCOL; i++) {
 		rec->f[i].p = line + from;
-		rec->f[i].n = h->end[i] - from;
-		from = (size_t)h->end[i] + 1;
+		rec->f[i].n = rec->end[i] - from;
+		from = (size_t)rec->end[i] + 1;
 	}
 	rec->hinted = 1;
 	rec->has[0] = h->has[0];
@@ -534,28 +535,12 @@ lt_put_field(struct ltout *o, const struct ltfield *f)
 	lt_out_write(o, f->p, f->n);
 }
 
-/*
- * See lt_out_hint.  A line not whole in the buffer (it was flushed on
- * the way), or too long for a hint, has none.
- */
+/* Room for one more hint in o (lt_out_hint). */
 void
-lt_hint_add(struct ltout *o, size_t len, const uint16_t *end,
-    const int64_t *ns, const int *has)
+lt_hint_grow(struct ltout *o)
 {
-	struct lthint *h;
-
-	if (o->n < len || len - 1 > UINT16_MAX)
-		return;
-	if (o->nhint == o->caphint)
-		o->hint = lt_grow(o->hint, &o->caphint, o->nhint + 1,
-		    sizeof(*o->hint));
-	h = &o->hint[o->nhint++];
-	h->off = o->done + o->n - len;
-	memcpy(h->end, end, sizeof(h->end));
-	h->ns[0] = has[0] ? ns[0] : 0;
-	h->ns[1] = has[1] ? ns[1] : 0;
-	h->has[0] = has[0] != 0;
-	h->has[1] = has[1] != 0;
+	o->hint = lt_grow(o->hint, &o->caphint, o->nhint + 1,
+	    sizeof(*o->hint));
 }
 
 /*
@@ -565,16 +550,10 @@ lt_hint_add(struct ltout *o, size_t len, const uint16_t *end,
 void
 lt_put_rec(struct ltout *o, const struct ltrec *rec)
 {
-	uint16_t end[LT_NCOL];
-	int i;
-
 	lt_out_write(o, rec->line, rec->len);
 	lt_out_putc(o, '\n');
-	if (o->chan == NULL || !rec->hinted)
-		return;
-	for (i = 0; i < LT_NCOL; i++)
-		end[i] = (uint16_t)(rec->f[i].p + rec->f[i].n - rec->line);
-	lt_hint_add(o, rec->len + 1, end, rec->ns, rec->has);
+	if (rec->hinted)
+		lt_out_hint(o, rec->len + 1, rec->end, rec->ns, rec->has);
 }
 
 /* ns as lt1 microseconds. */
