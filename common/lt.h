@@ -160,7 +160,7 @@ struct ltout {
 	size_t		 head;		/* room before buf (a channel's) */
 	struct ltchan	*chan;		/* fd 1 in ltchain: the next stage */
 	uint64_t	 done;		/* bytes handed to chan so far */
-	struct lthint	*hint;		/* lines of buf whose columns are known */
+	struct lthint	*hint;		/* lines of buf with known columns */
 	size_t		 nhint, caphint;
 };
 
@@ -226,8 +226,8 @@ struct ltin {
 	pid_t		 child;		/* decompressor, or -1 */
 	off_t		 size;		/* the bytes to read, or -1: to the end */
 	struct ltchan	*chan;		/* fd 0 in ltchain: the stage before */
-	struct lthint	*hint;		/* lines whose columns the stage before */
-	size_t		 nhint, hi, caphint;	/*   gave (lt_rd_next), hi next */
+	struct lthint	*hint;		/* the stage before's (lt_rd_next), */
+	size_t		 nhint, hi, caphint;	/*   hi the next */
 };
 
 void	lt_in_open(struct ltin *, const char *);
@@ -343,7 +343,7 @@ struct ltrec {
 	struct ltfield	 f[LT_NCOL];
 	char		*line;
 	size_t		 len;
-	int		 hinted;		/* its ts and dur are in ns and has: */
+	int		 hinted;	/* its ts and dur are in ns and has: */
 					/*   lt_rd_next, lt_rec_split set it; */
 					/*   one made by hand is zeroed */
 	int		 has[2];

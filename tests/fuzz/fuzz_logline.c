@@ -120,24 +120,30 @@ record(struct ltbuf *b, const struct pslog *lg, size_t len)
 }
 
 /*
- * The line as read with the env keys of the lines before it (lg) and
- * with none: the same fields, and the same record.
+ * The line as read with the env keys of the lines before it (lg), with
+ * none, and with none and without the quick ways for the usual prefix
+ * and ts (ps_logquick): the same fields, and the same record.
  */
 static void
 uncached(char *line, size_t len, const struct pslog *lg)
 {
 	static struct pslog f;
 	static struct ltbuf a, b;
+	int slow;
 
-	memset(f.tails, 0, sizeof(f.tails));
-	ps_logline(line, len, &f);
-	samelog(lg, &f);
-	if (lg->kind != PS_LOG_EVENT)
-		return;
-	record(&a, lg, len);
-	record(&b, &f, len);
-	if (a.n != b.n || memcmp(a.p, b.p, a.n) != 0)
-		abort();
+	for (slow = 0; slow < 2; slow++) {
+		memset(f.tails, 0, sizeof(f.tails));
+		ps_logquick = !slow;
+		ps_logline(line, len, &f);
+		ps_logquick = 1;
+		samelog(lg, &f);
+		if (lg->kind != PS_LOG_EVENT)
+			continue;
+		record(&a, lg, len);
+		record(&b, &f, len);
+		if (a.n != b.n || memcmp(a.p, b.p, a.n) != 0)
+			abort();
+	}
 }
 
 /* ps_logread on p[0..n), at the line lg was made from, of len bytes. */

@@ -106,6 +106,9 @@ struct pslog {
 };
 
 int	ps_logline(char *, size_t, struct pslog *);
+/* The quick ways of logline.c for the usual prefix and ts: 1, unless a
+   test compares them with the general ones. */
+extern int ps_logquick;
 int	ps_logread(char *, size_t, int, struct pslog *, size_t *);
 void	ps_logline_free(struct pslog *);
 
@@ -193,7 +196,8 @@ const char *ps_quote(char *, size_t, const char *, size_t);
 
 /* logrec.c: a log event as an lt1 record, made in a buffer. */
 size_t	ps_logrec(struct ltbuf *, const struct pslog *, const struct psnorm *,
-	    const char *, size_t, size_t, size_t, long long *, uint16_t[LT_NCOL]);
+	    const char *, size_t, size_t, size_t, long long *,
+	    uint16_t[LT_NCOL]);
 
 /* procs.c: the processes and threads of the inputs. */
 struct pspin {
