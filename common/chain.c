@@ -218,10 +218,7 @@ takehints(struct ltin *in, struct ltout *o)
 	struct lthint *t;
 	size_t k;
 
-	while (in->hi < in->nhint && in->hint[in->hi].off < pos)
-		in->hi++;
-	if (in->hi == in->nhint)
-		in->hi = in->nhint = 0;
+	(void)lt_in_hint(in, pos);
 	if (o->nhint == 0)
 		return;
 	if (in->nhint == 0) {

@@ -365,6 +365,21 @@ struct lthint {
 	uint8_t		 has[2];
 };
 
+/*
+ * The first hint of in for the stream from pos on, those before it
+ * dropped (when all are, none is kept); NULL when there is none.
+ */
+static inline const struct lthint *
+lt_in_hint(struct ltin *in, uint64_t pos)
+{
+	while (in->hi < in->nhint && in->hint[in->hi].off < pos)
+		in->hi++;
+	if (in->hi < in->nhint)
+		return &in->hint[in->hi];
+	in->hi = in->nhint = 0;
+	return NULL;
+}
+
 enum {
 	LT_EOF = 0,
 	LT_REC = 1,

@@ -186,13 +186,8 @@ hinted(struct ltin *in, struct ltrec *rec)
 	char *line = in->buf + in->pos;
 	size_t i, from;
 
-	while (in->hint[in->hi].off < off)
-		if (++in->hi == in->nhint) {
-			in->hi = in->nhint = 0;
-			return NULL;
-		}
-	h = &in->hint[in->hi];
-	if (h->off != off || h->end[LT_EXTRA] >= in->end - in->pos)
+	if ((h = lt_in_hint(in, off)) == NULL || h->off != off ||
+	    h->end[LT_EXTRA] >= in->end - in->pos)
 		return NULL;
 	if (++in->hi == in->nhint)
 		in->hi = in->nhint = 0;
