@@ -152,8 +152,10 @@ lf_xc_add(struct lfxc *c, int64_t s, int64_t e)
 	size_t i, n;
 
 	if (!c->any || s != c->gs) {
+		/* an end at s or before would go at once (set_drop) */
 		for (i = 0; i < c->ngrp; i++)
-			set_add(&c->set, c->grp[i]);
+			if (c->grp[i] > s)
+				set_add(&c->set, c->grp[i]);
 		c->ngrp = 0;
 		c->gs = s;
 		c->any = 1;
