@@ -70,11 +70,17 @@ kindof(const struct ltfield *cat)
 		K("memset", E_MEMSET), K("gpu_memset", E_MEMSET), { NULL, 0, 0 }
 	};
 #undef K
+	/* the last category looked up: most spans have the one before's */
+	static char last[19];
+	static size_t lastn;		/* 0: none */
+	static int lastk;
 	size_t i;
 	int k;
 
 	if (cat->n < 6 || cat->n > 19)
 		return -1;
+	if (cat->n == lastn && memcmp(cat->p, last, lastn) == 0)
+		return lastk;
 	for (k = 0; t[k].s != NULL; k++) {
 		if (t[k].n != cat->n)
 			continue;
@@ -83,9 +89,11 @@ kindof(const struct ltfield *cat)
 			    !(cat->p[i] == '_' && t[k].s[i] == '_'))
 				break;
 		if (i == cat->n)
-			return t[k].k;
+			break;
 	}
-	return -1;
+	memcpy(last, cat->p, cat->n);
+	lastn = cat->n;
+	return lastk = t[k].s != NULL ? t[k].k : -1;
 }
 
 static int
