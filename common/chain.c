@@ -17,6 +17,14 @@
  * a process would on SIGPIPE (128 + 13).  Outside ltchain, none of this
  * runs: lt_chan_of() says there are no channels.
  */
+#define _DEFAULT_SOURCE		/* MAP_ANONYMOUS, POSIX.1-2024's */
+
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -54,6 +62,39 @@ struct ltchan {
 	struct ltout	*out;		/* whose buffer p is, or NULL */
 	int		 done;		/* the writer has ended */
 	int		 gone;		/* the reader has ended */
+	struct ring	*ring;		/* to or from another process */
+};
+
+/*
+ * A channel between two processes of a chain (ltchain's "||"): slots
+ * of memory both share, each a writer's buffer and the hints of its
+ * lines, and a pair of sockets on which the writer names each slot it
+ * filled and the reader each slot it has read, so that the bytes are
+ * copied once, in memory, instead of through the kernel twice, and the
+ * reader gets the hints.  A socket, not a pipe: a peer gone is an error
+ * of send (MSG_NOSIGNAL), not a signal that would end every stage of
+ * the process.  The reader's side shut says it is gone; the writer,
+ * when its stage ends, says so (REND) before it shuts its side: a part
+ * whose writer went without a word was killed, and the parts after it
+ * end as killed too (SIGTERM), as the stages of one process would, not
+ * as if their input had ended.
+ */
+#define RSLOTS	4
+#define REND	RSLOTS		/* the writer's last word: it has ended */
+#define RHINTS	4096		/* hints a slot keeps; lines past them */
+				/*   are read without */
+struct slot {
+	size_t		 n, nhint;
+	struct lthint	 hint[RHINTS];
+	char		 data[LT_OUTBUF];
+};
+
+struct ring {
+	struct slot	*slot;		/* RSLOTS of them, shared */
+	int		 fd[2];		/* the writer's socket, the reader's */
+	int		 free[RSLOTS];	/* the writer's slots to fill */
+	int		 nfree;
+	int		 cur;		/* the reader's slot, or -1 */
 };
 
 struct co {
@@ -77,6 +118,12 @@ static struct ltchan	*chans;		/* chans[i]: stage i to i + 1 */
 static int		 nco, cur, prev;
 static int		 errfd, stderrfd;	/* on fd 2; the chain's own */
 
+/* this process's part of a chain of several (lt_chain_fork) */
+static struct ltchan	 ringin, ringout;	/* ring NULL: none */
+static struct ring	*rings;
+static pid_t		*kids;
+static int		 nring;
+
 /*
  * The stacks and states of the stages that ended midway (lt_exit(), a
  * reader gone), kept till the process ends: what they point to was in
@@ -93,11 +140,14 @@ lt_chan_of(int fd)
 	if (stages == NULL || cur == nco)
 		return NULL;
 	if (fd == 0)
-		return cur > 0 ? &chans[cur - 1] : NULL;
-	return cur < nco - 1 ? &chans[cur] : NULL;
+		return cur > 0 ? &chans[cur - 1] : ringin.ring != NULL ?
+		    &ringin : NULL;
+	return cur < nco - 1 ? &chans[cur] : ringout.ring != NULL ?
+	    &ringout : NULL;
 }
 
 static void	run(void);
+static int	sendslot(int, int);
 
 /* Back on the stack of cur, from prev's. */
 static void
@@ -168,8 +218,14 @@ end(int status)
 	c->st->status = status & 255;
 	if (cur > 0)
 		chans[cur - 1].gone = 1;
+	else if (ringin.ring != NULL)
+		shutdown(ringin.ring->fd[1], SHUT_RDWR);
 	if (cur < nco - 1)
 		chans[cur].done = 1;
+	else if (ringout.ring != NULL) {
+		(void)sendslot(ringout.ring->fd[0], REND);
+		shutdown(ringout.ring->fd[0], SHUT_WR);
+	}
 	for (i = cur + 1; i < nco && stages[i].ended; i++)
 		;
 	if (i == nco)
@@ -206,6 +262,19 @@ lt_exit(int status)
 	exit(status);
 }
 
+/* n hints more for in, after those it has for bytes not read yet. */
+static void
+addhints(struct ltin *in, const struct lthint *h, size_t n)
+{
+	(void)lt_in_hint(in, (uint64_t)(in->off + (off_t)in->pos));
+	if (n == 0)
+		return;
+	in->hint = lt_grow(in->hint, &in->caphint, in->nhint + n,
+	    sizeof(*in->hint));
+	memcpy(in->hint + in->nhint, h, n * sizeof(*h));
+	in->nhint += n;
+}
+
 /*
  * The hints of what the writer handed (struct lthint) to in, after those
  * it has for bytes not read yet: the others are dropped, so that a
@@ -229,14 +298,119 @@ takehints(struct ltin *in, struct ltout *o)
 		in->caphint = o->caphint;
 		o->caphint = k;
 		in->nhint = o->nhint;
-	} else {
-		in->hint = lt_grow(in->hint, &in->caphint, in->nhint +
-		    o->nhint, sizeof(*in->hint));
-		memcpy(in->hint + in->nhint, o->hint, o->nhint *
-		    sizeof(*o->hint));
-		in->nhint += o->nhint;
-	}
+	} else
+		addhints(in, o->hint, o->nhint);
 	o->nhint = 0;
+}
+
+/*
+ * A slot's number from the other side, on fd, or REND; -1 once it is
+ * gone.
+ */
+static int
+recvslot(int fd)
+{
+	int k;
+	ssize_t r;
+
+	while ((r = recv(fd, &k, sizeof(k), MSG_WAITALL)) < 0 &&
+	    errno == EINTR)
+		;
+	if (r != (ssize_t)sizeof(k))
+		return -1;
+	if (k < 0 || k > REND)
+		lt_die(LT_EXIT_SYS, "slot %d from another process", k);
+	return k;
+}
+
+/* Slot k to the other side, on fd; -1 when it is gone. */
+static int
+sendslot(int fd, int k)
+{
+	ssize_t r;
+
+	while ((r = send(fd, &k, sizeof(k), MSG_NOSIGNAL)) < 0 &&
+	    errno == EINTR)
+		;
+	return r == (ssize_t)sizeof(k) ? 0 : -1;
+}
+
+/* Up to n of the bytes c holds still, after in's. */
+static size_t
+copyout(struct ltchan *c, struct ltin *in, size_t n)
+{
+	size_t k = c->n - c->pos;
+
+	if (k > n)
+		k = n;
+	memcpy(in->buf + in->end, c->p + c->pos, k);
+	c->pos += k;
+	return k;
+}
+
+/* lt_chan_read from the process before, through c's ring. */
+static size_t
+ringread(struct ltchan *c, struct ltin *in, size_t n)
+{
+	struct ring *r = c->ring;
+	struct slot *s;
+
+	while (r->cur < 0 || c->pos == c->n) {
+		if (r->cur >= 0) {
+			/* the writer gone too: nothing to give back */
+			(void)sendslot(r->fd[1], r->cur);
+			r->cur = -1;
+		}
+		if (c->done)
+			return 0;
+		if ((r->cur = recvslot(r->fd[1])) == REND || r->cur < 0) {
+			if (r->cur < 0)
+				raise(SIGTERM);	/* the part before was killed */
+			r->cur = -1;
+			c->done = 1;
+			return 0;
+		}
+		s = &r->slot[r->cur];
+		c->p = s->data;
+		c->n = s->n <= sizeof(s->data) ? s->n : 0;
+		c->pos = 0;
+		addhints(in, s->hint, s->nhint <= RHINTS ? s->nhint : 0);
+	}
+	return copyout(c, in, n);
+}
+
+/* lt_chan_write to the process after, through c's ring. */
+static void
+ringwrite(struct ltchan *c, const char *p, size_t n, struct ltout *o)
+{
+	struct ring *r = c->ring;
+	struct slot *s;
+	size_t k;
+	int i;
+
+	while (n > 0) {
+		if (r->nfree == 0) {
+			if ((i = recvslot(r->fd[0])) < 0 || i == REND)
+				end(128 + SIGPIPE);
+			r->free[r->nfree++] = i;
+		}
+		s = &r->slot[r->free[--r->nfree]];
+		k = n < sizeof(s->data) ? n : sizeof(s->data);
+		memcpy(s->data, p, k);
+		s->n = k;
+		s->nhint = 0;
+		if (o != NULL) {
+			/* all with the first piece: kept till their line */
+			s->nhint = o->nhint < RHINTS ? o->nhint : RHINTS;
+			memcpy(s->hint, o->hint, s->nhint * sizeof(*s->hint));
+			o->nhint = 0;
+			o = NULL;
+		}
+		if (sendslot(r->fd[0], (int)(s - r->slot)) < 0)
+			end(128 + SIGPIPE);
+		p += k;
+		n -= k;
+	}
 }
 
 /*
@@ -253,6 +427,8 @@ lt_chan_read(struct ltchan *c, struct ltin *in, size_t n)
 	size_t k, left;
 	char *b;
 
+	if (c->ring != NULL)
+		return ringread(c, in, n);
 	while (c->pos == c->n) {
 		if (c->done)
 			return 0;
@@ -277,12 +453,7 @@ lt_chan_read(struct ltchan *c, struct ltin *in, size_t n)
 		c->pos = c->n;
 		return c->n;
 	}
-	k = c->n - c->pos;
-	if (k > n)
-		k = n;
-	memcpy(in->buf + in->end, c->p + c->pos, k);
-	c->pos += k;
-	return k;
+	return copyout(c, in, n);
 }
 
 /*
@@ -292,6 +463,10 @@ lt_chan_read(struct ltchan *c, struct ltin *in, size_t n)
 void
 lt_chan_write(struct ltchan *c, const char *p, size_t n, struct ltout *o)
 {
+	if (c->ring != NULL) {
+		ringwrite(c, p, n, o);
+		return;
+	}
 	c->p = p;
 	c->n = n;
 	c->pos = 0;
@@ -345,7 +520,102 @@ lt_chain_run(struct ltstage *st, int n)
 	free(chans);
 	stages = NULL;
 	chans = NULL;
+	/* the other parts see this one end, if they had not */
+	if (ringin.ring != NULL) {
+		close(ringin.ring->fd[1]);
+		munmap(ringin.ring->slot, RSLOTS * sizeof(*ringin.ring->slot));
+		ringin.ring = NULL;
+	}
+	if (ringout.ring != NULL) {
+		close(ringout.ring->fd[0]);
+		munmap(ringout.ring->slot, RSLOTS * sizeof(*ringout.ring->slot));
+		ringout.ring = NULL;
+	}
 	if (errfd != stderrfd)
 		dup2(stderrfd, 2);
 	close(stderrfd);
+}
+
+/*
+ * The chain in n parts, each a process, joined by rings (ltchain's
+ * "||"): this process runs part 0, a child of it each other part.
+ * Returns the part the caller is to run: lt_chain_run then joins its
+ * first stage to the part before, and its last to the part after.
+ */
+int
+lt_chain_fork(int n)
+{
+	struct ring *r;
+	pid_t pid;
+	int i, j, part = 0;
+
+	nring = n - 1;
+	rings = lt_calloc((size_t)nring, sizeof(*rings));
+	kids = lt_calloc((size_t)nring, sizeof(*kids));
+	for (i = 0; i < nring; i++) {
+		r = &rings[i];
+		r->slot = mmap(NULL, RSLOTS * sizeof(*r->slot),
+		    PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		if (r->slot == MAP_FAILED)
+			lt_die(LT_EXIT_SYS, "mmap:");
+		/* not to a stage's child (gzip): the end is the part's */
+		if (socketpair(AF_UNIX, SOCK_STREAM, 0, r->fd) < 0 ||
+		    fcntl(r->fd[0], F_SETFD, FD_CLOEXEC) < 0 ||
+		    fcntl(r->fd[1], F_SETFD, FD_CLOEXEC) < 0)
+			lt_die(LT_EXIT_SYS, "socketpair:");
+		for (j = 0; j < RSLOTS; j++)
+			r->free[j] = j;
+		r->nfree = RSLOTS;
+		r->cur = -1;
+	}
+	for (i = 1; i < n; i++) {
+		if ((pid = fork()) < 0)
+			lt_die(LT_EXIT_SYS, "fork:");
+		if (pid == 0) {
+			part = i;
+			nring = 0;	/* its parts are the parent's */
+			break;
+		}
+		kids[i - 1] = pid;
+	}
+	/*
+	 * A part keeps the reader's side of the ring before it and the
+	 * writer's of the ring after it.
+	 */
+	for (i = 0; i < n - 1; i++) {
+		if (i != part - 1)
+			close(rings[i].fd[1]);
+		if (i != part)
+			close(rings[i].fd[0]);
+		if (i != part - 1 && i != part)
+			munmap(rings[i].slot, RSLOTS * sizeof(*rings[i].slot));
+	}
+	if (part > 0)
+		ringin.ring = &rings[part - 1];
+	if (part < n - 1)
+		ringout.ring = &rings[part];
+	return part;
+}
+
+/*
+ * In part 0, once its stages have ended: wait for the other parts.
+ * st[i - 1] is how part i ended: its exit status, or minus the signal
+ * that killed it, before it could say how its stages ended.
+ */
+void
+lt_chain_wait(int *st)
+{
+	int i, w;
+
+	for (i = 0; i < nring; i++) {
+		while (waitpid(kids[i], &w, 0) < 0)
+			if (errno != EINTR)
+				lt_die(LT_EXIT_SYS, "waitpid:");
+		st[i] = WIFEXITED(w) ? WEXITSTATUS(w) : -WTERMSIG(w);
+	}
+	free(rings);
+	free(kids);
+	rings = NULL;
+	kids = NULL;
+	nring = 0;
 }

@@ -138,6 +138,8 @@ struct ltchan *lt_chan_of(int);
 size_t	lt_chan_read(struct ltchan *, struct ltin *, size_t);
 void	lt_chan_write(struct ltchan *, const char *, size_t, struct ltout *);
 void	lt_chain_run(struct ltstage *, int);
+int	lt_chain_fork(int);
+void	lt_chain_wait(int *);
 
 /* The programs' main functions (common/main.c, ltchain). */
 int	ltparse_main(int, char *[]);

@@ -13,11 +13,11 @@ setup() {
 	S=$DATA/sample.log
 	NOENT="No such file or directory"
 	USAGE="usage: ltchain [-d dir] program [arg ...]"
-	USAGE+=" [| program [arg ...]] ..."
+	USAGE+=" [| program [arg ...]] [|| program [arg ...]] ..."
 }
 
 # same_as_pipes STATUS [-i FILE] STAGE...: ltchain runs the stages
-# (operands of ltchain, '|' between two) in $T/chain, and bash joins the
+# (operands of ltchain, '|' or '||' between two) in $T/chain, and bash joins the
 # same commands by pipes in $T/pipe, both reading FILE (or nothing).
 # ltchain exits STATUS, and so would the pipeline by ltchain's rule (the
 # first status neither 0 nor 141); stdout, stderr and the files the
@@ -36,7 +36,7 @@ same_as_pipes() {
 	(cd "$T/chain" && exec ltchain "$@") <"$in" >"$T/chain.out" \
 	    2>"$T/chain.err" || st=$?
 	for a; do
-		if [ "$a" = '|' ]; then
+		if [ "$a" = '|' ] || [ "$a" = '||' ]; then
 			cmd+=' |'
 		else
 			printf -v a '%q' "$a"
@@ -90,6 +90,37 @@ bigger() {
 	genlog -n 20000 | ltparse >"$2.ok"
 	{ head -n $(($1 - 1)) "$2.ok"; echo oops; tail -n "+$1" "$2.ok"; } \
 	    >"$2"
+}
+
+# termed SEP: ltchain ltparse - | ltpair SEP ltstat -t -o $T/o/R | ltproto
+# -o $T/o/P, which has made its temporaries beside $T/o/R (holding
+# "old") and waits for input, is sent SIGTERM: it exits 143, says
+# nothing, and leaves R as it was and no temporary, in time (a part
+# after ||, a child of ltchain, ends on its own once ltchain has).
+termed() {
+	local st=0
+	rm -f "$T/in"
+	mkfifo "$T/in"
+	ltchain ltparse - '|' ltpair "$1" ltstat -t -o "$T/o/R" '|' \
+	    ltproto -o "$T/o/P" <"$T/in" >"$T/out" 2>"$T/err" 3>&- &
+	pid=$!
+	exec 4>"$T/in"
+	for _ in $(seq 100); do
+		[ "$(ls -A "$T/o" | wc -l)" -lt 3 ] || break
+		sleep 0.05
+	done
+	[ "$(ls -A "$T/o" | wc -l)" -eq 3 ]
+	kill -TERM "$pid"
+	wait "$pid" || st=$?
+	exec 4>&-
+	[ "$st" -eq 143 ]
+	for _ in $(seq 100); do
+		[ "$(ls -A "$T/o")" != R ] || break
+		sleep 0.05
+	done
+	[ "$(ls -A "$T/o")" = R ]
+	[ "$(cat "$T/o/R")" = old ]
+	[ ! -s "$T/err" ]
 }
 
 # cold_msg PROG WHAT DIR: what PROG says when its cold file cannot be
@@ -201,6 +232,74 @@ $(cold_msg ltstat processes "$T/none")" ]
 	same_as_pipes 0 ltparse -- "$T/g.log" '|' ltpair '|' \
 	    ltfilter -c 'read,sample,epoch' '|' ltlanefix -k -q '|' \
 	    ltstat -t '|' ltproto
+}
+
+# Parts in processes of their own (||), joined by memory they share:
+# the same bytes as pipes, what goes with the lines checked against
+# them (LT_HINTCHECK), a part after each stage, a program in two parts.
+@test "ltchain ||: parts in processes of their own, as through pipes" {
+	[ "$LT_HINTCHECK" = 1 ]
+	genlog -n 30000 -e 6 -w 4 -r 2 -a async >"$T/g.log"
+	same_as_pipes 0 ltparse -- "$T/g.log" '|' ltpair '||' ltlanefix '|' \
+	    ltstat -t -o REPORT '|' ltjson
+	[ "$(grep -c 'moved to lane' "$T/chain.err")" -gt 10 ]
+	grep -q 'rank' "$T/chain/REPORT"
+	same_as_pipes 0 ltparse -- "$T/g.log" '||' ltpair '||' \
+	    ltfilter -c 'read,sample,epoch' '||' ltlanefix -q '||' \
+	    ltstat -t '||' ltproto
+	same_as_pipes 0 ltparse -- "$T/g.log" '|' ltfilter -c 'read,sample' \
+	    '||' ltpair '|' ltfilter -c read '|' ltjson
+	grep -q '"name":"read"' "$T/chain.out"
+	! grep -q '"name":"sample"' "$T/chain.out"
+	# the stream on standard input, the trace on standard output
+	same_as_pipes 0 -i "$T/g.log" ltparse '||' ltpair '|' ltjson
+}
+
+# Each part says how its stages ended; one killed by SIGPIPE (its
+# output gone) cannot: ltchain says it for it.
+@test "ltchain ||: how the stages of each part end" {
+	chain_d "$T/d" ltparse -- "$S" '|' ltpair '||' ltlanefix -q '|' \
+	    ltjson
+	[ "$st" -eq 0 ]
+	status_is "$T/d" "ltparse 0" "ltpair 0" "ltlanefix 0" "ltjson 0"
+	ltchain ltparse -- "$S" '|' ltpair '|' ltlanefix -q '|' ltjson |
+	    cmp - "$T/d.out"
+	# a later part's bad option: the part before is cut off (once it
+	# has more to write than the memory between them holds)
+	genlog -n 50000 >"$T/big.log"
+	same_as_pipes 2 ltparse -- "$T/big.log" '|' ltpair '||' \
+	    ltfilter --bogus '|' ltjson
+	[ "$(head -n 1 "$T/chain.err")" = \
+	    "ltfilter: unrecognized option '--bogus'" ]
+	chain_d "$T/d" ltparse -- "$T/big.log" '|' ltpair '||' \
+	    ltfilter --bogus '|' ltjson
+	[ "$st" -eq 2 ]
+	status_is "$T/d" "ltparse 141" "ltpair 141" "ltfilter 2" "ltjson 1"
+	# bad data in the first part: the next part ends with what came
+	bigger 15001 "$T/bad.lt1"
+	same_as_pipes 1 ltparse -- "$S" '|' ltpair "$T/bad.lt1" '||' ltjson
+	grep -q '^{"traceEvents":\[' "$T/chain.out"
+	chain_d "$T/d" ltparse -- "$S" '|' ltpair "$T/bad.lt1" '||' ltjson
+	[ "$st" -eq 1 ]
+	status_is "$T/d" "ltparse 141" "ltpair 1" "ltjson 0"
+	# the reader of the output goes away: 141, nothing said
+	rm -rf "$T/d"
+	mkdir "$T/d"
+	run -0 --separate-stderr bash -c 'ltchain -d "$3" ltparse -- "$1" \
+	    "|" ltpair "||" ltlanefix -q "|" ltjson | head -c 100 >"$2";
+	    echo "${PIPESTATUS[0]}"' sh "$T/big.log" "$T/head" "$T/d"
+	[ "$output" = 141 ]
+	[ -z "$stderr" ]
+	[ "$(wc -c <"$T/head")" -eq 100 ]
+	status_is "$T/d" "ltparse 141" "ltpair 141" "ltlanefix 141" \
+	    "ltjson 141"
+	for p in ltparse ltpair ltlanefix ltjson; do
+		[ ! -s "$T/d/$p.err" ]
+	done
+	# a signal that ends ltchain ends every part, whose temporaries go
+	mkdir "$T/o"
+	echo old >"$T/o/R"
+	termed '||'
 }
 
 # A stage takes the buffer the one before wrote, with the piece of a
@@ -371,24 +470,7 @@ ltproto.status ltstat.err ltstat.status " ]
 	[ "$(ls -A "$T/o")" = R ]
 	[ "$(cat "$T/o/R")" = old ]
 	# ltproto's and ltstat's temporaries are made before ltparse reads
-	mkfifo "$T/in"
-	ltchain ltparse - '|' ltpair '|' ltstat -t -o "$T/o/R" '|' \
-	    ltproto -o "$T/o/P" <"$T/in" >"$T/out" 2>"$T/err" 3>&- &
-	pid=$!
-	exec 4>"$T/in"
-	for _ in $(seq 100); do
-		[ "$(ls -A "$T/o" | wc -l)" -lt 3 ] || break
-		sleep 0.05
-	done
-	[ "$(ls -A "$T/o" | wc -l)" -eq 3 ]
-	st=0
-	kill -TERM "$pid"
-	wait "$pid" || st=$?
-	exec 4>&-
-	[ "$st" -eq 143 ]
-	[ ! -s "$T/err" ]
-	[ "$(ls -A "$T/o")" = R ]
-	[ "$(cat "$T/o/R")" = old ]
+	termed '|'
 }
 
 # ltstat -o and ltproto -o that fail on their input (a file, after 15000
@@ -429,8 +511,8 @@ ltproto.status ltstat.err ltstat.status " ]
 # None writes an output, or a file in -d's directory.
 @test "ltchain: usage errors: exit 2, said, and no stage runs" {
 	local other="not a stage (ltparse ltpair ltfilter ltlanefix ltstat"
-	other+=" ltjson ltproto)" twice="twice in the chain: a program runs"
-	twice+=" once in a process"
+	other+=" ltjson ltproto)" twice="twice in a part of the chain: a"
+	twice+=" program runs once in a process"
 	mkdir "$T/d"
 	run -2 --separate-stderr ltchain
 	[ "$stderr" = "$USAGE" ]
@@ -462,6 +544,15 @@ $USAGE" ]
 	run -2 --separate-stderr ltchain -d "$T/d" ltparse -- "$S" '|' \
 	    ltpair '|' ./x/ltpair
 	[ "$stderr" = "ltchain: ./x/ltpair: $twice" ]
+	run -2 --separate-stderr ltchain -d "$T/d" ltparse -- "$S" '||' \
+	    ltpair '|' ltjson '|' ltpair
+	[ "$stderr" = "ltchain: ltpair: $twice" ]
+	# an empty part
+	run -2 --separate-stderr ltchain -d "$T/d" ltparse -- "$S" '||' '|' \
+	    ltjson
+	[ "$stderr" = "$USAGE" ]
+	run -2 --separate-stderr ltchain -d "$T/d" ltparse -- "$S" '||'
+	[ "$stderr" = "$USAGE" ]
 	[ -z "$output" ]
 	[ -z "$(ls -A "$T/d")" ]
 }

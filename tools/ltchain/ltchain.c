@@ -7,9 +7,12 @@
  *
  * The operands are the stages, each a program and its arguments, with
  * an operand "|" between two.  The first reads this process's standard
- * input (or its files), the last writes its standard output.  -d DIR
- * keeps what each stage says in DIR/PROG.err and how it ended in
- * DIR/PROG.status, for litracer(1), which runs its chain so.
+ * input (or its files), the last writes its standard output.  An operand
+ * "||" instead starts a part of the chain that runs in a process of its
+ * own, at the same time as the others, joined to the part before by
+ * memory they share (common/chain.c).  -d DIR keeps what each stage says
+ * in DIR/PROG.err and how it ended in DIR/PROG.status, for litracer(1),
+ * which runs its chain so.
  */
 #include <fcntl.h>
 #include <getopt.h>
@@ -21,7 +24,7 @@
 #include "lt.h"
 
 #define SYNOPSIS	"ltchain [-d dir] program [arg ...] [| program " \
-			"[arg ...]] ..."
+			"[arg ...]] [|| program [arg ...]] ..."
 #define OPTIONS \
 	"  -d, --dir dir   each stage's messages in dir/PROGRAM.err, how " \
 	"it ended\n" \
@@ -59,6 +62,13 @@ prog(const char *s)
 	    "ltparse ltpair ltfilter ltlanefix ltstat ltjson ltproto");
 }
 
+/* Is s an operand between stages: 1 "|", 2 "||", else 0. */
+static int
+sep(const char *s)
+{
+	return strcmp(s, "|") == 0 ? 1 : strcmp(s, "||") == 0 ? 2 : 0;
+}
+
 /* dir/name.ext, made or emptied. */
 static int
 create(const char *dir, const char *name, const char *ext)
@@ -84,7 +94,8 @@ ltchain_main(int argc, char *argv[])
 	struct ltout out;
 	const char *dir = NULL;
 	int used[NPROGS] = { 0 };
-	int c, i, j, n, status;
+	int *part, *ended;
+	int c, i, j, n, status, nparts, mine, from, to;
 	size_t k;
 
 	lt_setprog(argv[0]);
@@ -107,22 +118,34 @@ ltchain_main(int argc, char *argv[])
 	if (argc == 0)
 		lt_usage(SYNOPSIS);
 
-	/* the stages: argv split at each "|", which becomes NULL */
+	/*
+	 * The stages: argv split at each "|" or "||", which becomes NULL;
+	 * part[c] is the part (the process) stage c runs in.
+	 */
 	for (n = 1, i = 0; i < argc; i++)
-		n += strcmp(argv[i], "|") == 0;
+		n += sep(argv[i]) != 0;
 	st = lt_calloc((size_t)n, sizeof(*st));
-	for (i = j = 0; i <= argc; i++) {
-		if (i < argc && strcmp(argv[i], "|") != 0)
+	part = lt_calloc((size_t)n, sizeof(*part));
+	for (i = j = 0, c = 0; i <= argc; i++) {
+		if (i < argc && sep(argv[i]) == 0)
 			continue;
 		if (i == j)
 			lt_usage(SYNOPSIS);	/* an empty stage */
 		k = prog(argv[j]);
 		if (used[k]++)
-			lt_die(LT_EXIT_SYS, "%s: twice in the chain: a "
-			    "program runs once in a process", argv[j]);
+			lt_die(LT_EXIT_SYS, "%s: twice in a part of the "
+			    "chain: a program runs once in a process",
+			    argv[j]);
+		if (i < argc && sep(argv[i]) == 2) {
+			memset(used, 0, sizeof(used));
+			part[c + 1] = part[c] + 1;
+		} else if (i < argc)
+			part[c + 1] = part[c];
+		c++;
 		argv[i] = NULL;		/* argv[argc] is already */
 		j = i + 1;
 	}
+	nparts = part[n - 1] + 1;
 	/* again, now that the stages are known good */
 	for (c = 0, j = 0; c < n; c++) {
 		k = prog(argv[j]);
@@ -141,18 +164,48 @@ ltchain_main(int argc, char *argv[])
 		close(create(dir, st[c].name, ".status"));
 	}
 
-	lt_chain_run(st, n);
+	/* this process's part: stages from to to, the others' elsewhere */
+	mine = nparts > 1 ? lt_chain_fork(nparts) : 0;
+	for (from = 0; part[from] != mine; from++)
+		;
+	for (to = from; to < n && part[to] == mine; to++)
+		;
+	lt_chain_run(st + from, to - from);
 
 	status = 0;
-	for (c = 0; c < n; c++)
+	for (c = from; c < to; c++)
 		if (status == 0 && st[c].status != 128 + SIGPIPE)
 			status = st[c].status;
-	for (c = 0; dir != NULL && c < n; c++) {
+	if (mine == 0 && nparts > 1) {
+		/*
+		 * The other parts, in the chain's order; the stages of one
+		 * killed (SIGPIPE, its output gone) ended so, which it
+		 * could not write: written here.
+		 */
+		ended = lt_calloc((size_t)nparts, sizeof(*ended));
+		lt_chain_wait(ended);
+		for (i = 0; i < nparts - 1; i++) {
+			c = ended[i] < 0 ? 128 - ended[i] : ended[i];
+			if (status == 0)
+				status = c;
+		}
+		for (c = to; c < n; c++)
+			if (ended[part[c] - 1] < 0) {
+				st[c].status = 128 - ended[part[c] - 1];
+				part[c] = 0;	/* its status is ours to write */
+			}
+		free(ended);
+		to = n;
+	}
+	for (c = from; dir != NULL && c < to; c++) {
+		if (part[c] != mine)
+			continue;
 		close(st[c].err);
 		lt_out_init(&out, create(dir, st[c].name, ".status"), "status");
 		lt_out_printf(&out, "%d\n", st[c].status);
 		lt_out_close(&out);
 	}
+	free(part);
 	free(st);
 	return status;
 }
