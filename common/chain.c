@@ -399,13 +399,13 @@ ringwrite(struct ltchan *c, const char *p, size_t n, struct ltout *o)
 		memcpy(s->data, p, k);
 		s->n = k;
 		s->nhint = 0;
-		if (o != NULL) {
+		if (o != NULL && o->nhint > 0) {
 			/* all with the first piece: kept till their line */
 			s->nhint = o->nhint < RHINTS ? o->nhint : RHINTS;
 			memcpy(s->hint, o->hint, s->nhint * sizeof(*s->hint));
 			o->nhint = 0;
-			o = NULL;
 		}
+		o = NULL;
 		if (sendslot(r->fd[0], (int)(s - r->slot)) < 0)
 			end(128 + SIGPIPE);
 		p += k;
