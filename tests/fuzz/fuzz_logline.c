@@ -8,8 +8,9 @@
  * The one-pass reader (ps_logread), given the bytes from the line's
  * start to the input's end, must find the same line and say the same
  * of it, field by field.  What the env keys of the lines before give
- * (struct pstail) must change nothing: a line read with them and one
- * read with none are the same fields, and the same lt1 record.
+ * (struct pstail) and the heads of their threads (struct pshead) must
+ * change nothing: a line read with them and one read with none are the
+ * same fields, and the same lt1 record.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -133,6 +134,7 @@ uncached(char *line, size_t len, const struct pslog *lg)
 
 	for (slow = 0; slow < 2; slow++) {
 		memset(f.tails, 0, sizeof(f.tails));
+		memset(f.heads, 0, sizeof(f.heads));
 		ps_logquick = !slow;
 		ps_logline(line, len, &f);
 		ps_logquick = 1;

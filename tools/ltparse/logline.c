@@ -369,25 +369,146 @@ prefix(struct cut *c, const char *tok, struct pslog *lg)
 }
 
 /*
+ * The heads of records (struct pshead) are kept in a slot chosen by the
+ * 32 bytes after the ts: "PID:P; TID:T;" and what follows, which tell
+ * the threads of a process apart (their TIDs differ in the middle
+ * digits).  The slot only says where to look: a hit is decided by
+ * comparing the whole head.
+ */
+#define HEADWIN		32
+
+static struct pshead *
+headof(struct pslog *lg, const char *h)
+{
+	uint64_t x;
+
+	x = lt_load8(h) * 0x9e3779b97f4a7c15ULL ^
+	    lt_load8(h + 8) * 0xc2b2ae3d27d4eb4fULL ^
+	    lt_load8(h + 16) * 0x165667b19e3779f9ULL ^ lt_load8(h + 24);
+	return &lg->heads[(x * 0x9e3779b97f4a7c15ULL) >> 58];
+}
+
+/*
+ * Is c a ph that is cut as the bytes of a head: a one-byte value, which
+ * needs no escaping (a head is printable ASCII) and is no separator?
+ */
+static inline int
+phbyte(char c)
+{
+	return (unsigned char)c > ' ' && (unsigned char)c < 0x7f &&
+	    c != ';' && c != ':' && c != '"' && c != '\\';
+}
+
+/*
+ * When the bytes from h on, the ts of a record read up to its ';', are
+ * the head of its thread's last record but for the ph: the pid, the tid
+ * and the columns it gave, the cursor moved to its end.  Cutting bytes
+ * from the PID on does not depend on the ts, and a ph of phbyte() is cut
+ * as any other: this is what cutting them gives.  Returns where the
+ * tokens after the head start, or NULL (the cursor untouched).
+ */
+static const char *
+headhit(struct cut *c, const char *h, struct pslog *lg)
+{
+	struct ltfield *col[PS_NHCOL];
+	struct pshead *e;
+	int i;
+
+	if (c->end - h < HEADWIN)
+		return NULL;
+	e = headof(lg, h);
+	if (e->n == 0 || c->end - h < e->n)
+		return NULL;
+	/* B and E alternate: the ph is taken from the line, not compared. */
+	if (e->off[PS_HPH] != 0) {
+		if (!phbyte(h[e->off[PS_HPH]]))
+			return NULL;
+		e->raw[e->off[PS_HPH]] = h[e->off[PS_HPH]];
+	}
+	if (memcmp(h, e->raw, e->n) != 0)
+		return NULL;
+	lg->pid = e->pid;
+	lg->tid = e->tid;
+	col[PS_HNAME] = &lg->name;
+	col[PS_HPH] = &lg->ph;
+	col[PS_HCAT] = &lg->cat;
+	col[PS_HCNAME] = &lg->cname;
+	for (i = 0; i < PS_NHCOL; i++)
+		if (e->off[i] != 0) {
+			col[i]->p = (char *)h + e->off[i];
+			col[i]->n = e->len[i];
+		}
+	/* The head is printable ASCII: no '\n', nothing to escape in it. */
+	c->w = h + e->n;
+	cutload(c);
+	return c->w;
+}
+
+/*
+ * Keep the head of a record, h[0..n): the bytes after its ts (which
+ * quickprefix() read) to the end of the columns that follow the TID.
+ * c has loaded every byte of it: no escape seen, it is printable ASCII.
+ */
+static void
+headkeep(struct cut *c, const char *h, size_t n, struct pslog *lg)
+{
+	const struct ltfield *col[PS_NHCOL];
+	struct pshead *e;
+	int i;
+
+	if (n > PS_HEADRAW || c->esc != 0 || c->end - h < HEADWIN ||
+	    (lg->ph.p != NULL && lg->ph.p < h + n && (lg->ph.n != 1 ||
+	    !phbyte(lg->ph.p[0]))))
+		return;
+	col[PS_HNAME] = &lg->name;
+	col[PS_HPH] = &lg->ph;
+	col[PS_HCAT] = &lg->cat;
+	col[PS_HCNAME] = &lg->cname;
+	e = headof(lg, h);
+	e->n = (uint8_t)n;
+	memcpy(e->raw, h, n);
+	e->pid = lg->pid;
+	e->tid = lg->tid;
+	for (i = 0; i < PS_NHCOL; i++) {
+		/* A column after the head was cut after it: not its own. */
+		if (col[i]->p != NULL && col[i]->p >= h && col[i]->p < h + n) {
+			e->off[i] = (uint8_t)(col[i]->p - h);
+			e->len[i] = (uint8_t)col[i]->n;
+		} else
+			e->off[i] = e->len[i] = 0;
+	}
+}
+
+/*
  * The prefix as LitData writes it, "ts:T;PID:P; TID:T;", read by its
  * ';' and ':' alone: no blank to trim, no key to tell from another.
  * Returns where the tokens after it start, the cursor where prefix()
  * leaves it; NULL for any other prefix, the cursor untouched, for
- * prefix() to read.
+ * prefix() to read.  *head is where the bytes after the ts start, for
+ * body() to keep as the thread's head; NULL when they were its head
+ * already (the tokens after it start after the columns it gave).
  */
 static const char *
-quickprefix(struct cut *c, const char *p, struct pslog *lg)
+quickprefix(struct cut *c, const char *p, struct pslog *lg,
+    const char **head)
 {
 	struct cut s = *c;
-	const char *ts, *pid, *tid, *q;
+	const char *ts, *pid, *tid, *q, *h;
 
+	*head = NULL;
 	if (!ps_logquick || cutnext(&s, 1) != p + 2 ||
 	    (q = cutnext(&s, 1)) == s.end || *q != ';')
 		return NULL;
 	ts = p + 3;
-	if (parsets(ts, (size_t)(q - ts), lg) < 0 ||
-	    cutnext(&s, 1) != q + 4 || memcmp(q + 1, "PID:", 4) != 0)
+	if (parsets(ts, (size_t)(q - ts), lg) < 0)
 		return NULL;
+	if ((tid = headhit(&s, q + 1, lg)) != NULL) {
+		*c = s;
+		return tid;
+	}
+	if (cutnext(&s, 1) != q + 4 || memcmp(q + 1, "PID:", 4) != 0)
+		return NULL;
+	h = q + 1;
 	pid = q + 5;
 	if ((q = cutnext(&s, 1)) == s.end || *q != ';' ||
 	    idval(&lg->pidc, pid, (size_t)(q - pid), UINT32_MAX,
@@ -400,6 +521,7 @@ quickprefix(struct cut *c, const char *p, struct pslog *lg)
 	    &lg->tid) < 0)
 		return NULL;
 	*c = s;
+	*head = h;
 	return q + 1;
 }
 
@@ -425,14 +547,16 @@ column(struct pslog *lg, const char *k, size_t n)
  * The env keys that end a record (struct pstail) start at a token whose
  * key starts so.  The last of a process are in the slot of its pid; a
  * record takes them only if it ends in the same bytes, whichever
- * process they came from.
+ * process they came from.  The processes of a job are made one after
+ * the other: their pids are near, and the low bits of each its own
+ * (two processes in one slot would take turns, each missing).
  */
 #define TAILKEY		"dist_wor"
 
 static struct pstail *
 tailof(struct pslog *lg)
 {
-	return &lg->tails[(lg->pid * 0x9e3779b97f4a7c15ULL) >> 60];
+	return &lg->tails[lg->pid % PS_NTAIL];
 }
 
 /*
@@ -499,13 +623,13 @@ tailkeep(struct pslog *lg, const char *tok, const char *end, size_t from)
  * key, or -1 with lg torn.
  */
 static int
-body(struct cut *c, const char *tok, struct pslog *lg)
+body(struct cut *c, const char *tok, struct pslog *lg, const char *head)
 {
 	static const char *const twice[] = {
 		NULL, NULL, "two ph keys", "two cat keys", "two name keys",
 		"two cname keys"
 	};
-	const char *q, *k, *ke, *v, *ve, *tailtok = NULL;
+	const char *q, *k, *ke, *v, *ve, *tailtok = NULL, *hend = tok;
 	struct pskv *last = NULL;
 	struct ltfield *f;
 	int bare = 0, clean = 1;
@@ -514,8 +638,12 @@ body(struct cut *c, const char *tok, struct pslog *lg)
 	for (; tok < c->end; tok = q + 1) {
 		if (*tok == 'd' && tailtok == NULL && c->end - tok >= 8 &&
 		    memcmp(tok, TAILKEY, 8) == 0) {
-			if (tailhit(c, tok, lg))
+			if (tailhit(c, tok, lg)) {
+				if (head != NULL)
+					headkeep(c, head,
+					    (size_t)(hend - head), lg);
 				return bare;
+			}
 			tailtok = tok;
 			tailkv = lg->nkv;
 		}
@@ -553,6 +681,9 @@ body(struct cut *c, const char *tok, struct pslog *lg)
 			f->n = (size_t)(ve - v);
 			if (tailtok != NULL)
 				clean = 0;
+			/* The head goes on while columns follow the TID. */
+			if (tok == hend && q != c->end)
+				hend = q + 1;
 			continue;
 		}
 		if (n <= 3 && (KEYIS(k, n, "ts") || KEYIS(k, n, "PID") ||
@@ -566,6 +697,8 @@ body(struct cut *c, const char *tok, struct pslog *lg)
 	/* Env keys of key: value tokens alone, on a whole line to keep. */
 	if (tailtok != NULL && clean && !c->open && c->esc == 0)
 		tailkeep(lg, tailtok, c->end, tailkv);
+	if (head != NULL)
+		headkeep(c, head, (size_t)(hend - head), lg);
 	return bare;
 }
 
@@ -641,7 +774,7 @@ start(const char *line, size_t n, struct pslog *lg)
 int
 ps_logline(char *line, size_t n, struct pslog *lg)
 {
-	const char *p, *end, *tok, *first;
+	const char *p, *end, *tok, *first, *head;
 	struct cut cut;
 	int bare;
 
@@ -665,9 +798,9 @@ ps_logline(char *line, size_t n, struct pslog *lg)
 	cut.esc = 0;
 	cut.open = 0;
 	cutload(&cut);
-	if (((tok = quickprefix(&cut, p, lg)) == NULL &&
+	if (((tok = quickprefix(&cut, p, lg, &head)) == NULL &&
 	    (tok = prefix(&cut, p, lg)) == NULL) ||
-	    (bare = body(&cut, tok, lg)) < 0)
+	    (bare = body(&cut, tok, lg, head)) < 0)
 		return lg->kind;
 	lg->plain = cut.esc == 0;
 	return verdict(lg, end, bare);
@@ -685,7 +818,7 @@ ps_logline(char *line, size_t n, struct pslog *lg)
 int
 ps_logread(char *p, size_t n, int eof, struct pslog *lg, size_t *len)
 {
-	const char *tok, *nl;
+	const char *tok, *nl, *head;
 	struct cut cut;
 	int bare = -1;
 
@@ -696,9 +829,9 @@ ps_logread(char *p, size_t n, int eof, struct pslog *lg, size_t *len)
 		cut.esc = 0;
 		cut.open = 1;
 		cutload(&cut);
-		if ((tok = quickprefix(&cut, p, lg)) != NULL ||
+		if ((tok = quickprefix(&cut, p, lg, &head)) != NULL ||
 		    (tok = prefix(&cut, p, lg)) != NULL)
-			bare = body(&cut, tok, lg);
+			bare = body(&cut, tok, lg, head);
 		if (!cut.open) {
 			*len = (size_t)(cut.end - p);
 			/* ps_logline() cuts blanks at the end of a line. */

@@ -68,7 +68,7 @@ struct psidc {
  * them (each after a ',').  A record that ends in the same bytes takes
  * them from here instead of cutting and writing them again.
  */
-#define PS_NTAIL	16		/* processes remembered, by pid */
+#define PS_NTAIL	64		/* processes remembered, by pid */
 #define PS_TAILRAW	160
 #define PS_TAILKV	8
 #define PS_TAILOUT	(PS_TAILRAW + 6 * PS_TAILKV)
@@ -82,6 +82,29 @@ struct pstail {
 	}		 kv[PS_TAILKV];
 	char		 raw[PS_TAILRAW];
 	char		 out[PS_TAILOUT];
+};
+
+/*
+ * What the bytes after the ts of a record give, from its PID to the end
+ * of the columns right after its TID ("PID:P; TID:T; name: N;ph: B;cat:
+ * C;cname: X;"), as read last in a thread: their text, the pid and tid,
+ * and where the values of name, ph, cat and cname are in it (offset 0:
+ * not there).  A thread writes these bytes again and again but for the
+ * ph: a record that starts so after its ts, its ph aside, takes them
+ * from here instead of cutting them again.
+ */
+#define PS_NHEAD	64		/* slots, by the first bytes (logline.c) */
+#define PS_HEADRAW	128
+
+enum { PS_HNAME, PS_HPH, PS_HCAT, PS_HCNAME, PS_NHCOL };
+
+struct pshead {
+	uint8_t		 n;		/* bytes of raw, 0: none */
+	uint8_t		 off[PS_NHCOL];	/* of a column's value in raw */
+	uint8_t		 len[PS_NHCOL];
+	uint64_t	 pid;
+	uint64_t	 tid;
+	char		 raw[PS_HEADRAW];
 };
 
 struct pslog {
@@ -103,6 +126,7 @@ struct pslog {
 	struct pstail	 tails[PS_NTAIL];
 	struct pstail	*tail;		/* the env keys of this record: */
 	size_t		 kvtail;	/*   kv[kvtail..nkv), or NULL */
+	struct pshead	 heads[PS_NHEAD];
 };
 
 int	ps_logline(char *, size_t, struct pslog *);
