@@ -23,7 +23,15 @@
 #define HASPFX(p, n, s)	((n) >= sizeof(s) - 1 && \
 			    memcmp(p, s, sizeof(s) - 1) == 0)
 
+/*
+ * Blanks cut from both ends of p[0..e).  Most tokens have none at
+ * either end (body() steps over the one space after a key's ':' first):
+ * two compares say so, before the loops.
+ */
 #define TRIM(p, e)	do {						\
+		if ((p) < (e) && (unsigned char)*(p) > ' ' &&		\
+		    (unsigned char)(e)[-1] > ' ')			\
+			break;						\
 		while ((p) < (e) && ISBLANK(*(p)))			\
 			(p)++;						\
 		while ((e) > (p) && ISBLANK((e)[-1]))			\
@@ -456,9 +464,10 @@ headkeep(struct cut *c, const char *h, size_t n, struct pslog *lg)
 	struct pshead *e;
 	int i;
 
+	/* A ph of the head is taken from each line: one that cuts so. */
 	if (n > PS_HEADRAW || c->esc != 0 || c->end - h < HEADWIN ||
-	    (lg->ph.p != NULL && lg->ph.p < h + n && (lg->ph.n != 1 ||
-	    !phbyte(lg->ph.p[0]))))
+	    (lg->ph.p != NULL && lg->ph.p >= h && lg->ph.p < h + n &&
+	    (lg->ph.n != 1 || !phbyte(lg->ph.p[0]))))
 		return;
 	col[PS_HNAME] = &lg->name;
 	col[PS_HPH] = &lg->ph;
@@ -669,6 +678,8 @@ body(struct cut *c, const char *tok, struct pslog *lg, const char *head)
 		}
 		v = q + 1;
 		ve = q = cutnext(c, 0);
+		if (v < ve && *v == ' ')
+			v++;		/* "key: value", as LitData writes */
 		TRIM(v, ve);
 		n = (size_t)(ke - k);
 		last = NULL;
