@@ -27,8 +27,9 @@ struct rec {
 #define PUTS(w, s)	lt_put((w), (s), sizeof(s) - 1)
 
 /*
- * JSON string contents; a plain record needs no escaping at all.
- * Inline: each string of every event goes through it, a few bytes.
+ * JSON string contents; a plain record needs no escaping at all.  This,
+ * putstr and putarg are inline: every arg of every event goes through
+ * them, a few bytes each time (about 3% of ltparse's instructions).
  */
 static inline char *
 putesc(struct rec *r, char *w, const char *p, size_t n)
@@ -40,7 +41,7 @@ putesc(struct rec *r, char *w, const char *p, size_t n)
 	return r->b->p + r->b->n;
 }
 
-static char *
+static inline char *
 putstr(struct rec *r, char *w, const char *p, size_t n)
 {
 	*w++ = '"';
@@ -68,7 +69,7 @@ isint(const char *v, size_t n)
 }
 
 /* "key":value, the value a JSON integer when it is one, else a string. */
-static char *
+static inline char *
 putarg(struct rec *r, char *w, const char *k, size_t kn, const char *v,
     size_t vn, int comma)
 {
