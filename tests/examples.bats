@@ -325,6 +325,10 @@ CHECKS=$(cat <<'EOF'
 	clean t2.json
 @ ltchain.1 0 cmp t.json t2.json && cmp report.txt report2.txt
 	[ ! -s "$out" ]
+@ ltchain.1 0 ltchain ltparse -- litdata_debug.log '|' ltpair '||' \ ltlanefix -q '|' ltstat -t -o report.txt '|' ltjson > t.json
+	# two processes, the same bytes
+	cmp t.json t2.json
+	cmp report.txt report2.txt
 @ ltchain.1 0 gzip -dc litdata_debug.log.gz | ltchain ltparse - '|' ltpair '|' \ ltfilter --cat read '|' ltlanefix -q '|' ltproto -o reads.pftrace
 	pftrace reads.pftrace
 @ ltchain.1 0 mkdir st
