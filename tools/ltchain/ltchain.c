@@ -186,9 +186,12 @@ ltchain_main(int argc, char *argv[])
 		lt_chain_wait(ended);
 		for (i = 0; i < nparts - 1; i++) {
 			c = ended[i] < 0 ? 128 - ended[i] : ended[i];
-			if (status == 0)
+			if (status == 0 && c != 128 + SIGPIPE)
 				status = c;
 		}
+		/* the last part's output gone: as for a chain of one part */
+		if (status == 0 && ended[nparts - 2] == -SIGPIPE)
+			status = 128 + SIGPIPE;
 		for (c = to; c < n; c++)
 			if (ended[part[c] - 1] < 0) {
 				st[c].status = 128 - ended[part[c] - 1];
