@@ -357,7 +357,7 @@ ringread(struct ltchan *c, struct ltin *in, size_t n)
 
 	while (r->cur < 0 || c->pos == c->n) {
 		if (r->cur >= 0) {
-			/* the writer gone too: nothing to give back */
+			/* read: the writer's again (unless it has gone) */
 			(void)sendslot(r->fd[1], r->cur);
 			r->cur = -1;
 		}
@@ -479,6 +479,17 @@ lt_chan_write(struct ltchan *c, const char *p, size_t n, struct ltout *o)
 	c->n = c->pos = 0;
 }
 
+/* This process's side (0 the writer's, 1 the reader's) of c's ring gone. */
+static void
+unring(struct ltchan *c, int side)
+{
+	if (c->ring == NULL)
+		return;
+	close(c->ring->fd[side]);
+	munmap(c->ring->slot, RSLOTS * sizeof(*c->ring->slot));
+	c->ring = NULL;
+}
+
 /*
  * Run the n stages of st, the first reading this process's standard
  * input and the last writing its standard output; their statuses are
@@ -521,16 +532,8 @@ lt_chain_run(struct ltstage *st, int n)
 	stages = NULL;
 	chans = NULL;
 	/* the other parts see this one end, if they had not */
-	if (ringin.ring != NULL) {
-		close(ringin.ring->fd[1]);
-		munmap(ringin.ring->slot, RSLOTS * sizeof(*ringin.ring->slot));
-		ringin.ring = NULL;
-	}
-	if (ringout.ring != NULL) {
-		close(ringout.ring->fd[0]);
-		munmap(ringout.ring->slot, RSLOTS * sizeof(*ringout.ring->slot));
-		ringout.ring = NULL;
-	}
+	unring(&ringin, 1);
+	unring(&ringout, 0);
 	if (errfd != stderrfd)
 		dup2(stderrfd, 2);
 	close(stderrfd);

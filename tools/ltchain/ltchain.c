@@ -182,7 +182,7 @@ ltchain_main(int argc, char *argv[])
 		 * killed (SIGPIPE, its output gone) ended so, which it
 		 * could not write: written here.
 		 */
-		ended = lt_calloc((size_t)nparts, sizeof(*ended));
+		ended = lt_calloc((size_t)nparts - 1, sizeof(*ended));
 		lt_chain_wait(ended);
 		for (i = 0; i < nparts - 1; i++) {
 			c = ended[i] < 0 ? 128 - ended[i] : ended[i];

@@ -407,6 +407,16 @@ phbyte(char c)
 	    c != ';' && c != ':' && c != '"' && c != '\\';
 }
 
+/* The columns a head holds, by their PS_H index. */
+static void
+headcols(struct pslog *lg, struct ltfield *col[PS_NHCOL])
+{
+	col[PS_HNAME] = &lg->name;
+	col[PS_HPH] = &lg->ph;
+	col[PS_HCAT] = &lg->cat;
+	col[PS_HCNAME] = &lg->cname;
+}
+
 /*
  * When the bytes from h on, the ts of a record read up to its ';', are
  * the head of its thread's last record but for the ph: the pid, the tid
@@ -437,10 +447,7 @@ headhit(struct cut *c, const char *h, struct pslog *lg)
 		return NULL;
 	lg->pid = e->pid;
 	lg->tid = e->tid;
-	col[PS_HNAME] = &lg->name;
-	col[PS_HPH] = &lg->ph;
-	col[PS_HCAT] = &lg->cat;
-	col[PS_HCNAME] = &lg->cname;
+	headcols(lg, col);
 	for (i = 0; i < PS_NHCOL; i++)
 		if (e->off[i] != 0) {
 			col[i]->p = (char *)h + e->off[i];
@@ -460,7 +467,7 @@ headhit(struct cut *c, const char *h, struct pslog *lg)
 static void
 headkeep(struct cut *c, const char *h, size_t n, struct pslog *lg)
 {
-	const struct ltfield *col[PS_NHCOL];
+	struct ltfield *col[PS_NHCOL];
 	struct pshead *e;
 	int i;
 
@@ -469,10 +476,7 @@ headkeep(struct cut *c, const char *h, size_t n, struct pslog *lg)
 	    (lg->ph.p != NULL && lg->ph.p >= h && lg->ph.p < h + n &&
 	    (lg->ph.n != 1 || !phbyte(lg->ph.p[0]))))
 		return;
-	col[PS_HNAME] = &lg->name;
-	col[PS_HPH] = &lg->ph;
-	col[PS_HCAT] = &lg->cat;
-	col[PS_HCNAME] = &lg->cname;
+	headcols(lg, col);
 	e = headof(lg, h);
 	e->n = (uint8_t)n;
 	memcpy(e->raw, h, n);
