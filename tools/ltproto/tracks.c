@@ -65,12 +65,48 @@ static struct ltbuf	 pkt, str;
  * The threads of pid and tid columns met lately, by a hash of their
  * text: a stream interleaves the records of its threads.
  */
-#define TCACHE		64
+#define TCACHEBITS	6
+#define TCACHE		(1 << TCACHEBITS)
 static struct tmemo {
 	char		 p[23], t[23];
 	uint8_t		 pn, tn;	/* 0: empty */
 	uint32_t	 th;
 }			 tcache[TCACHE];
+
+/*
+ * Four bytes of p[0..n), n > 0: its last four, or all of a shorter one
+ * (first, middle and last), and n.
+ */
+static uint32_t
+idbytes(const char *p, size_t n)
+{
+	uint32_t w;
+
+	if (n >= 4) {
+		memcpy(&w, p + n - 4, 4);
+		return w ^ (uint32_t)n;
+	}
+	return (uint32_t)(unsigned char)p[0] |
+	    (uint32_t)(unsigned char)p[n / 2] << 8 |
+	    (uint32_t)(unsigned char)p[n - 1] << 16 | (uint32_t)n << 24;
+}
+
+/*
+ * The slot of the cache for a pid and tid, both not empty: by their
+ * last bytes (the ids of a stream differ in their last digits, or in
+ * length), multiplied so that the top bits depend on all of them.  Any
+ * spread will do, a hit compares the text; this has no loop and no
+ * call, where two lt_hash() calls, made for every record, had both.
+ */
+static struct tmemo *
+tslot(const struct ltfield *pid, const struct ltfield *tid)
+{
+	uint32_t h;
+
+	h = idbytes(pid->p, pid->n) * 0x9e3779b1U ^
+	    idbytes(tid->p, tid->n) * 0x85ebca6bU;
+	return &tcache[h >> (32 - TCACHEBITS)];
+}
 
 #define SYN_TOP		((uint32_t)INT32_MAX)
 
@@ -327,10 +363,10 @@ pt_thread(const struct ltfield *pid, const struct ltfield *tid,
 	int kind;
 
 	m = NULL;
-	if (pid->n < sizeof(m->p) && tid->n < sizeof(m->t) &&
+	/* ids of 1 to 22 bytes are cached (tslot reads a byte of each) */
+	if (pid->n - 1 < sizeof(m->p) - 1 && tid->n - 1 < sizeof(m->t) - 1 &&
 	    !LT_ISNONE(*pid) && !LT_ISNONE(*tid)) {
-		m = &tcache[(lt_hash(pid->p, pid->n) ^ lt_hash(tid->p,
-		    tid->n) * 3) & (TCACHE - 1)];
+		m = tslot(pid, tid);
 		if (m->pn == pid->n && m->tn == tid->n &&
 		    lt_same(pid->p, m->p, pid->n) &&
 		    lt_same(tid->p, m->t, tid->n))
