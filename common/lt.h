@@ -536,6 +536,21 @@ lt_slot_get(struct ltslots *sl, uint32_t key)
 	return lt_slot_look(sl, key);
 }
 uint64_t lt_hash(const void *, size_t);
-uint64_t lt_mix(uint64_t);
+
+/*
+ * A 64-bit integer mixed so that its low bits depend on all of it.
+ * Inline: the tables of ltproto's window and roots mix a key for
+ * every packet, several times, and the call cost more than the mix.
+ */
+static inline uint64_t
+lt_mix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
 
 #endif

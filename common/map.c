@@ -30,18 +30,6 @@ lt_hash(const void *v, size_t n)
 	return h;
 }
 
-/* A 64-bit integer mixed so that its low bits depend on all of it. */
-uint64_t
-lt_mix(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return x;
-}
-
 static void
 grow(struct ltmap *m)
 {
