@@ -215,6 +215,15 @@ sumval() {
 	[ "$stderr" = "litracer: --rank 1,x,2: x: invalid" ]
 }
 
+@test "README's summary line is the sample's, as litracer prints it" {
+	local ex
+	ex=$(grep -m1 '^lines=2000 events=' "$TOP/README.md")
+	ex=${ex% ...}
+	[ -n "$ex" ]
+	run -0 --separate-stderr litracer -q -o t.json "$SAMPLE"
+	[[ "$stderr" == "$ex "* ]]
+}
+
 @test "CDPATH, a directory or TMPDIR whose name begins with a dash: nothing changes" {
 	litracer -q -o plain.json "$SAMPLE" 2>/dev/null
 	# run by a relative path, as the README's first command does
