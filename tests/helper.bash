@@ -167,6 +167,14 @@ synopsis() {
 		END { print line }'
 }
 
+# readme_shows CMD: CMD's output as README.md shows it after the line
+# "$ CMD", up to a line "..." (more than 20 lines, or the test fails).
+readme_shows() {
+	awk -v a="\$ $1" 'on && $0 == "..." { exit } on { print } $0 == a { on = 1 }' \
+	    "$TOP/README.md" >"$BATS_TEST_TMPDIR/readme"
+	[ "$(wc -l <"$BATS_TEST_TMPDIR/readme")" -gt 20 ]
+}
+
 # Torture: inputs no tool may crash on (jq's prefix test, random bytes,
 # mutated streams).  A tool survives an input when it exits 0 (done) or 1
 # (bad data) with no sanitizer report; under make check-asan a crash is

@@ -224,6 +224,13 @@ sumval() {
 	[[ "$stderr" == "$ex "* ]]
 }
 
+@test "README shows the sample's report as litracer prints it" {
+	readme_shows 'litracer -q --report -o run.json tests/data/sample.log'
+	litracer -q --report -o run.json "$SAMPLE" 2>/dev/null |
+	    head -n "$(wc -l <"$BATS_TEST_TMPDIR/readme")" |
+	    diff "$BATS_TEST_TMPDIR/readme" -
+}
+
 @test "CDPATH, a directory or TMPDIR whose name begins with a dash: nothing changes" {
 	litracer -q -o plain.json "$SAMPLE" 2>/dev/null
 	# run by a relative path, as the README's first command does
