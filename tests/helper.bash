@@ -167,12 +167,15 @@ synopsis() {
 		END { print line }'
 }
 
-# readme_shows CMD: CMD's output as README.md shows it after the line
-# "$ CMD", up to a line "..." (more than 20 lines, or the test fails).
+# readme_shows CMD: does the standard input begin with what README.md
+# shows after the line "$ CMD", up to a line "..."?  (More than 20
+# lines of it, or the test fails; diff says what differs.)
 readme_shows() {
+	local r=$BATS_TEST_TMPDIR/readme
 	awk -v a="\$ $1" 'on && $0 == "..." { exit } on { print } $0 == a { on = 1 }' \
-	    "$TOP/README.md" >"$BATS_TEST_TMPDIR/readme"
-	[ "$(wc -l <"$BATS_TEST_TMPDIR/readme")" -gt 20 ]
+	    "$TOP/README.md" >"$r"
+	[ "$(wc -l <"$r")" -gt 20 ] || return 1
+	head -n "$(wc -l <"$r")" | diff "$r" -
 }
 
 # Torture: inputs no tool may crash on (jq's prefix test, random bytes,

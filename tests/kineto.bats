@@ -235,7 +235,6 @@ finding() {
 }
 
 @test "kineto: README shows the report of the plugin's sample as it prints" {
-	readme_shows 'litracer -q --report -o resnet.json tests/data/kineto/worker0.1623143089861.pt.trace.json.gz'
 	litracer -q --report -o "$BATS_TEST_TMPDIR/r.json" "$SAMPLE" 2>/dev/null |
-	    head -n "$(wc -l < "$BATS_TEST_TMPDIR/readme")" | diff "$BATS_TEST_TMPDIR/readme" -
+	    readme_shows 'litracer -q --report -o resnet.json tests/data/kineto/worker0.1623143089861.pt.trace.json.gz'
 }

@@ -225,10 +225,8 @@ sumval() {
 }
 
 @test "README shows the sample's report as litracer prints it" {
-	readme_shows 'litracer -q --report -o run.json tests/data/sample.log'
 	litracer -q --report -o run.json "$SAMPLE" 2>/dev/null |
-	    head -n "$(wc -l <"$BATS_TEST_TMPDIR/readme")" |
-	    diff "$BATS_TEST_TMPDIR/readme" -
+	    readme_shows 'litracer -q --report -o run.json tests/data/sample.log'
 }
 
 @test "CDPATH, a directory or TMPDIR whose name begins with a dash: nothing changes" {
