@@ -215,13 +215,15 @@ sumval() {
 	[ "$stderr" = "litracer: --rank 1,x,2: x: invalid" ]
 }
 
-@test "README's summary line is the sample's, as litracer prints it" {
-	local ex
+@test "README's and ltjson(1)'s summary lines are the sample's, as litracer prints it" {
+	local ex man
 	ex=$(grep -m1 '^lines=2000 events=' "$TOP/README.md")
 	ex=${ex% ...}
-	[ -n "$ex" ]
+	man=$(sed -n 's/^\.Pq Ql \(lines=2000 events=.*\) \.\.\. ,$/\1/p' "$TOP/man/ltjson.1")
+	[ -n "$ex" ] && [ -n "$man" ]
 	run -0 --separate-stderr litracer -q -o t.json "$SAMPLE"
 	[[ "$stderr" == "$ex "* ]]
+	[[ "$stderr" == "$man "* ]]
 }
 
 @test "README shows the sample's report as litracer prints it" {
